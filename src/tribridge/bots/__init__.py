@@ -1,0 +1,1 @@
+"""Bots that bid and play: belief sampling, PIMC card play, bidders."""

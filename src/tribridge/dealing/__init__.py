@@ -1,0 +1,1 @@
+"""Dealing: fast seeded batch dealing, shuffles and dealing patterns, randomness mathematics."""

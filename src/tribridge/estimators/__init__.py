@@ -1,0 +1,1 @@
+"""Hand and partnership estimators: the papers' NT call and capture algorithms, and trick estimators."""

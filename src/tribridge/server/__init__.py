@@ -1,0 +1,1 @@
+"""HTTP server: robot API, three-player tables, durable store, and the web table."""

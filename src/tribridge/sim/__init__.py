@@ -1,0 +1,1 @@
+"""Studies at scale: the chunked deterministic engine, the papers' studies, matches and reports."""
