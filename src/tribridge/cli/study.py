@@ -6,7 +6,9 @@ import argparse
 import importlib
 
 # Each module exposes ``register(study_subparsers)``; add one line per study module.
-STUDY_MODULES: list[str] = []
+STUDY_MODULES: list[str] = [
+    "tribridge.cli.study_game",
+]
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -1,24 +1,482 @@
-"""Studies run by the engine: pure chunk functions returning integer partial results."""
+"""Studies run by the engine: pure chunk functions returning integer partial results.
+
+``game`` is the seed paper's three-player protocol (Table IV): deal ``i`` of a run is dealt by seat
+``i mod 3`` (N, E, S in turn), the widow sits opposite the dealer, the three players call clockwise
+from the dealer, each bids the cheapest No-Trump level above the current bid while that level is
+within the highest level its own 13 cards pass the NT call algorithm at, else passes. The contract
+is then scored with an outcome model: the capture estimator on declarer + widow (``estimator``) or
+double-dummy NT tricks with the declarer's left-hand opponent leading (``dd``).
+
+The batch path (numba kernels) and the readable per-deal reference (:func:`game_deal_reference`)
+must agree; ``tests/test_sim_game.py`` checks that on random deals.
+"""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
 
 import numpy as np
+from numba import njit
 
+from tribridge.errors import InvalidInput
 from tribridge.sim.engine import ChunkOutput, ChunkSpec
+
+MAX_LEVEL = 7
+OUTCOMES = ("estimator", "dd")
+SCHEMES_DEFAULT = ("classic", "tribridge")
+CAPTURE_LIMITS = ("max", "min", "none")
+CAPTURE_GAPS = ("static", "live")
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameters
+
+
+@dataclass(frozen=True)
+class GameParams:
+    """Parameters of the game study: outcome model, scoring schemes, capture-estimator reading."""
+
+    outcome: str = "estimator"
+    schemes: tuple[str, ...] = SCHEMES_DEFAULT
+    limit: str = "max"
+    gap: str = "static"
+    replacements: int = 1
+    rows: bool = False
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise InvalidInput("outcome", f"expected one of {', '.join(OUTCOMES)}, got {self.outcome!r}")
+        if not self.schemes:
+            raise InvalidInput("scheme", "expected at least one scoring scheme")
+        if self.limit not in CAPTURE_LIMITS:
+            raise InvalidInput("limit", f"expected one of {', '.join(CAPTURE_LIMITS)}, got {self.limit!r}")
+        if self.gap not in CAPTURE_GAPS:
+            raise InvalidInput("gap", f"expected one of {', '.join(CAPTURE_GAPS)}, got {self.gap!r}")
+        if self.replacements not in (1, 2):
+            raise InvalidInput("replacements", f"expected 1 or 2, got {self.replacements!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-safe dict (recorded in the run manifest)."""
+        return {"outcome": self.outcome, "schemes": list(self.schemes), "limit": self.limit, "gap": self.gap,
+                "replacements": self.replacements, "rows": self.rows}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "GameParams":
+        """Inverse of :meth:`to_dict`."""
+        return cls(outcome=data.get("outcome", "estimator"), schemes=tuple(data.get("schemes", SCHEMES_DEFAULT)),
+                   limit=data.get("limit", "max"), gap=data.get("gap", "static"),
+                   replacements=int(data.get("replacements", 1)), rows=bool(data.get("rows", False)))
+
+
+def dealer_of(deal_index: int) -> int:
+    """The dealing seat of deal ``deal_index`` of a run: N, E, S in turn (player ``i mod 3``)."""
+    return deal_index % 3
+
+
+# ---------------------------------------------------------------------------------------------
+# Adapters to the estimators, scoring and double dummy (the other layers' public APIs)
+
+
+def nt_qualify_bits(masks: np.ndarray) -> np.ndarray:
+    """``int16[n, 4]``: bit ``L-1`` set when seat's 13 cards pass the NT call algorithm at level ``L``."""
+    from tribridge.estimators.nt_call import nt_call_batch
+
+    n = masks.shape[0]
+    bits = np.zeros((n, 4), dtype=np.int16)
+    for seat in range(4):
+        hand = np.ascontiguousarray(masks[:, seat, :])
+        for level in range(1, MAX_LEVEL + 1):
+            yes = np.asarray(nt_call_batch(hand, level)) == 1
+            bits[:, seat] |= (yes.astype(np.int16) << (level - 1))
+    return bits
+
+
+def nt_qualifies(hand_masks: Sequence[int], level: int) -> bool:
+    """Whether one hand (four suit masks) passes the NT call algorithm at ``level`` (scalar reference)."""
+    from tribridge.estimators.nt_call import nt_call
+
+    return _verdict_is_yes(nt_call([int(m) for m in hand_masks], level).verdict)
+
+
+def _verdict_is_yes(verdict: Any) -> bool:
+    if isinstance(verdict, str):
+        return verdict.lower() == "yes"
+    name = getattr(verdict, "name", None)
+    if name is not None:
+        return str(name).lower() == "yes"
+    return int(verdict) == 1
+
+
+@lru_cache(maxsize=32)
+def score_table(schemes: tuple[str, ...]) -> np.ndarray:
+    """``int64[S, 8, 14]``: net points (declarer minus defenders) of an undoubled ``L``NT with ``t`` tricks."""
+    from tribridge.cards import Seat
+    from tribridge.rules.auction import Contract, Denom
+    from tribridge.rules.scoring import get_scheme, score_deal
+
+    table = np.zeros((len(schemes), MAX_LEVEL + 1, 14), dtype=np.int64)
+    for k, name in enumerate(schemes):
+        scheme = get_scheme(name)
+        for level in range(1, MAX_LEVEL + 1):
+            contract = Contract(level, Denom.NT, 0, Seat.N)
+            for tricks in range(14):
+                table[k, level, tricks] = int(score_deal(contract, tricks, scheme).net)
+    return table
+
+
+def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
+    """Validate scheme names (presets or TOML paths) by loading them once."""
+    from tribridge.rules.scoring import get_scheme
+
+    names = tuple(s.strip() for s in schemes if s.strip())
+    if not names:
+        raise InvalidInput("scheme", "expected at least one scoring scheme")
+    for name in names:
+        get_scheme(name)
+    return names
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch kernels
+
+
+@njit(cache=True)
+def _highest_level(bits):
+    level = 0
+    for lv in range(1, 8):
+        if (bits >> (lv - 1)) & 1:
+            level = lv
+    return level
+
+
+@njit(cache=True)
+def game_auction_kernel(qualify_bits, first_deal):
+    """Auction of a batch: ``(level int8[n], declarer int8[n], widow_ok int8[n])``; level 0 = thrown in.
+
+    ``widow_ok`` is 1 when the widow's own hand passes the NT call test at the contract level.
+    """
+    n = qualify_bits.shape[0]
+    levels = np.zeros(n, dtype=np.int8)
+    declarers = np.full(n, -1, dtype=np.int8)
+    widow_ok = np.zeros(n, dtype=np.int8)
+    highest = np.zeros(3, dtype=np.int64)
+    seats = np.zeros(3, dtype=np.int64)
+    for i in range(n):
+        dealer = (first_deal + i) % 3
+        seats[0] = dealer
+        seats[1] = (dealer + 1) % 4
+        seats[2] = (dealer + 3) % 4
+        for k in range(3):
+            highest[k] = _highest_level(qualify_bits[i, seats[k]])
+        current = 0
+        holder = -1
+        passes = 0
+        turn = 0
+        while True:
+            k = turn % 3
+            if current + 1 <= highest[k]:
+                current += 1
+                holder = seats[k]
+                passes = 0
+            else:
+                passes += 1
+            if holder < 0 and passes == 3:
+                break
+            if holder >= 0 and passes == 2:
+                break
+            turn += 1
+        if holder >= 0:
+            levels[i] = current
+            declarers[i] = holder
+            widow = dealer ^ 2
+            widow_ok[i] = (qualify_bits[i, widow] >> (current - 1)) & 1
+    return levels, declarers, widow_ok
+
+
+@njit(cache=True)
+def partnership_owners_kernel(owners, declarers, dealers):
+    """Owners relabelled for the capture estimator: declarer → 0, widow → 2, the two defenders → 1 and 3."""
+    n = owners.shape[0]
+    out = np.empty_like(owners)
+    relabel = np.zeros(4, dtype=np.uint8)
+    for i in range(n):
+        declarer = declarers[i]
+        widow = dealers[i] ^ 2
+        other = 1
+        for seat in range(4):
+            if seat == declarer:
+                relabel[seat] = 0
+            elif seat == widow:
+                relabel[seat] = 2
+            else:
+                relabel[seat] = other
+                other = 3
+        for c in range(52):
+            out[i, c] = relabel[owners[i, c]]
+    return out
+
+
+@njit(cache=True)
+def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, first_deal):
+    """Integer tallies of a batch (see :func:`game_chunk` for the names) and per-deal net points ``int64[n, S]``."""
+    n = levels.shape[0]
+    n_schemes = scores.shape[0]
+    opened = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
+    made = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
+    both_opened = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
+    both_made = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
+    lost_widow_not_ok = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
+    by_position = np.zeros(3, dtype=np.int64)
+    tricks_hist = np.zeros(14, dtype=np.int64)
+    net = np.zeros(n_schemes, dtype=np.int64)
+    deal_net = np.zeros((n, n_schemes), dtype=np.int64)
+    for i in range(n):
+        level = levels[i]
+        if level == 0:
+            continue
+        t = tricks[i]
+        opened[level] += 1
+        tricks_hist[t] += 1
+        ok = t >= level + 6
+        if ok:
+            made[level] += 1
+        if widow_ok[i]:
+            both_opened[level] += 1
+            if ok:
+                both_made[level] += 1
+        elif not ok:
+            lost_widow_not_ok[level] += 1
+        position = (declarers[i] - dealers[i]) % 4  # 0 dealer, 1 left, 3 right
+        by_position[0 if position == 0 else (1 if position == 1 else 2)] += 1
+        for k in range(n_schemes):
+            deal_net[i, k] = scores[k, level, t]
+            net[k] += scores[k, level, t]
+    return opened, made, both_opened, both_made, lost_widow_not_ok, by_position, tricks_hist, net, deal_net
+
+
+# ---------------------------------------------------------------------------------------------
+# Outcome models (batch)
+
+
+def estimator_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray, params: GameParams) -> np.ndarray:
+    """Capture-estimator totals ``T`` (0 when the partnership fails Condition A or B) for declarer + widow."""
+    from tribridge.estimators.capture import capture_batch
+
+    relabelled = partnership_owners_kernel(owners, declarers.astype(np.int64), dealers.astype(np.int64))
+    captures = capture_batch(relabelled, 0, limit=params.limit, gap=params.gap, replacements=params.replacements)
+    captures = captures[0] if isinstance(captures, tuple) else captures
+    return np.minimum(np.asarray(captures, dtype=np.int64), 13)
+
+
+def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+    """Double-dummy NT tricks for declarer + widow (declarer's LHO leads), via ``tribridge.dd``."""
+    from tribridge.cards import Deal
+    from tribridge.dd import dd_nt_tricks
+    from tribridge.rules.auction import play_deal
+
+    if len(owners) == 0:
+        return np.zeros(0, dtype=np.int64)
+    deals = [play_deal(Deal.from_owners(o), int(d), int(s)) for o, s, d in zip(owners, declarers, dealers)]
+    return np.asarray(dd_nt_tricks(deals, [int(s) for s in declarers]), dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------------------------
+# The chunk function
+
+
+def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
+    """Play the protocol on deals ``chunk.start .. chunk.stop-1`` of run ``chunk.run``; integer tallies."""
+    from tribridge.dealing.random import deal_batch, owners_to_mask_batch
+
+    game = GameParams.from_dict(params)
+    scores = score_table(tuple(game.schemes))
+    run_seed = np.random.SeedSequence(chunk.seed, spawn_key=(chunk.run,))
+    total: dict[str, Any] = {}
+    rows: dict[str, list[np.ndarray]] = {}
+    # Process in seeding blocks so memory stays flat whatever the chunk size.
+    for _block, lo, hi, _seq in chunk.blocks():
+        owners = deal_batch(hi - lo, run_seed, lo)
+        masks = owners_to_mask_batch(owners)
+        bits = nt_qualify_bits(masks)
+        levels, declarers, widow_ok = game_auction_kernel(bits, np.int64(lo))
+        dealers = (np.arange(lo, hi, dtype=np.int64) % 3).astype(np.int8)
+        tricks = np.zeros(hi - lo, dtype=np.int64)
+        opened = np.flatnonzero(levels > 0)
+        if opened.size:
+            if game.outcome == "estimator":
+                tricks[opened] = estimator_tricks(owners[opened], declarers[opened], dealers[opened], game)
+            else:
+                tricks[opened] = dd_tricks(owners[opened], declarers[opened], dealers[opened])
+        (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, net, deal_net) = game_tally_kernel(
+            levels, declarers, dealers, widow_ok, tricks, scores, np.int64(lo))
+        part = {"deals": hi - lo, "opened": opened_l, "made": made_l, "both_eligible": both_l,
+                "both_made": both_made_l, "lost_widow_not_qualified": lost_nq_l, "declarer_position": by_pos,
+                "tricks": hist, "net": net}
+        for name, value in part.items():
+            total[name] = total[name] + value if name in total else value
+        if game.rows:
+            block_rows = {"dealer": dealers, "declarer": declarers, "level": levels, "tricks": tricks.astype(np.int8),
+                          "made": ((levels > 0) & (tricks >= levels.astype(np.int64) + 6)).astype(np.int8),
+                          "widow_qualifies": widow_ok}
+            for seat in range(4):
+                block_rows[f"nt_bits_{'NESW'[seat]}"] = bits[:, seat]
+            for k, name in enumerate(game.schemes):
+                block_rows[f"net_{name}"] = deal_net[:, k]
+            for name, value in block_rows.items():
+                rows.setdefault(name, []).append(np.asarray(value))
+    out_rows = {name: np.concatenate(parts) for name, parts in rows.items()} if game.rows else None
+    return ChunkOutput(total, out_rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Readable reference of the protocol, one deal at a time
+
+
+@dataclass(frozen=True)
+class GameDealResult:
+    """What happened on one deal of the protocol."""
+
+    dealer: int
+    calls: tuple[str, ...]
+    level: int  # 0 when thrown in
+    declarer: int  # -1 when thrown in
+    leader: int  # -1 when thrown in
+    tricks: int
+    made: bool
+    widow_qualifies: bool
+    net: tuple[int, ...]
+
+
+def game_deal_reference(owners: np.ndarray, deal_index: int, params: GameParams,
+                        tricks_fn: Any = None) -> GameDealResult:
+    """The protocol on one deal, written plainly with the rules engine and the scalar estimators."""
+    from tribridge.cards import Deal, Seat
+    from tribridge.rules.auction import AuctionState, Contract, Denom, bid, opening_leader, PASS
+    from tribridge.rules.scoring import get_scheme, score_deal
+
+    deal = Deal.from_owners(owners)
+    dealer = Seat(dealer_of(deal_index))
+    hands = {seat: deal[seat].masks() for seat in Seat}
+    highest = {}
+    for seat in Seat:
+        qualifying = [lv for lv in range(1, MAX_LEVEL + 1) if nt_qualifies(hands[seat], lv)]
+        highest[seat] = max(qualifying, default=0)
+    auction = AuctionState.start(dealer)
+    while not auction.is_over:
+        seat = auction.turn
+        current = auction.highest_bid.level if auction.highest_bid is not None else 0
+        wanted = current + 1
+        auction = auction.apply(bid(wanted, Denom.NT) if wanted <= highest[seat] else PASS)
+    calls = tuple(str(c) for c in auction.calls)
+    contract = auction.contract
+    if contract is None:
+        return GameDealResult(int(dealer), calls, 0, -1, -1, 0, False, False, tuple(0 for _ in params.schemes))
+    declarer = contract.declarer
+    widow = dealer.partner
+    if tricks_fn is not None:
+        tricks = int(tricks_fn(deal, dealer, declarer))
+    elif params.outcome == "estimator":
+        tricks = estimator_tricks_reference(owners, int(declarer), int(widow), params)
+    else:
+        tricks = int(dd_tricks(np.asarray([owners]), np.asarray([int(declarer)]), np.asarray([int(dealer)]))[0])
+    widow_ok = nt_qualifies(hands[widow], contract.level)
+    scored = Contract(contract.level, Denom.NT, 0, declarer)
+    net = tuple(int(score_deal(scored, tricks, get_scheme(name)).net) for name in params.schemes)
+    return GameDealResult(int(dealer), calls, contract.level, int(declarer), int(opening_leader(declarer)),
+                          tricks, tricks >= contract.level + 6, widow_ok, net)
+
+
+def estimator_tricks_reference(owners: np.ndarray, declarer: int, widow: int, params: GameParams) -> int:
+    """Capture total for one deal from the scalar estimator: state 1 = declarer, 2 = widow, 0 = defenders."""
+    from tribridge.estimators.capture import capture
+
+    state = np.zeros((4, 13), dtype=np.int8)
+    for card in range(52):
+        if owners[card] == declarer:
+            state[card // 13, card % 13] = 1
+        elif owners[card] == widow:
+            state[card // 13, card % 13] = 2
+    result = capture(state, limit=params.limit, gap=params.gap, replacements=params.replacements)
+    return min(13, int(result.captures))
+
+
+# ---------------------------------------------------------------------------------------------
+# Summary of merged tallies
+
+
+def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, Any]:
+    """Human-meaningful figures from one run's merged tallies (percentages from integer counts)."""
+    opened = np.asarray(run.get("opened", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
+    made = np.asarray(run.get("made", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
+    both = np.asarray(run.get("both_eligible", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
+    both_made = np.asarray(run.get("both_made", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
+    lost_nq = np.asarray(run.get("lost_widow_not_qualified", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
+    net = np.asarray(run.get("net", np.zeros(len(schemes))), dtype=np.int64)
+    n_open, n_made, n_both, n_both_made = int(opened.sum()), int(made.sum()), int(both.sum()), int(both_made.sum())
+    losses = n_open - n_made
+
+    def pct(a: int, b: int) -> float | None:
+        return round(100.0 * a / b, 4) if b else None
+
+    position = np.asarray(run.get("declarer_position", np.zeros(3)), dtype=np.int64)
+    return {
+        "deals": int(run.get("deals", 0)),
+        "opened": n_open,
+        "opened_by_level": {f"{lv}NT": int(opened[lv]) for lv in range(1, MAX_LEVEL + 1)},
+        "made": n_made,
+        "made_pct": pct(n_made, n_open),
+        "made_by_level": {f"{lv}NT": int(made[lv]) for lv in range(1, MAX_LEVEL + 1)},
+        "both_eligible": n_both,
+        "both_eligible_made": n_both_made,
+        "both_eligible_made_pct": pct(n_both_made, n_both),
+        "losses": losses,
+        "losses_widow_not_qualified": int(lost_nq.sum()),
+        "losses_widow_not_qualified_pct": pct(int(lost_nq.sum()), losses),
+        "declarer_position": {"dealer": int(position[0]), "left": int(position[1]), "right": int(position[2])},
+        "tricks_histogram": [int(x) for x in np.asarray(run.get("tricks", np.zeros(14)), dtype=np.int64)],
+        "net_points": {name: int(net[k]) for k, name in enumerate(schemes)},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Engine self-check study
 
 
 def engine_check_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     """A tiny study for checking the engine: a histogram of one die roll per deal slot, from the block streams."""
     sides = int(params.get("sides", 6))
     rolls = []
-    for _block, lo, hi, seed_seq in chunk.blocks():
+    for block, lo, hi, seed_seq in chunk.blocks():
         rng = np.random.default_rng(seed_seq)
-        offset = lo - _block * chunk.block_size
+        offset = lo - block * chunk.block_size
         rolls.append(rng.integers(0, sides, size=offset + (hi - lo))[offset:])
     values = np.concatenate(rolls)
     partial = {"deals": int(values.size), "histogram": np.bincount(values, minlength=sides).astype(np.int64),
                "total": int(values.sum())}
     rows = {"roll": values.astype(np.int8)} if params.get("rows") else None
     return ChunkOutput(partial, rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the game study end to end
+
+
+def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_options: Any) -> dict[str, Any]:
+    """Run the game study through the engine; a JSON-ready dict (no timings, so it is reproducible byte for byte)."""
+    from tribridge.sim.engine import run_study
+
+    check_schemes(params.schemes)
+    result = run_study("game", game_chunk, params.to_dict(), deals=deals, runs=runs, seed=seed, **engine_options)
+    return {
+        "study": "game",
+        "deals": deals,
+        "runs": runs,
+        "seed": seed,
+        "outcome": params.outcome,
+        "capture_reading": {"limit": params.limit, "gap": params.gap, "replacements": params.replacements}
+        if params.outcome == "estimator" else None,
+        "schemes": list(params.schemes),
+        "results": [game_summary(run, params.schemes) for run in result.runs],
+    }
