@@ -1,0 +1,404 @@
+"""Card-play bots: RandomPlayer, DoubleDummyPlayer and PimcPlayer (sampled layouts, each solved double dummy).
+
+The PIMC core (:func:`pimc_decide`) works on a :class:`CardPosition`: the contract's declarer and
+trump, the whole original hands the deciding seat can see (its own, dummy's once exposed), the
+cards played so far in order, and optional auction facts. It serves three-player auction bridge
+(through :class:`PimcPlayer`, which reads a ``PlayView``) and ordinary four-handed bridge (the
+robot API builds a ``CardPosition`` directly). The same position always gets the same card: the
+layouts are drawn from a generator seeded with a hash of the position as the seat sees it.
+"""
+
+from __future__ import annotations
+
+import random as _stdlib_random
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from tribridge.bots.belief import (
+    BeliefSample,
+    Knowledge,
+    NtFact,
+    build_knowledge,
+    position_seed,
+    sample_layouts,
+)
+from tribridge.cards import Card
+from tribridge.errors import InvalidInput
+
+DEFAULT_LAYOUTS = 32
+TIE_EPSILON = 1e-9
+
+
+# --------------------------------------------------------------------------------------------
+# Positions as one seat sees them
+# --------------------------------------------------------------------------------------------
+
+def _winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
+    """Seat that wins a complete trick given as (seat, card) in play order."""
+    best_seat, best = trick[0]
+    for seat, card in trick[1:]:
+        if card // 13 == best // 13:
+            if card % 13 < best % 13:
+                best_seat, best = seat, card
+        elif trump is not None and card // 13 == trump:
+            best_seat, best = seat, card
+    return best_seat
+
+
+@dataclass(frozen=True)
+class CardPosition:
+    """A card-play decision as the deciding seat sees it (seats are play seats, dummy opposite declarer).
+
+    ``hands`` holds the whole original 13-card hands the decider can see (its own; dummy's once
+    the opening lead is made). ``played`` lists every card played so far, in order; who played
+    each card follows from the rules. ``facts`` are auction facts in these seats (may be empty).
+    """
+
+    declarer: int
+    trump: int | None
+    hands: tuple[tuple[int, tuple[int, ...]], ...]
+    played: tuple[int, ...] = ()
+    facts: tuple[NtFact, ...] = ()
+    _trace: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not 0 <= int(self.declarer) <= 3:
+            raise InvalidInput("declarer", f"expected a seat 0..3, got {self.declarer}")
+        if self.trump is not None and not 0 <= int(self.trump) <= 3:
+            raise InvalidInput("trump", f"expected a suit 0..3 or None, got {self.trump}")
+        known = dict(self.hands)
+        for seat, cards in known.items():
+            if len(cards) != 13 or len(set(cards)) != 13:
+                raise InvalidInput("hands", f"seat {seat} must show its 13 original cards")
+        if len(set(self.played)) != len(self.played):
+            raise InvalidInput("played", "a card was played twice")
+        if len(self.played) >= 52:
+            raise InvalidInput("played", "the play is over")
+        trace: list[tuple[int, int]] = []
+        leader = (int(self.declarer) + 1) % 4
+        trick: list[tuple[int, int]] = []
+        owner_known = {c: s for s, cards in known.items() for c in cards}
+        held_left = {s: set(cards) for s, cards in known.items()}
+        for card in self.played:
+            seat = (leader + len(trick)) % 4
+            if card in owner_known and owner_known[card] != seat:
+                raise InvalidInput("played", f"{Card(card)} was played by seat {seat} but is in seat {owner_known[card]}'s hand")
+            if seat in held_left:
+                if trick and card // 13 != trick[0][1] // 13 and any(c // 13 == trick[0][1] // 13 for c in held_left[seat]):
+                    raise InvalidInput("played", f"seat {seat} revoked with {Card(card)}")
+                held_left[seat].discard(card)
+            trick.append((seat, card))
+            trace.append((seat, card))
+            if len(trick) == 4:
+                leader = _winner(trick, self.trump)
+                trick = []
+        object.__setattr__(self, "_trace", trace)
+
+    # --- derived facts ----------------------------------------------------------------------
+    @property
+    def trace(self) -> list[tuple[int, int]]:
+        """Every card played as (seat, card)."""
+        return list(self._trace)
+
+    @property
+    def current_trick(self) -> list[tuple[int, int]]:
+        """The trick in progress as (seat, card)."""
+        n = len(self._trace) % 4
+        return self._trace[len(self._trace) - n:] if n else []
+
+    @property
+    def trick_leader(self) -> int:
+        """The seat that led (or is to lead) the current trick."""
+        cur = self.current_trick
+        if cur:
+            return cur[0][0]
+        if not self._trace:
+            return (int(self.declarer) + 1) % 4
+        return _winner(self._trace[-4:], self.trump)
+
+    @property
+    def to_play(self) -> int:
+        """The seat whose card is next (dummy included)."""
+        return (self.trick_leader + len(self.current_trick)) % 4
+
+    @property
+    def dummy(self) -> int:
+        """Dummy's seat."""
+        return int(self.declarer) ^ 2
+
+    @property
+    def decider(self) -> int:
+        """The seat choosing the card: the declarer chooses for dummy."""
+        return int(self.declarer) if self.to_play == self.dummy else self.to_play
+
+    def voids(self) -> dict[int, set[int]]:
+        """Suits each seat has shown out of (failed to follow)."""
+        out: dict[int, set[int]] = {s: set() for s in range(4)}
+        for start in range(0, len(self._trace), 4):
+            trick = self._trace[start:start + 4]
+            led = trick[0][1] // 13
+            for seat, card in trick[1:]:
+                if card // 13 != led:
+                    out[seat].add(led)
+        return out
+
+    def remaining(self, seat: int) -> list[int]:
+        """Unplayed cards of a seat whose hand is visible."""
+        known = dict(self.hands)
+        if seat not in known:
+            raise InvalidInput("seat", f"the hand of seat {seat} is not visible here")
+        played = set(self.played)
+        return sorted(c for c in known[seat] if c not in played)
+
+    def legal_cards(self) -> list[int]:
+        """Legal cards of the seat to play (its hand must be visible)."""
+        hand = self.remaining(self.to_play)
+        cur = self.current_trick
+        if cur:
+            led = cur[0][1] // 13
+            follow = [c for c in hand if c // 13 == led]
+            if follow:
+                return follow
+        return hand
+
+    def knowledge(self) -> Knowledge:
+        """What the decider knows, for the belief sampler."""
+        return build_knowledge(dict(self.hands), self._trace, self.voids(), self.facts)
+
+    def seed(self) -> int:
+        """Seed from a hash of the position as the decider sees it."""
+        return position_seed("pimc", int(self.declarer), self.trump, sorted(self.hands), self.played,
+                             tuple((f.seat, f.at_least, f.below) for f in self.facts))
+
+
+# --------------------------------------------------------------------------------------------
+# Double-dummy evaluation of one position over many layouts
+# --------------------------------------------------------------------------------------------
+
+def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
+    """The double-dummy facade's ``Position`` of the current position in each layout."""
+    from tribridge.dd import Position
+
+    played = set(position.played)
+    trick = tuple(c for _, c in position.current_trick)
+    trump = None if position.trump is None else int(position.trump)
+    leader = position.trick_leader
+    out = []
+    for layout in np.asarray(layouts):
+        hands = [set() for _ in range(4)]
+        for c, seat in enumerate(layout.tolist()):
+            if c not in played:
+                hands[seat].add(c)
+        out.append(Position(tuple(frozenset(h) for h in hands), trump, leader, trick))  # type: ignore[arg-type]
+    return out
+
+
+def dd_card_scores(layouts: np.ndarray, position: CardPosition) -> tuple[list[int], np.ndarray]:
+    """Tricks (from now, for the side to play) of each legal card in each layout: (cards, float[k, n])."""
+    from tribridge.dd import solve_positions
+
+    cards = position.legal_cards()
+    scores = np.zeros((len(layouts), len(cards)), dtype=np.float64)
+    if len(layouts) == 0:
+        return cards, scores
+    solved = solve_positions(dd_positions(layouts, position))
+    for row, tricks in enumerate(solved):
+        for col, c in enumerate(cards):
+            scores[row, col] = tricks[c]
+    return cards, scores
+
+
+# --------------------------------------------------------------------------------------------
+# PIMC
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class PimcDecision:
+    """The chosen card, every legal card with its mean double-dummy tricks, and how it was found."""
+
+    card: int
+    candidates: list[tuple[int, float]]
+    searched: bool
+    sample: BeliefSample | None = None
+
+
+def _tie_key(card: int) -> tuple[int, int]:
+    """Deterministic tie-break among equal means: the lowest rank first, then the lowest suit."""
+    return (-(card % 13), card // 13)
+
+
+def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: int | None = None,
+                max_draws: int | None = None) -> PimcDecision:
+    """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins."""
+    legal = position.legal_cards()
+    if not legal:
+        raise InvalidInput("position", "no card to play")
+    if len(legal) == 1:
+        return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
+    rng = np.random.default_rng(position.seed() if seed is None else seed)
+    sample = sample_layouts(position.knowledge(), layouts, rng, max_draws=max_draws)
+    cards, scores = dd_card_scores(sample.layouts, position)
+    means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
+    candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
+    best_mean = candidates[0][1]
+    tied = [c for c, m in candidates if m >= best_mean - TIE_EPSILON]
+    choice = min(tied, key=_tie_key)
+    return PimcDecision(choice, [(c, float(m)) for c, m in candidates], searched=True, sample=sample)
+
+
+def pimc_decide_four_handed(
+    hand: Iterable[int],
+    seat: int,
+    declarer: int,
+    trump: int | None,
+    played: Sequence[int] = (),
+    dummy: Iterable[int] | None = None,
+    layouts: int = DEFAULT_LAYOUTS,
+) -> PimcDecision:
+    """PIMC for an ordinary four-handed bridge position (robot API): ``seat`` is the asking seat.
+
+    ``hand`` is the asking seat's 13 original cards; ``dummy`` dummy's 13 once exposed. When the
+    declarer asks for dummy's card, ``seat`` is the declarer. No auction inference is made.
+    """
+    hands: dict[int, tuple[int, ...]] = {int(seat): tuple(sorted(int(c) for c in hand))}
+    dummy_seat = int(declarer) ^ 2
+    if dummy is not None:
+        if dummy_seat in hands:
+            raise InvalidInput("seat", "the dummy does not ask; ask as the declarer")
+        hands[dummy_seat] = tuple(sorted(int(c) for c in dummy))
+    position = CardPosition(int(declarer), trump, tuple(sorted(hands.items())), tuple(int(c) for c in played))
+    if position.decider != int(seat):
+        raise InvalidInput("seat", f"seat {seat} is not the seat to decide (that is seat {position.decider})")
+    return pimc_decide(position, layouts=layouts)
+
+
+# --------------------------------------------------------------------------------------------
+# Players over the 3PAB PlayView
+# --------------------------------------------------------------------------------------------
+
+def _view_cards(hand: Any) -> tuple[int, ...]:
+    """Card indices from a Hand, a set of ints or a list of Cards."""
+    if hand is None:
+        return ()
+    cards = getattr(hand, "cards", hand)
+    return tuple(sorted(c.index if isinstance(c, Card) else int(c) for c in cards))
+
+
+def position_from_view(view: Any, facts: Sequence[NtFact] = ()) -> CardPosition:
+    """The CardPosition a ``PlayView`` shows (own hand, dummy once exposed, the cards played)."""
+    state = view.state
+    contract = state.contract
+    declarer = int(contract.declarer)
+    hands: dict[int, tuple[int, ...]] = {}
+    seat = int(view.seat)
+    decider = declarer if seat == declarer ^ 2 else seat
+    hands[decider] = _view_cards(view.hand)
+    dummy = getattr(view, "dummy", None)
+    if dummy is not None and len(_view_cards(dummy)) == 13:
+        hands[declarer ^ 2] = _view_cards(dummy)
+    trump = contract.trump
+    played = tuple(c.index for c in state.played)
+    return CardPosition(declarer, None if trump is None else int(trump), tuple(sorted(hands.items())), played,
+                        tuple(facts))
+
+
+def _legal_from_view(view: Any) -> list[Card]:
+    return list(view.state.legal_cards())
+
+
+class RandomPlayer:
+    """Plays a uniformly random legal card (seeded from the position, so repeatable)."""
+
+    name = "random"
+
+    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+        """Every legal card with equal score."""
+        legal = _legal_from_view(view)
+        return [(c, 1.0 / len(legal)) for c in legal]
+
+    def play(self, view: Any) -> Card:
+        """A random legal card."""
+        legal = sorted(_legal_from_view(view))
+        seed = position_seed("random", int(view.seat), tuple(c.index for c in view.state.played),
+                             _view_cards(view.hand))
+        return legal[_stdlib_random.Random(seed).randrange(len(legal))]
+
+    __call__ = play
+
+
+class DoubleDummyPlayer:
+    """Sees all four hands and plays a double-dummy best card (an upper bound, for tests and baselines)."""
+
+    name = "dd"
+
+    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+        """Every legal card with its double-dummy tricks for the side to play."""
+        state = view.state
+        position = _full_position(state)
+        cards, scores = dd_card_scores(state.deal.to_owners()[None, :], position)
+        ranked = sorted(zip(cards, scores[0].tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
+        return [(Card(c), float(m)) for c, m in ranked]
+
+    def play(self, view: Any) -> Card:
+        """The best double-dummy card (ties: lowest rank)."""
+        legal = _legal_from_view(view)
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.candidates(view)
+        best = ranked[0][1]
+        return min((c for c, m in ranked if m >= best - TIE_EPSILON), key=lambda c: _tie_key(c.index))
+
+    __call__ = play
+
+
+def _full_position(state: Any) -> CardPosition:
+    """A CardPosition that sees all four hands (for the double-dummy player)."""
+    contract = state.contract
+    hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in range(4))
+    trump = contract.trump
+    return CardPosition(int(contract.declarer), None if trump is None else int(trump), hands,
+                        tuple(c.index for c in state.played))
+
+
+class PimcPlayer:
+    """PIMC: K layouts from the belief sampler, each legal card scored by mean double-dummy tricks."""
+
+    name = "pimc"
+
+    def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None) -> None:
+        if layouts < 1:
+            raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
+        self.layouts = layouts
+        self.use_auction = use_auction
+        self.max_draws = max_draws
+        self.last: PimcDecision | None = None
+
+    def _facts(self, view: Any) -> list[NtFact]:
+        if not self.use_auction:
+            return []
+        from tribridge.bots.auction_facts import facts_for_play_view
+
+        return facts_for_play_view(view)
+
+    def decide(self, view: Any) -> PimcDecision:
+        """The full decision (card, candidates, sample statistics) for a PlayView."""
+        legal = _legal_from_view(view)
+        if len(legal) == 1:
+            decision = PimcDecision(legal[0].index, [(legal[0].index, float("nan"))], searched=False)
+        else:
+            decision = pimc_decide(position_from_view(view, self._facts(view)), self.layouts,
+                                   max_draws=self.max_draws)
+        self.last = decision
+        return decision
+
+    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+        """Legal cards with mean double-dummy tricks, best first."""
+        return [(Card(c), m) for c, m in self.decide(view).candidates]
+
+    def play(self, view: Any) -> Card:
+        """The PIMC card."""
+        return Card(self.decide(view).card)
+
+    __call__ = play
