@@ -1,0 +1,55 @@
+"""``tribridge serve``: run the robot API, the three-player tables and the web table on an SQLite store."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``serve`` command."""
+    p = sub.add_parser(
+        "serve",
+        help="run the server: robot API, three-player tables, web table",
+        description="Run the tribridge server (robot API at /apis/brill and /apis/3pab, tables at /api/tables, "
+        "web table at /). Games are stored in SQLite; see docs/server.md.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free port)")
+    p.add_argument("--db", default=None, help="SQLite game store (default $XDG_DATA_HOME/tribridge/tribridge.sqlite)")
+    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting at a table (default 0.6)")
+    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
+    p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start uvicorn with the app; prints the URL once listening; stops cleanly on SIGINT/SIGTERM."""
+    import socket
+
+    import uvicorn
+
+    from tribridge.errors import InvalidInput
+    from tribridge.server.app import create_app, default_db_path, setup_logging
+
+    if not 0 <= args.port <= 65535:
+        raise InvalidInput("--port", f"expected 0..65535, got {args.port}")
+    if args.bot_delay < 0:
+        raise InvalidInput("--bot-delay", f"expected seconds >= 0, got {args.bot_delay}")
+    setup_logging(args.log_level)
+    db = args.db or str(default_db_path())
+    sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    port = sock.getsockname()[1]
+    app = create_app(db_path=db, bot_delay=args.bot_delay, log_requests=not args.no_access_log)
+    shown_host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    print("tribridge server stopped", file=sys.stderr, flush=True)
+    return 0

@@ -1,0 +1,178 @@
+"""Robot API for three-player auction bridge positions at /apis/3pab (same style as /apis/brill).
+
+Seats are *dealing seats* throughout: ``seat`` is the asking player's seat at the deal, ``dealer``
+the dealer, the widow sits opposite the dealer (``widow`` may be given and must say so), ``ctx``
+is the three-player auction from the dealer (the same tokens as /apis/brill), ``dummy`` is the
+widow's 13 cards. For the play the server reseats the hands itself (RULES.md: the widow goes
+opposite the declarer, the player who sat there takes the widow's old seat), so clients never
+convert seats; ``played`` lists the cards in order exactly as at /apis/brill.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from tribridge.cards import SEAT_CHARS, Seat
+from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
+from tribridge.rules.bridge4 import Contract4, parse_ctx
+from tribridge.server import robot_params as rp
+from tribridge.server.brill import DEFAULT_LAYOUTS, _guard, card_answer
+
+ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
+CARD_MODELS = ["pimc"]
+DEFAULT_BIDDER = "estimate"
+
+router = APIRouter()
+
+
+def bid_models() -> list[str]:
+    """Bidding bots offered at /apis/3pab/bid (from the bot registry)."""
+    try:
+        from tribridge.bots import bot_names  # type: ignore[attr-defined]
+
+        names = [n for n in bot_names() if n not in ("dd",)]
+        return names or [DEFAULT_BIDDER]
+    except Exception:  # noqa: BLE001 - registry not importable: offer the default only
+        return [DEFAULT_BIDDER]
+
+
+def parse_auction3(params: Mapping[str, str]) -> tuple[int, AuctionState]:
+    """Dealer, widow check, options and the three-player auction in ``ctx``."""
+    dealer = rp.parse_seat(params.get("dealer"), "dealer")
+    widow_text = params.get("widow")
+    if widow_text not in (None, ""):
+        widow = rp.parse_seat(widow_text, "widow")
+        if widow != dealer ^ 2:
+            raise InvalidInput("widow", f"the widow sits opposite the dealer: {SEAT_CHARS[dealer ^ 2]}, not {SEAT_CHARS[widow]}")
+    ranking = (params.get("ranking") or "contract").strip().lower()
+    if ranking not in ("contract", "value"):
+        raise InvalidInput("ranking", f"expected 'contract' or 'value', got {params.get('ranking')!r}")
+    must_bid = (params.get("dealer_must_bid") or "").strip().lower() in ("1", "true", "yes")
+    ctx = params.get("ctx")
+    if ctx is None:
+        raise InvalidInput("ctx", "missing (it must be present, even if empty)")
+    state = AuctionState.start(Seat(dealer), AuctionOptions(ranking=ranking, dealer_must_bid=must_bid))  # type: ignore[arg-type]
+    for i, token in enumerate(parse_ctx(ctx)):
+        call = Call.parse(token, "ctx")
+        reason = state.is_legal(call)
+        if reason is not None:
+            who = state.turn.letter if state.turn is not None else "-"
+            raise IllegalAction("ctx", f"call {i + 1} ({call.to_brill()}) by {who} is illegal: {reason}")
+        state = state.apply(call)
+    return dealer, state
+
+
+def answer_bid3(params: Mapping[str, str]) -> dict[str, Any]:
+    """A three-player bid from a registry bot."""
+    models = bid_models()
+    seat = rp.parse_seat(params.get("seat"), "seat")
+    rp.parse_vul(params.get("vul"))
+    hand = rp.parse_hand(params.get("hand"), "hand")
+    model = rp.parse_model(params, models) or (DEFAULT_BIDDER if DEFAULT_BIDDER in models else models[0])
+    dealer, state = parse_auction3(params)
+    if seat == dealer ^ 2:
+        raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is the widow's seat: the widow does not call")
+    if state.is_over:
+        raise InvalidInput("ctx", "the auction is already over: no call is due")
+    if state.turn != seat:
+        raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is not on turn: {state.turn.letter} calls next")  # type: ignore[union-attr]
+    from tribridge.bots import get_bot
+    from tribridge.cards import Hand
+    from tribridge.rules.game import BidView
+
+    view = BidView(seat=Seat(seat), hand=Hand(frozenset(hand)), dealer=Seat(dealer), auction=state)
+    bot = get_bot(model)
+    bidder = getattr(bot, "bidder", bot)
+    if hasattr(bidder, "candidates"):
+        cands = list(bidder.candidates(view))
+        call = bidder.bid(view) if hasattr(bidder, "bid") else cands[0][0]
+    else:
+        call = bidder.bid(view)
+        cands = [(call, 1.0)]
+    if state.is_legal(call) is not None:
+        call = Call.parse("P")
+    return {
+        "bid": call.to_brill(),
+        "alert": False,
+        "explanation": "",
+        "candidates": [{"bid": c.to_brill(), "score": round(float(s), 4)} for c, s in cands],
+        "model": model,
+    }
+
+
+def parse_card3(params: Mapping[str, str], lead: bool) -> tuple[rp.PlayPosition, dict[int, int]]:
+    """Check a three-player /lead or /play request; returns the position in play seats and the seat map."""
+    seat = rp.parse_seat(params.get("seat"), "seat")
+    vul = rp.parse_vul(params.get("vul"))
+    hand = rp.parse_hand(params.get("hand"), "hand")
+    rp.parse_model(params, CARD_MODELS)
+    dummy_text = params.get("dummy")
+    dummy = rp.parse_hand(dummy_text, "dummy") if dummy_text not in (None, "") else None
+    played_text = params.get("played")
+    if lead:
+        if played_text not in (None, ""):
+            raise InvalidInput("played", "/lead is for the opening lead: no card may be played yet (use /play)")
+        played: list[int] = []
+    else:
+        if played_text is None:
+            raise InvalidInput("played", "missing: /play needs the cards played so far (empty before the opening lead)")
+        played = rp.parse_played(played_text)
+    dealer, state = parse_auction3(params)
+    if not state.is_over:
+        raise InvalidInput("ctx", "the auction is not over: no card can be played yet")
+    if state.passed_out:
+        raise InvalidInput("ctx", "the auction was passed out (all three passed): there is no play")
+    contract = state.contract
+    assert contract is not None
+    widow = dealer ^ 2
+    if seat == widow:
+        raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is the widow's seat: ask as the declarer {contract.declarer.letter}")
+    mapping = {int(k): int(v) for k, v in reseat(Seat(dealer), contract.declarer).items()}
+    c4 = Contract4(contract.level, int(contract.denom), contract.doubling, int(contract.declarer))
+    play_seat = mapping[seat]
+    due, trace = rp.check_play_position(play_seat, hand, dummy, c4, played, lead)
+    pos = rp.PlayPosition(
+        play_seat, due, dealer, vul, hand, dummy, c4, tuple(str(c) for c in state.calls), played, trace, None
+    )
+    return pos, mapping
+
+
+def answer_card3(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+    """A three-player opening lead or card by PIMC (no auction inference)."""
+    pos, mapping = parse_card3(params, lead)
+    out = card_answer(pos, layouts)
+    out["model"] = "pimc"
+    out["play_seats"] = {SEAT_CHARS[k]: SEAT_CHARS[v] for k, v in mapping.items()}
+    return out
+
+
+@router.get("/apis/3pab")
+@router.get("/apis/3pab/")
+async def three_root() -> JSONResponse:
+    """Service description of the three-player robot API."""
+    return JSONResponse({
+        "ok": True, "api": "tribridge three-player robot API", "models": bid_models(),
+        "default_model": DEFAULT_BIDDER, "card_models": CARD_MODELS, "endpoints": ENDPOINTS,
+    })
+
+
+@router.get("/apis/3pab/bid")
+def three_bid(request: Request) -> JSONResponse:
+    """A bot's call for the three-player seat on turn."""
+    return _guard(lambda: answer_bid3(request.query_params))
+
+
+@router.get("/apis/3pab/lead")
+def three_lead(request: Request) -> JSONResponse:
+    """The opening lead (declarer's left-hand opponent in play seats)."""
+    return _guard(lambda: answer_card3(request.query_params, lead=True))
+
+
+@router.get("/apis/3pab/play")
+def three_play(request: Request) -> JSONResponse:
+    """The next card; the declarer asks for the widow's (dummy's) card."""
+    return _guard(lambda: answer_card3(request.query_params, lead=False))
