@@ -195,7 +195,8 @@ class Contract:
         return None if self.denom == Denom.NT else int(self.denom)
 
     def __str__(self) -> str:
-        return f"{self.level}{self.denom.letter}{('', 'X', 'XX')[self.doubling]}"
+        denom = "NT" if self.denom == Denom.NT else self.denom.letter
+        return f"{self.level}{denom}{('', 'X', 'XX')[self.doubling]}"
 
     @classmethod
     def parse(cls, text: str, declarer: Seat | str | int = Seat.N, field: str = "contract") -> "Contract":

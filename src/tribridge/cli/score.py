@@ -1,0 +1,80 @@
+"""``tribridge score``: score one 3PAB contract under a scheme (per-player scores and the breakdown)."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+
+from tribridge.cards import Seat
+from tribridge.cli.common import print_json
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import Contract
+from tribridge.rules.scoring import HonoursHeld, get_scheme, score_deal
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``score`` command."""
+    p = sub.add_parser(
+        "score", help="score one contract (declarer, each defender, breakdown)",
+        description="Score one deal: the declarer's score, each defender's score and the breakdown "
+                    "under a scoring scheme (a preset or a TOML file; see docs/rules.md).",
+    )
+    p.add_argument("--contract", required=True, help="contract such as 3NT, 4S, 2H (4SX, 2HXX also accepted)")
+    dbl = p.add_mutually_exclusive_group()
+    dbl.add_argument("--doubled", action="store_true", help="the contract is doubled")
+    dbl.add_argument("--redoubled", action="store_true", help="the contract is redoubled")
+    p.add_argument("--tricks", type=int, required=True, help="tricks won by the declarer's side, 0..13")
+    p.add_argument("--scheme", default="classic", help="classic (default), tribridge, or a path to a .toml scheme")
+    p.add_argument("--honours", default=None, metavar="D,L,R",
+                   help="score honours: trump honours (aces in NT) held by declarer with dummy, "
+                        "declarer's LHO and RHO, e.g. 4,1,0")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(func=run)
+
+
+def parse_honours(text: str) -> HonoursHeld:
+    """Parse ``D,L,R`` honour counts."""
+    parts = [x.strip() for x in text.split(",")]
+    if len(parts) != 3 or not all(x.isdigit() for x in parts):
+        raise InvalidInput("honours", f"expected three counts D,L,R such as 4,1,0, got {text!r}")
+    d, l, r = (int(x) for x in parts)
+    return HonoursHeld(d, (l, r))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the score."""
+    contract = Contract.parse(args.contract, Seat.S)
+    if args.doubled or args.redoubled:
+        if contract.doubling:
+            raise InvalidInput("contract", f"{args.contract!r} is already marked doubled; drop --doubled/--redoubled")
+        contract = replace(contract, doubling=2 if args.redoubled else 1)
+    scheme = get_scheme(args.scheme)
+    honours = None
+    if args.honours is not None:
+        honours = parse_honours(args.honours)
+        scheme = replace(scheme, honours=True)
+    elif scheme.honours:
+        raise InvalidInput("honours", f"scheme {scheme.name!r} scores honours: give --honours D,L,R")
+    score = score_deal(contract, args.tricks, scheme, honours)
+    need = contract.tricks_needed
+    diff = args.tricks - need
+    outcome = ("made" + (f" +{diff}" if diff else "")) if diff >= 0 else f"down {-diff}"
+    shown = str(contract)
+    if args.json:
+        print_json({
+            "contract": shown, "tricks": args.tricks, "result": outcome, "scheme": scheme.name,
+            "declarer": score.declarer, "each_defender": score.each_defender, "defenders": list(score.defenders),
+            "net": score.net, "trick_points": score.trick_points, "breakdown": score.breakdown,
+        })
+        return 0
+    print(f"{shown}, {args.tricks} tricks: {outcome} (scheme {scheme.name})")
+    print(f"declarer: {score.declarer}")
+    print(f"each_defender: {score.each_defender}")
+    if score.defenders[0] != score.defenders[1] or score.defenders[0] != score.each_defender:
+        print(f"defenders (LHO, RHO): {score.defenders[0]}, {score.defenders[1]}")
+    print(f"net (declarer - defenders): {score.net}")
+    print(f"trick points toward game: {score.trick_points}")
+    print("breakdown:")
+    for key, value in score.breakdown.items():
+        print(f"  {key}: {value}")
+    return 0
