@@ -17,7 +17,7 @@ function el(tag, attrs = {}, ...children) {
 function chairName(view, chair) {
   if (chair === view.my_chair) return "You";
   const info = (view.chairs || [])[chair] || {};
-  if (info.kind === "bot") return `${info.bot ?? "bot"}`;
+  if (info.kind === "bot") return `${chair + 1}: ${info.bot ?? "bot"}`;
   return `Player ${chair + 1}`;
 }
 
@@ -153,7 +153,7 @@ export function renderAnalysis(box, view) {
       hands.append(el("div", { className: `hand-cell cell-${seat}` },
         el("div", { className: "cell-title" }, `${SEAT_NAMES[seat]} (${who(seat)})`), handDiagram(cards)));
     }
-    box.append(el("h3", {}, "The hands"), hands);
+    box.append(el("section", { className: "wide" }, el("h3", {}, "The hands"), hands));
   }
 
   const dd = analysis.dd;
@@ -171,7 +171,7 @@ export function renderAnalysis(box, view) {
       body.append(tr);
     }
     table.append(body);
-    box.append(el("h3", {}, "Double dummy: tricks for each declarer"), table);
+    box.append(el("section", {}, el("h3", {}, "Double dummy: tricks for each declarer"), table));
   }
 
   const perSeat = (title, data, render, testid) => {
@@ -181,7 +181,7 @@ export function renderAnalysis(box, view) {
       if (!(seat in data)) continue;
       list.append(el("tr", {}, el("th", {}, `${SEAT_NAMES[seat]} (${who(seat)})`), el("td", {}, render(data[seat]))));
     }
-    box.append(el("h3", {}, title), list);
+    box.append(el("section", {}, el("h3", {}, title), list));
   };
   perSeat("Capture estimate (NT tricks with the widow)", analysis.capture, valueText, "capture");
   perSeat("No-Trump call verdicts", analysis.nt_calls, (v) => {
@@ -202,8 +202,9 @@ export function renderAnalysis(box, view) {
       if (best.declarer_chair !== undefined && best.declarer_chair !== null) p.append(` (${chairName(view, best.declarer_chair)})`);
       if (best.score !== undefined && best.score !== null) p.append(`, scoring ${best.score}`);
     }
-    box.append(p);
+    box.append(el("section", { className: "wide" }, p));
   }
+  if (analysis.pending) box.append(el("p", { className: "muted wide", "data-testid": "analysis-pending" }, "Computing the double-dummy analysis…"));
   for (const note of analysis.notes || []) box.append(el("p", { className: "muted" }, note));
   if (!box.childElementCount) box.append(el("p", { className: "muted" }, "No analysis for this deal."));
 }
