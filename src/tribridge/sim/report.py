@@ -51,3 +51,55 @@ def game_table_markdown(result: Mapping[str, Any]) -> str:
             paper = "no published counterpart (the paper's new scheme is unpublished)"
         row(f"net points, scheme `{scheme}`", [f"{r['net_points'][scheme]:,}" for r in runs], paper)
     return "\n".join(lines)
+
+
+def game_figure(result: Mapping[str, Any], path: str) -> str:
+    """Figure 6 style: win rates (overall vs both eligible), net points per scheme, both-eligible deals and losses, per run."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    runs = result["results"]
+    labels = [f"Run {i + 1}" for i in range(len(runs))]
+    x = np.arange(len(runs))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
+    ax = axes[0]
+    overall = [r["made_pct"] or 0.0 for r in runs]
+    both = [r["both_eligible_made_pct"] or 0.0 for r in runs]
+    ax.bar(x - 0.2, overall, 0.4, label="all opened contracts", color="#4C72B0")
+    ax.bar(x + 0.2, both, 0.4, label="both eligible", color="#55A868")
+    for xi, v in zip(x, overall):
+        ax.text(xi - 0.2, v + 1, f"{v:.2f}%", ha="center", fontsize=8)
+    for xi, v in zip(x, both):
+        ax.text(xi + 0.2, v + 1, f"{v:.2f}%", ha="center", fontsize=8)
+    ax.set_xticks(x, labels)
+    ax.set_ylim(0, 110)
+    ax.set_ylabel("contracts made (%)")
+    ax.set_title("Win rate per run")
+    ax.legend(fontsize=8, loc="lower right")
+    ax = axes[1]
+    schemes = result["schemes"]
+    width = 0.8 / max(1, len(schemes))
+    for k, scheme in enumerate(schemes):
+        values = [r["net_points"][scheme] / 1000 for r in runs]
+        ax.bar(x - 0.4 + width * (k + 0.5), values, width, label=f"scheme {scheme}")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(x, labels)
+    ax.set_ylabel("net points (thousands)")
+    ax.set_title("Net points per run")
+    ax.legend(fontsize=8)
+    ax = axes[2]
+    counts = [r["both_eligible"] for r in runs]
+    lost = [r["both_eligible"] - r["both_eligible_made"] for r in runs]
+    ax.bar(x - 0.2, counts, 0.4, label="both-eligible deals", color="#8172B2")
+    ax.bar(x + 0.2, lost, 0.4, label="of which lost", color="#C44E52")
+    ax.set_xticks(x, labels)
+    ax.set_title("Both-eligible deals and losses")
+    ax.legend(fontsize=8)
+    fig.suptitle(f"Three-player game study, {runs[0]['deals']:,} deals per run (outcome: {result['outcome']})")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

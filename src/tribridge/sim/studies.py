@@ -13,6 +13,7 @@ must agree; ``tests/test_sim_game.py`` checks that on random deals.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
@@ -80,17 +81,12 @@ def dealer_of(deal_index: int) -> int:
 
 
 def nt_qualify_bits(masks: np.ndarray) -> np.ndarray:
-    """``int16[n, 4]``: bit ``L-1`` set when seat's 13 cards pass the NT call algorithm at level ``L``."""
-    from tribridge.estimators.nt_call import nt_call_batch
+    """``int16[n, 4]``: bit ``L-1`` set when the seat's 13 cards pass the NT call algorithm at level ``L``.
 
-    n = masks.shape[0]
-    bits = np.zeros((n, 4), dtype=np.int16)
-    for seat in range(4):
-        hand = np.ascontiguousarray(masks[:, seat, :])
-        for level in range(1, MAX_LEVEL + 1):
-            yes = np.asarray(nt_call_batch(hand, level)) == 1
-            bits[:, seat] |= (yes.astype(np.int16) << (level - 1))
-    return bits
+    ``masks`` is ``int64[n, 4, 4]`` [deal, seat, suit]. One fused numba pass over the 28 (seat, level)
+    tests, using the NT estimator's own per-hand classifier.
+    """
+    return _qualify_bits_kernel(np.ascontiguousarray(masks, dtype=np.int64))
 
 
 def nt_qualifies(hand_masks: Sequence[int], level: int) -> bool:
@@ -119,6 +115,8 @@ def score_table(schemes: tuple[str, ...]) -> np.ndarray:
     table = np.zeros((len(schemes), MAX_LEVEL + 1, 14), dtype=np.int64)
     for k, name in enumerate(schemes):
         scheme = get_scheme(name)
+        if scheme.honours:
+            raise InvalidInput("scheme", f"{name}: schemes that score honours are not supported by the game study")
         for level in range(1, MAX_LEVEL + 1):
             contract = Contract(level, Denom.NT, 0, Seat.N)
             for tricks in range(14):
@@ -140,6 +138,48 @@ def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
 
 # ---------------------------------------------------------------------------------------------
 # Batch kernels
+
+
+def _nt_classifier():
+    # The NT estimator's scalar numba classifier (code, count_of_one, remaining) of one hand at one level.
+    from tribridge.estimators.nt_call import _classify
+
+    return _classify
+
+
+_classify_hand = _nt_classifier()
+YES_CODE = 1
+
+
+@njit(cache=True)
+def _qualify_bits_kernel(masks):
+    n = masks.shape[0]
+    out = np.zeros((n, 4), dtype=np.int16)
+    for i in range(n):
+        for seat in range(4):
+            bits = 0
+            for level in range(1, MAX_LEVEL + 1):
+                code, _count, _remaining = _classify_hand(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2],
+                                                          masks[i, seat, 3], level)
+                if code == YES_CODE:
+                    bits |= 1 << (level - 1)
+            out[i, seat] = bits
+    return out
+
+
+@njit(cache=True)
+def masks_to_owners_kernel(masks):
+    """``uint8[n, 52]`` owner seats from ``int64[n, 4, 4]`` suit masks."""
+    n = masks.shape[0]
+    out = np.zeros((n, 52), dtype=np.uint8)
+    for i in range(n):
+        for seat in range(4):
+            for suit in range(4):
+                m = masks[i, seat, suit]
+                for rank in range(13):
+                    if (m >> rank) & 1:
+                        out[i, suit * 13 + rank] = seat
+    return out
 
 
 @njit(cache=True)
@@ -271,24 +311,60 @@ def estimator_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndar
 
 
 def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) -> np.ndarray:
-    """Double-dummy NT tricks for declarer + widow (declarer's LHO leads), via ``tribridge.dd``."""
-    from tribridge.cards import Deal
+    """Double-dummy NT tricks for declarer + widow (declarer's LHO leads), via ``tribridge.dd``.
+
+    Each deal is first put in play seats (the widow's hand opposite the declarer, ``rules.auction.reseat``).
+    Solved in this process (the engine already runs one chunk per worker) and without the shared cache.
+    """
     from tribridge.dd import dd_nt_tricks
-    from tribridge.rules.auction import play_deal
+    from tribridge.rules.auction import reseat
 
     if len(owners) == 0:
         return np.zeros(0, dtype=np.int64)
-    deals = [play_deal(Deal.from_owners(o), int(d), int(s)) for o, s, d in zip(owners, declarers, dealers)]
-    return np.asarray(dd_nt_tricks(deals, [int(s) for s in declarers]), dtype=np.int64)
+    play_owners = np.empty_like(owners)
+    for i in range(len(owners)):
+        mapping = reseat(int(dealers[i]), int(declarers[i]))
+        table = np.array([int(mapping[seat]) for seat in range(4)], dtype=np.uint8)  # type: ignore[index]
+        play_owners[i] = table[owners[i]]
+    return np.asarray(dd_nt_tricks(play_owners, declarers.astype(np.int64), cache=False, workers=1), dtype=np.int64)
 
 
 # ---------------------------------------------------------------------------------------------
 # The chunk function
 
 
+@dataclass
+class GameBatch:
+    """Per-deal results of the protocol on a batch (arrays of length n)."""
+
+    dealers: np.ndarray  # int8
+    qualify_bits: np.ndarray  # int16[n, 4]
+    levels: np.ndarray  # int8, 0 = thrown in
+    declarers: np.ndarray  # int8, -1 = thrown in
+    widow_ok: np.ndarray  # int8
+    tricks: np.ndarray  # int64 (0 when thrown in)
+
+
+def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> GameBatch:
+    """The protocol on deals ``first_deal ..`` given as ``int64[n, 4, 4]`` suit masks (the batch path)."""
+    n = masks.shape[0]
+    bits = nt_qualify_bits(masks)
+    levels, declarers, widow_ok = game_auction_kernel(bits, np.int64(first_deal))
+    dealers = (np.arange(first_deal, first_deal + n, dtype=np.int64) % 3).astype(np.int8)
+    tricks = np.zeros(n, dtype=np.int64)
+    opened = np.flatnonzero(levels > 0)
+    if opened.size:
+        owners = masks_to_owners_kernel(np.ascontiguousarray(masks[opened]))
+        if game.outcome == "estimator":
+            tricks[opened] = estimator_tricks(owners, declarers[opened], dealers[opened], game)
+        else:
+            tricks[opened] = dd_tricks(owners, declarers[opened], dealers[opened])
+    return GameBatch(dealers, bits, levels, declarers, widow_ok, tricks)
+
+
 def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     """Play the protocol on deals ``chunk.start .. chunk.stop-1`` of run ``chunk.run``; integer tallies."""
-    from tribridge.dealing.random import deal_batch, owners_to_mask_batch
+    from tribridge.dealing.random import deal_hand_masks
 
     game = GameParams.from_dict(params)
     scores = score_table(tuple(game.schemes))
@@ -297,31 +373,23 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     rows: dict[str, list[np.ndarray]] = {}
     # Process in seeding blocks so memory stays flat whatever the chunk size.
     for _block, lo, hi, _seq in chunk.blocks():
-        owners = deal_batch(hi - lo, run_seed, lo)
-        masks = owners_to_mask_batch(owners)
-        bits = nt_qualify_bits(masks)
-        levels, declarers, widow_ok = game_auction_kernel(bits, np.int64(lo))
-        dealers = (np.arange(lo, hi, dtype=np.int64) % 3).astype(np.int8)
-        tricks = np.zeros(hi - lo, dtype=np.int64)
-        opened = np.flatnonzero(levels > 0)
-        if opened.size:
-            if game.outcome == "estimator":
-                tricks[opened] = estimator_tricks(owners[opened], declarers[opened], dealers[opened], game)
-            else:
-                tricks[opened] = dd_tricks(owners[opened], declarers[opened], dealers[opened])
+        masks = deal_hand_masks(hi - lo, run_seed, 4, lo)
+        batch = play_game_batch(masks, lo, game)
         (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, net, deal_net) = game_tally_kernel(
-            levels, declarers, dealers, widow_ok, tricks, scores, np.int64(lo))
+            batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks, scores, np.int64(lo))
         part = {"deals": hi - lo, "opened": opened_l, "made": made_l, "both_eligible": both_l,
                 "both_made": both_made_l, "lost_widow_not_qualified": lost_nq_l, "declarer_position": by_pos,
                 "tricks": hist, "net": net}
         for name, value in part.items():
             total[name] = total[name] + value if name in total else value
         if game.rows:
-            block_rows = {"dealer": dealers, "declarer": declarers, "level": levels, "tricks": tricks.astype(np.int8),
-                          "made": ((levels > 0) & (tricks >= levels.astype(np.int64) + 6)).astype(np.int8),
-                          "widow_qualifies": widow_ok}
+            levels = batch.levels.astype(np.int64)
+            block_rows = {"dealer": batch.dealers, "declarer": batch.declarers, "level": batch.levels,
+                          "tricks": batch.tricks.astype(np.int8),
+                          "made": ((levels > 0) & (batch.tricks >= levels + 6)).astype(np.int8),
+                          "widow_qualifies": batch.widow_ok}
             for seat in range(4):
-                block_rows[f"nt_bits_{'NESW'[seat]}"] = bits[:, seat]
+                block_rows[f"nt_levels_{'NESW'[seat]}"] = batch.qualify_bits[:, seat]
             for k, name in enumerate(game.schemes):
                 block_rows[f"net_{name}"] = deal_net[:, k]
             for name, value in block_rows.items():
@@ -380,7 +448,10 @@ def game_deal_reference(owners: np.ndarray, deal_index: int, params: GameParams,
     elif params.outcome == "estimator":
         tricks = estimator_tricks_reference(owners, int(declarer), int(widow), params)
     else:
-        tricks = int(dd_tricks(np.asarray([owners]), np.asarray([int(declarer)]), np.asarray([int(dealer)]))[0])
+        from tribridge.dd import dd_nt_tricks
+        from tribridge.rules.auction import play_deal
+
+        tricks = int(dd_nt_tricks([play_deal(deal, dealer, declarer)], int(declarer), cache=False, workers=1)[0])
     widow_ok = nt_qualifies(hands[widow], contract.level)
     scored = Contract(contract.level, Denom.NT, 0, declarer)
     net = tuple(int(score_deal(scored, tricks, get_scheme(name)).net) for name in params.schemes)
@@ -447,6 +518,8 @@ def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, An
 def engine_check_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     """A tiny study for checking the engine: a histogram of one die roll per deal slot, from the block streams."""
     sides = int(params.get("sides", 6))
+    if params.get("sleep"):
+        time.sleep(float(params["sleep"]))  # lets tests interrupt a run part-way
     rolls = []
     for block, lo, hi, seed_seq in chunk.blocks():
         rng = np.random.default_rng(seed_seq)
