@@ -14,6 +14,7 @@ from tribridge.errors import InvalidInput
 COMMAND_MODULES: list[str] = [
     "tribridge.cli.demo",
     "tribridge.cli.study",
+    "tribridge.cli.reproduce",
     "tribridge.cli.deal",
     "tribridge.cli.score",
     "tribridge.cli.play_random",
