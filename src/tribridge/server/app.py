@@ -58,10 +58,13 @@ def setup_logging(level: str = "info") -> None:
     root.propagate = False
 
 
-def create_app(db_path: str | Path | None = None, bot_delay: float = 0.6, log_requests: bool = True) -> FastAPI:
+def create_app(
+    db_path: str | Path | None = None, bot_delay: float = 0.6, log_requests: bool = True, robot_layouts: int = 32,
+) -> FastAPI:
     """The tribridge server app on the SQLite store at ``db_path`` (default: the user's data dir).
 
-    ``bot_delay``: seconds a bot waits before acting at a table (0 in tests).
+    ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
+    layouts the PIMC card search of the robot API samples per card.
     """
     from tribridge.server import brill, three
     from tribridge.server.tables import TableManager, make_router
@@ -81,6 +84,7 @@ def create_app(db_path: str | Path | None = None, bot_delay: float = 0.6, log_re
 
     app = FastAPI(title="tribridge", version=__version__, lifespan=lifespan)
     app.state.manager = manager
+    app.state.robot_layouts = int(robot_layouts)
 
     @app.middleware("http")
     async def cors_and_log(request: Request, call_next: Any) -> Any:

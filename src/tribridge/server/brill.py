@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any, Callable, Mapping
 
 from fastapi import APIRouter, Request
@@ -21,9 +20,6 @@ THREE_ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
 # Card search: layouts sampled per decision (the /play benchmark target is stated for 32).
 DEFAULT_LAYOUTS = 32
 
-# DDS keeps per-thread global state: one card search at a time in this process.
-_CARD_LOCK = threading.Lock()
-
 router = APIRouter()
 
 
@@ -34,6 +30,11 @@ def error_response(exc: Exception) -> JSONResponse:
 
 def _params(request: Request) -> Mapping[str, str]:
     return request.query_params
+
+
+def layouts_for(request: Request) -> int:
+    """Layouts per card decision configured on the app (``create_app(robot_layouts=...)``)."""
+    return int(getattr(request.app.state, "robot_layouts", DEFAULT_LAYOUTS))
 
 
 def _guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
@@ -92,9 +93,9 @@ async def brill_bid(request: Request) -> JSONResponse:
 
 def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Choose a card for a checked play position (PIMC over sampled layouts)."""
-    from tribridge.server.cardplay import choose_card
+    from tribridge.server.cardplay import DDS_LOCK, choose_card
 
-    with _CARD_LOCK:
+    with DDS_LOCK:
         card, cands = choose_card(pos, layouts=layouts, seed=rp.position_seed(pos.key()))
     return {
         "card": str(Card(card)),
@@ -112,10 +113,10 @@ def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LA
 @router.get("/apis/brill/lead")
 def brill_lead(request: Request) -> JSONResponse:
     """The opening lead of declarer's left-hand opponent."""
-    return _guard(lambda: answer_card(_params(request), lead=True))
+    return _guard(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
 
 
 @router.get("/apis/brill/play")
 def brill_play(request: Request) -> JSONResponse:
     """The next card (dummy's when declarer asks on dummy's turn)."""
-    return _guard(lambda: answer_card(_params(request), lead=False))
+    return _guard(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))

@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 import secrets
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,6 +30,7 @@ from tribridge.cards import SEAT_CHARS, Card, Deal, Seat, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionState, Call, play_deal, reseat
 from tribridge.rules.play import PlayState
+from tribridge.server.cardplay import DDS_LOCK
 from tribridge.server.store import Store, token_hash
 
 log = logging.getLogger("tribridge.server.tables")
@@ -39,7 +39,6 @@ SCHEMES = ["classic", "tribridge"]
 
 # One thread thinks for every bot: DDS (behind PIMC) must not run in two threads at once.
 BOT_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-bot")
-DDS_LOCK = threading.Lock()
 
 
 class Forbidden(Exception):
@@ -163,23 +162,34 @@ def start_deal(seed: int, deal_no: int, options: Any = None) -> DealState:
 # ------------------------------------------------------------------------------------------------
 
 
-def deal_scores(ds: DealState, scheme_name: str) -> dict[str, Any]:
-    """Per-chair scores and breakdown of a finished deal (passed out: zeros)."""
+def deal_record(ds: DealState, scheme_name: str) -> Any:
+    """The rules engine's ``DealRecord`` of a finished deal (scored with the table's scheme)."""
+    from tribridge.rules.game import DealRecord
+    from tribridge.rules.scoring import get_scheme, honours_held, score_deal
+
+    scheme = get_scheme(scheme_name)
     contract = ds.auction.contract
     if contract is None or ds.play is None:
-        return {"per_chair": [0, 0, 0], "breakdown": {}, "trick_points": 0}
-    from tribridge.rules.scoring import get_scheme, score_deal
+        return DealRecord(ds.deal, ds.dealer, ds.auction.calls, None, {s: s for s in Seat}, (), None, None,
+                          score_deal(None, 0, scheme), scheme.name, ds.auction.options)
+    play = ds.play
+    honours = honours_held(play.deal, contract) if scheme.honours else None
+    score = score_deal(contract, play.declarer_tricks, scheme, honours)
+    return DealRecord(ds.deal, ds.dealer, ds.auction.calls, contract, dict(ds.seat_map or {}), play.played,
+                      play.claimed, play.declarer_tricks, score, scheme.name, ds.auction.options)
 
-    result = score_deal(contract, ds.play.declarer_tricks, get_scheme(scheme_name))
+
+def deal_scores(ds: DealState, score: Any) -> dict[str, Any]:
+    """Per-chair scores of a finished deal from its ``DealScore`` (passed out: zeros)."""
     per = [0, 0, 0]
-    dchair = ds.declarer_chair
-    for chair in range(3):
-        per[chair] = int(result.declarer) if chair == dchair else int(result.each_defender)
-    return {
-        "per_chair": per,
-        "breakdown": {k: int(v) for k, v in dict(getattr(result, "breakdown", {}) or {}).items()},
-        "trick_points": int(getattr(result, "trick_points", 0) or 0),
-    }
+    contract = ds.auction.contract
+    if contract is not None and ds.play is not None:
+        declarer = ds.play.declarer
+        per[ds.chair_at(declarer)] = int(score.declarer)  # type: ignore[index]
+        per[ds.chair_at(declarer.lho)] = int(score.defenders[0])  # type: ignore[index]
+        per[ds.chair_at(declarer.rho)] = int(score.defenders[1])  # type: ignore[index]
+    return {"per_chair": per, "breakdown": {k: int(v) for k, v in score.breakdown.items()},
+            "trick_points": int(score.trick_points)}
 
 
 def result_of(ds: DealState) -> dict[str, Any]:
@@ -304,53 +314,64 @@ class Table:
             self.history.append(record)
 
     def record_of(self, ds: DealState) -> dict[str, Any]:
-        """The game record of a finished deal (JSON-ready)."""
-        scores = deal_scores(ds, self.config["scheme"])
+        """The game record of a finished deal (JSON-ready): the rules engine's record plus table facts."""
+        record = deal_record(ds, self.config["scheme"])
         contract = ds.auction.contract
         play = ds.play
         chair_names = [
             (c.get("name") or (f"bot {c.get('bot')}" if c["kind"] == "bot" else f"chair {i}"))
             for i, c in enumerate(self.config["chairs"])
         ]
+        defenders = None
+        if play is not None:
+            defenders = [ds.chair_at(play.declarer.lho), ds.chair_at(play.declarer.rho)]
         return {
             "deal_no": ds.deal_no,
             "dealer": ds.dealer.letter,
             "dealer_chair": ds.dealer_chair,
             "chair_seats": [s.letter for s in ds.chair_seat],
             "players": chair_names,
-            "widow_seat": ds.dealer.partner.letter,
-            "deal": ds.deal.to_pbn(int(ds.dealer)),
-            "auction": [str(c) for c in ds.auction.calls],
             "contract": None if contract is None else str(contract),
-            "declarer": None if contract is None else contract.declarer.letter,
             "declarer_chair": ds.declarer_chair,
-            "seat_map": None if ds.seat_map is None else {k.letter: v.letter for k, v in ds.seat_map.items()},
-            "play": [] if play is None else [str(c) for c in play.played],
-            "claim": None if play is None or play.claimed is None else {"seat": play.claimed[0].letter, "tricks": play.claimed[1]},
+            "defender_chairs": defenders,
             "declarer_tricks": 0 if play is None else play.declarer_tricks,
             "result": result_of(ds),
-            "scores": scores,
+            "scores": deal_scores(ds, record.score),
+            "record": record.to_json(),
         }
 
 
 def score_sheet(table: Table) -> dict[str, Any]:
-    """The running score sheet of a table (rubber bookkeeping from ``rules.scoring``)."""
-    deals = [
-        {"deal_no": r["deal_no"], "contract": r["contract"], "declarer_chair": r["declarer_chair"],
-         "declarer_tricks": r["declarer_tricks"], "per_chair": r["scores"]["per_chair"]}
-        for r in table.history
-    ]
-    sheet: dict[str, Any] = {"deals": deals, "games": [0, 0, 0], "below": [0, 0, 0], "above": [0, 0, 0],
-                             "totals": [sum(d["per_chair"][i] for d in deals) for i in range(3)], "rubbers": []}
-    try:
-        from tribridge.rules.scoring import Rubber, get_scheme
+    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won)."""
+    from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 
-        rubber = Rubber.from_records(table.history, get_scheme(table.config["scheme"]))  # type: ignore[attr-defined]
-        sheet.update(rubber.to_sheet())
-        sheet["deals"] = deals
-    except Exception:  # noqa: BLE001 - rubber bookkeeping unavailable: per-deal totals only
-        pass
-    return sheet
+    scheme = get_scheme(table.config["scheme"])
+    names = ("0", "1", "2")
+    deals = []
+    rubbers = []
+    rubber = Rubber(names, scheme)
+    for r in table.history:
+        deals.append({"deal_no": r["deal_no"], "contract": r["contract"], "declarer_chair": r["declarer_chair"],
+                      "declarer_tricks": r["declarer_tricks"], "per_chair": r["scores"]["per_chair"]})
+        if r["contract"] is None:
+            continue
+        score = DealScore.from_json(r["record"]["score"])
+        lho, rho = r["defender_chairs"]
+        rubber.record(str(r["declarer_chair"]), (str(lho), str(rho)), score)
+        if rubber.is_over:
+            totals = rubber.totals()
+            rubbers.append({"winner_chair": int(rubber.winner), "per_chair": [totals[n] for n in names]})  # type: ignore[arg-type]
+            rubber = Rubber(names, scheme)
+    finished = [sum(rb["per_chair"][i] for rb in rubbers) for i in range(3)]
+    current = rubber.totals()
+    return {
+        "deals": deals,
+        "games": [rubber.games[n] for n in names],
+        "below": [rubber.below[n] for n in names],
+        "above": [rubber.above[n] for n in names],
+        "totals": [finished[i] + current[n] for i, n in enumerate(names)],
+        "rubbers": rubbers,
+    }
 
 
 # ------------------------------------------------------------------------------------------------
@@ -678,9 +699,7 @@ class TableManager:
 
         async def run() -> None:
             try:
-                from tribridge.server.analysis import analyse
-
-                result = await loop.run_in_executor(BOT_EXECUTOR, analyse, ds, table.config["scheme"])
+                result = await loop.run_in_executor(BOT_EXECUTOR, _analyse_locked, ds, table.config["scheme"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -695,10 +714,18 @@ class TableManager:
         task.add_done_callback(self.tasks.discard)
 
 
+def _analyse_locked(ds: DealState, scheme: str) -> dict[str, Any]:
+    """Post-deal analysis holding the DDS lock."""
+    from tribridge.server.analysis import analyse
+
+    with DDS_LOCK:
+        return analyse(ds, scheme)
+
+
 def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
     """The action a bot takes for ``chair`` now (runs in the bot thread)."""
     from tribridge.bots import get_bot
-    from tribridge.rules.game import BidView, PlayView
+    from tribridge.rules.game import BidView, play_view
 
     bot = get_bot(bot_name)
     if ds.phase == "auction":
@@ -711,11 +738,7 @@ def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
         return {"type": "call", "call": str(call)}
     play = ds.play
     assert play is not None
-    seat = play.turn
-    assert seat is not None
-    me = ds.seat_of(chair)
-    dummy_visible = len(play.played) > 0
-    view = PlayView(seat=seat, hand=play.deal[me], dummy=play.deal[play.dummy] if dummy_visible else None, state=play)
+    view = play_view(play)
     player = getattr(bot, "player", bot)
     with DDS_LOCK:
         card = player.play(view)
@@ -866,9 +889,13 @@ def make_router(manager: TableManager) -> APIRouter:
         async def run() -> Any:
             table = manager.get(table_id)
             manager.chair_of(table, _token_from(authorization))
-            from tribridge.server.records import records_to_pbn
+            from tribridge.rules.game import DealRecord
 
-            return PlainTextResponse(records_to_pbn(table_id, table.history), media_type="application/x-chess-pbn")
+            text = "% PBN 2.1\n% EXPORT\n" + "\n".join(
+                DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
+                for r in table.history
+            )
+            return PlainTextResponse(text, media_type="application/x-chess-pbn")
         return await guarded(run)()
 
     @router.websocket("/api/tables/{table_id}/ws")

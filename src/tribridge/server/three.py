@@ -20,7 +20,7 @@ from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
 from tribridge.rules.bridge4 import Contract4, parse_ctx
 from tribridge.server import robot_params as rp
-from tribridge.server.brill import DEFAULT_LAYOUTS, _guard, card_answer
+from tribridge.server.brill import DEFAULT_LAYOUTS, _guard, card_answer, layouts_for
 
 ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
 CARD_MODELS = ["pimc"]
@@ -169,10 +169,10 @@ def three_bid(request: Request) -> JSONResponse:
 @router.get("/apis/3pab/lead")
 def three_lead(request: Request) -> JSONResponse:
     """The opening lead (declarer's left-hand opponent in play seats)."""
-    return _guard(lambda: answer_card3(request.query_params, lead=True))
+    return _guard(lambda: answer_card3(request.query_params, lead=True, layouts=layouts_for(request)))
 
 
 @router.get("/apis/3pab/play")
 def three_play(request: Request) -> JSONResponse:
     """The next card; the declarer asks for the widow's (dummy's) card."""
-    return _guard(lambda: answer_card3(request.query_params, lead=False))
+    return _guard(lambda: answer_card3(request.query_params, lead=False, layouts=layouts_for(request)))

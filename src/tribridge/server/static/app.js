@@ -346,6 +346,7 @@ function render(view) {
 
   renderStatus(view, bySeat, { declarer, turn, dummySeat });
   renderInvite(view);
+  renderClaim(view, declarer);
 
   for (const seat of SEATS) {
     const pos = relativePosition(seat, mySeat || "S");
@@ -427,6 +428,18 @@ function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
     turnInfo.textContent = `Waiting for ${chairLabel(view, chair) || SEAT_NAMES[turn]}`;
   } else turnInfo.textContent = "";
 }
+
+function renderClaim(view, declarer) {
+  const tricks = view.tricks || {};
+  const left = 13 - (tricks.declarer ?? 0) - (tricks.defenders ?? 0);
+  const mine = view.phase === "play" && view.my_turn && view.declarer_chair === view.my_chair;
+  $("claim").hidden = !(mine && declarer && left > 0);
+  $("claim").dataset.tricks = String(left);
+}
+
+$("claim").addEventListener("click", () => {
+  act({ type: "claim", tricks: Number($("claim").dataset.tricks) });
+});
 
 function renderInvite(view) {
   const open = (view.chairs || []).some((c) => c && c.kind === "human" && c.taken === false);
