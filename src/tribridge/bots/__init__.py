@@ -1,1 +1,100 @@
-"""Bots that bid and play: belief sampling, PIMC card play, bidders."""
+"""Bots that bid and play: belief sampling, PIMC card play, bidders, and the registry ``get_bot(name)``.
+
+A *bot* for a chair is a bidder plus a card player. Names (see docs/bots.md):
+
+========== ===================== ===================
+name       bidder                player
+========== ===================== ===================
+random     RandomBidder          RandomPlayer
+paper      PaperBidder           PimcPlayer
+estimate   EstimateBidder        PimcPlayer
+simulation SimulationBidder      PimcPlayer
+pimc       SimulationBidder      PimcPlayer  (the strongest pair; same as ``simulation``)
+dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper bound)
+========== ===================== ===================
+
+Any pair can also be named ``BIDDER+PLAYER``, e.g. ``paper+dd`` or ``simulation+random``, with
+bidders ``random paper estimate simulation`` and players ``random dd pimc``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from tribridge.errors import InvalidInput
+
+BIDDER_NAMES = ("random", "paper", "estimate", "simulation")
+PLAYER_NAMES = ("random", "dd", "pimc")
+BOT_PAIRS: dict[str, tuple[str, str]] = {
+    "random": ("random", "random"),
+    "paper": ("paper", "pimc"),
+    "estimate": ("estimate", "pimc"),
+    "simulation": ("simulation", "pimc"),
+    "pimc": ("simulation", "pimc"),
+    "dd": ("paper", "dd"),
+}
+
+
+def get_bidder(name: str, **options: Any) -> Any:
+    """A bidder by name: random, paper, estimate, simulation."""
+    from tribridge.bots import bidding
+
+    classes = {"random": bidding.RandomBidder, "paper": bidding.PaperBidder,
+               "estimate": bidding.EstimateBidder, "simulation": bidding.SimulationBidder}
+    key = str(name).strip().lower()
+    if key not in classes:
+        raise InvalidInput("bidder", f"unknown bidder {name!r}; expected one of {', '.join(BIDDER_NAMES)}")
+    return classes[key](**options)
+
+
+def get_player(name: str, **options: Any) -> Any:
+    """A card player by name: random, dd, pimc."""
+    from tribridge.bots import play
+
+    classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
+    key = str(name).strip().lower()
+    if key not in classes:
+        raise InvalidInput("player", f"unknown card player {name!r}; expected one of {', '.join(PLAYER_NAMES)}")
+    return classes[key](**options)
+
+
+@dataclass
+class Bot:
+    """A chair's bot: ``bidder`` (``bid``/``candidates`` over a BidView) and ``player`` (over a PlayView)."""
+
+    name: str
+    bidder: Any
+    player: Any
+
+    def bid(self, view: Any) -> Any:
+        """The bidder's call."""
+        return self.bidder.bid(view)
+
+    def play(self, view: Any) -> Any:
+        """The player's card."""
+        return self.player.play(view)
+
+
+def bot_parts(name: str) -> tuple[str, str]:
+    """(bidder name, player name) of a bot name (a registry name or ``BIDDER+PLAYER``)."""
+    key = str(name).strip().lower()
+    if "+" in key:
+        bidder, _, player = key.partition("+")
+        if bidder not in BIDDER_NAMES or player not in PLAYER_NAMES:
+            raise InvalidInput("bot", f"bad bot {name!r}: expected BIDDER+PLAYER with bidders {', '.join(BIDDER_NAMES)}"
+                                      f" and players {', '.join(PLAYER_NAMES)}")
+        return bidder, player
+    if key not in BOT_PAIRS:
+        raise InvalidInput("bot", f"unknown bot {name!r}; expected one of {', '.join(BOT_PAIRS)} or BIDDER+PLAYER")
+    return BOT_PAIRS[key]
+
+
+def get_bot(name: str, bidder_options: dict | None = None, player_options: dict | None = None) -> Bot:
+    """The bot for a chair by name (see the module docstring)."""
+    bidder, player = bot_parts(name)
+    return Bot(str(name).strip().lower(), get_bidder(bidder, **(bidder_options or {})),
+               get_player(player, **(player_options or {})))
+
+
+__all__ = ["BIDDER_NAMES", "BOT_PAIRS", "PLAYER_NAMES", "Bot", "bot_parts", "get_bidder", "get_bot", "get_player"]

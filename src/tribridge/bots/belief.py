@@ -318,7 +318,10 @@ def sample_layouts(
         raise InvalidInput("count", f"expected a non-negative number of layouts, got {count}")
     dealer = _Dealer(knowledge)
     budget = max_draws if max_draws is not None else max(2000, 200 * count)
-    facts = list(knowledge.facts)
+    needs = knowledge.needs()
+    facts = [f for f in knowledge.facts if needs[f.seat] > 0]
+    contradicted = [f for f in knowledge.facts
+                    if needs[f.seat] == 0 and not facts_mask(dealer.base[None, :], [f])[0]]
     kept: list[np.ndarray] = []
     drawn = accepted = 0
     have = 0
@@ -360,6 +363,9 @@ def sample_layouts(
                 have += len(good)
     result = np.concatenate(kept, axis=0) if kept else np.zeros((0, 52), dtype=np.uint8)
     relaxed = np.concatenate(flags) if flags else np.zeros(0, dtype=bool)
+    if contradicted:  # a fact about a fully seen hand that the hand contradicts: every layout lacks it
+        relaxed = np.ones(len(result), dtype=bool)
+        dropped = list(dropped) + contradicted
     return BeliefSample(result.astype(np.uint8), count, drawn, accepted, relaxed, tuple(dropped))
 
 
@@ -387,3 +393,60 @@ def position_seed(*parts: object) -> int:
 def masks_of(layout: np.ndarray) -> np.ndarray:
     """``int64[4, 4]`` [seat, suit] masks of one layout."""
     return owners_to_masks(np.asarray(layout))
+
+
+# --------------------------------------------------------------------------------------------
+# Auction facts (the "paper" model of the other bidders)
+# --------------------------------------------------------------------------------------------
+
+def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
+    """Facts in *dealing seats* read from an ``AuctionState``'s calls, under the NT-call model.
+
+    The model is the paper bidder's (``PaperBidder``): a player passes exactly when the cheapest
+    NT bid open to it lies above its highest qualifying NT level, and bids L NT only when it
+    qualifies at L or higher. So a pass when the cheapest NT bid was L says "highest < L" and a
+    bid of L NT says "highest >= L". Calls of ``exclude`` (the seat that knows its own hand) are
+    skipped; doubles, redoubles and suit bids say nothing.
+    """
+    from tribridge.rules.auction import AuctionState, Denom
+
+    state = AuctionState.start(auction.dealer, auction.options)  # type: ignore[attr-defined]
+    facts: list[NtFact] = []
+    for call in auction.calls:  # type: ignore[attr-defined]
+        seat = int(state.turn)
+        if exclude is None or seat != int(exclude):
+            nt_levels = [c.level for c in state.legal_calls() if c.is_bid and c.denom == Denom.NT]
+            if call.kind == "pass" and nt_levels:
+                facts.append(NtFact(seat, below=min(nt_levels), source=f"seat {seat} passed below {min(nt_levels)}NT"))
+            elif call.is_bid and call.denom == Denom.NT:
+                facts.append(NtFact(seat, at_least=call.level, source=f"seat {seat} bid {call}"))
+        state = state.apply(call)
+    return facts
+
+
+def facts_to_play_seats(facts: Sequence[NtFact], dealer: int, declarer: int) -> list[NtFact]:
+    """The same facts with seats mapped from dealing seats to play seats (see ``rules.auction.reseat``)."""
+    from tribridge.rules.auction import reseat
+
+    mapping = reseat(dealer, declarer)
+    return [NtFact(int(mapping[f.seat]), f.at_least, f.below, f.source) for f in facts]
+
+
+def facts_for_play_view(view: object) -> list[NtFact]:
+    """Auction facts in play seats for a ``PlayView`` (empty when the view carries no auction)."""
+    auction = getattr(view, "auction", None)
+    if auction is None or not getattr(auction, "calls", None):
+        return []
+    declarer = auction.declarer  # type: ignore[attr-defined]
+    if declarer is None:
+        return []
+    seat = int(view.seat)  # type: ignore[attr-defined]
+    dealer = int(auction.dealer)  # type: ignore[attr-defined]
+    from tribridge.rules.auction import reseat
+
+    mapping = {int(k): int(v) for k, v in reseat(dealer, declarer).items()}
+    inverse = {v: k for k, v in mapping.items()}
+    play_declarer = int(declarer)
+    decider = play_declarer if seat == play_declarer ^ 2 else seat
+    facts = auction_facts(auction, exclude=inverse[decider])
+    return facts_to_play_seats(facts, dealer, int(declarer))

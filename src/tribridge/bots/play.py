@@ -304,6 +304,26 @@ def position_from_view(view: Any, facts: Sequence[NtFact] = ()) -> CardPosition:
                         tuple(facts))
 
 
+@dataclass(frozen=True)
+class AuctionPlayView:
+    """A ``PlayView`` plus the finished auction (dealing seats), so PIMC can use what the calls say."""
+
+    seat: Any
+    hand: Any
+    dummy: Any
+    state: Any
+    auction: Any
+
+    @classmethod
+    def wrap(cls, view: Any, auction: Any) -> "AuctionPlayView":
+        """Attach ``auction`` to a PlayView."""
+        return cls(view.seat, view.hand, view.dummy, view.state, auction)
+
+    def legal_cards(self) -> list[Card]:
+        """The cards that may be played now."""
+        return self.state.legal_cards()
+
+
 def _legal_from_view(view: Any) -> list[Card]:
     return list(view.state.legal_cards())
 
@@ -378,7 +398,7 @@ class PimcPlayer:
     def _facts(self, view: Any) -> list[NtFact]:
         if not self.use_auction:
             return []
-        from tribridge.bots.auction_facts import facts_for_play_view
+        from tribridge.bots.belief import facts_for_play_view
 
         return facts_for_play_view(view)
 

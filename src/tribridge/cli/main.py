@@ -19,6 +19,8 @@ COMMAND_MODULES: list[str] = [
     "tribridge.cli.score",
     "tribridge.cli.play_random",
     "tribridge.cli.serve",
+    "tribridge.cli.analyze",
+    "tribridge.cli.match",
 ]
 
 

@@ -1,0 +1,398 @@
+"""Bidders for three-player auction bridge: PaperBidder, EstimateBidder, SimulationBidder (and RandomBidder).
+
+Every bidder has ``bid(view) -> Call`` and ``candidates(view) -> list[(Call, score)]`` (best first);
+``view`` is a ``BidView`` (seat, hand, dealer, auction state). Scores mean different things per
+bidder and are documented on each class; the chosen call is always the first candidate and is
+always legal.
+"""
+
+from __future__ import annotations
+
+import random as _stdlib_random
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from tribridge.bots.belief import (
+    BeliefSample,
+    auction_facts,
+    build_knowledge,
+    layout_masks,
+    position_seed,
+    sample_layouts,
+)
+from tribridge.cards import Deal
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import DOUBLE, PASS, REDOUBLE, AuctionState, Call, Contract, Denom, bid, play_deal
+from tribridge.rules.scoring import get_scheme, score_deal
+
+NT = int(Denom.NT)
+
+
+# --------------------------------------------------------------------------------------------
+# Reading a BidView
+# --------------------------------------------------------------------------------------------
+
+def view_auction(view: Any) -> AuctionState:
+    """The ``AuctionState`` of a BidView (field ``auction``, or ``state``)."""
+    auction = getattr(view, "auction", None)
+    if auction is None:
+        auction = getattr(view, "state", None)
+    if not isinstance(auction, AuctionState):
+        raise InvalidInput("view", "a bid view needs its auction state")
+    return auction
+
+
+def view_hand_cards(view: Any) -> list[int]:
+    """The bidding seat's 13 card indices."""
+    hand = view.hand
+    cards = getattr(hand, "cards", hand)
+    return sorted(int(getattr(c, "index", c)) for c in cards)
+
+
+def hand_masks(cards: Sequence[int]) -> np.ndarray:
+    """``int64[4]`` suit masks (♣ ♦ ♥ ♠) of a set of cards."""
+    out = np.zeros(4, dtype=np.int64)
+    for c in cards:
+        out[c // 13] |= 1 << (c % 13)
+    return out
+
+
+def cheapest_nt(auction: AuctionState) -> Call | None:
+    """The cheapest legal NT bid, or None."""
+    nts = [c for c in auction.legal_calls() if c.is_bid and c.denom == Denom.NT]
+    return min(nts, key=lambda c: c.level) if nts else None
+
+
+def cheapest_in(auction: AuctionState, denom: int) -> Call | None:
+    """The cheapest legal bid in a denomination, or None."""
+    bids = [c for c in auction.legal_calls() if c.is_bid and int(c.denom) == denom]  # type: ignore[arg-type]
+    return min(bids, key=lambda c: c.level) if bids else None
+
+
+def _fallback_if_illegal(auction: AuctionState, call: Call) -> Call:
+    """``call`` if legal, else the cheapest legal bid (dealer_must_bid), else pass."""
+    if auction.is_legal(call) is None:
+        return call
+    legal = auction.legal_calls()
+    bids = [c for c in legal if c.is_bid]
+    return bids[0] if bids else legal[0]
+
+
+def _order(cands: list[tuple[Call, float]], auction: AuctionState, chosen: Call) -> list[tuple[Call, float]]:
+    """Put ``chosen`` first, the rest by score (stable)."""
+    rest = sorted((cs for cs in cands if cs[0] != chosen), key=lambda cs: -cs[1])
+    score = next((s for c, s in cands if c == chosen), 0.0)
+    return [(chosen, score)] + rest
+
+
+# --------------------------------------------------------------------------------------------
+# Bidders
+# --------------------------------------------------------------------------------------------
+
+class RandomBidder:
+    """Passes half the time, else makes a random legal call (repeatable: seeded from the position)."""
+
+    name = "random"
+
+    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+        """Legal calls; pass scores 0.5, the others share 0.5."""
+        auction = view_auction(view)
+        legal = auction.legal_calls()
+        others = [c for c in legal if c != PASS]
+        out = [(PASS, 0.5)] if PASS in legal else []
+        share = (1.0 - (0.5 if out else 0.0)) / max(1, len(others))
+        chosen = self.bid(view)
+        return _order(out + [(c, share) for c in others], auction, chosen)
+
+    def bid(self, view: Any) -> Call:
+        """A random legal call."""
+        auction = view_auction(view)
+        legal = auction.legal_calls()
+        rng = _stdlib_random.Random(position_seed("random-bid", int(view.seat), tuple(view_hand_cards(view)),
+                                                  tuple(str(c) for c in auction.calls)))
+        if PASS in legal and rng.random() < 0.5:
+            return PASS
+        others = [c for c in legal if c != PASS] or legal
+        return others[rng.randrange(len(others))]
+
+    __call__ = bid
+
+
+class PaperBidder:
+    """The NT call algorithm as the game study uses it.
+
+    Bids the cheapest NT level that outranks the current bid when the hand qualifies at that
+    level or higher (its highest qualifying level under ``estimators.nt_call``), else passes.
+    Never doubles. Candidate scores: 1 for the chosen call, 0 for the other.
+    """
+
+    name = "paper"
+
+    def highest_level(self, view: Any) -> int:
+        """The hand's highest qualifying NT level (0 = none)."""
+        from tribridge.estimators.nt_call import highest_nt_level_batch
+
+        return int(highest_nt_level_batch(hand_masks(view_hand_cards(view))[None, :])[0])
+
+    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+        """The NT bid (if any is legal) and pass, the chosen one scored 1."""
+        auction = view_auction(view)
+        nt = cheapest_nt(auction)
+        chosen = self.bid(view)
+        cands = [(PASS, 0.0)] if auction.is_legal(PASS) is None else []
+        if nt is not None:
+            cands.append((nt, 0.0))
+        cands = [(c, 1.0 if c == chosen else 0.0) for c, _ in cands]
+        if chosen not in [c for c, _ in cands]:
+            cands.append((chosen, 1.0))
+        return _order(cands, auction, chosen)
+
+    def bid(self, view: Any) -> Call:
+        """Cheapest NT within the highest qualifying level, else pass."""
+        auction = view_auction(view)
+        nt = cheapest_nt(auction)
+        if nt is not None and nt.level <= self.highest_level(view):
+            return nt
+        return _fallback_if_illegal(auction, PASS)
+
+    __call__ = bid
+
+
+# --- trick evaluation for a partnership (declarer + widow) -------------------------------------
+
+TrickEvaluator = Callable[[np.ndarray, int, int, bool], np.ndarray]
+"""(layouts uint8[n,52] in dealing seats, dealer, declarer, nt_only) -> tricks float[n, 5] of declarer + widow
+per strain C D H S NT (NaN where not computed)."""
+
+
+def dd_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool = False) -> np.ndarray:
+    """Double-dummy tricks of declarer + widow per strain on each layout (via ``tribridge.dd``)."""
+    from tribridge.dd import dd_tables_array
+
+    if len(layouts) == 0:
+        return np.zeros((0, 5))
+    deals = np.stack([play_deal(Deal.from_owners(layout), dealer, declarer).to_owners() for layout in layouts])
+    tables = dd_tables_array(deals, nt_only=nt_only, cache=False, workers=1)[:, declarer, :].astype(np.float64)
+    tables[tables == 255] = np.nan
+    return tables
+
+
+def estimate_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool = False) -> np.ndarray:
+    """Fast estimated tricks of declarer + widow per strain (``estimators.evaluators.estimate_tricks``)."""
+    from tribridge.estimators.evaluators import estimate_tricks  # H4's fast estimator
+
+    widow = dealer ^ 2
+    decl = layout_masks(layouts, declarer)
+    dummy = layout_masks(layouts, widow)
+    out = np.full((len(layouts), 5), np.nan)
+    for strain in ([NT] if nt_only else range(5)):
+        out[:, strain] = np.asarray(estimate_tricks(decl, dummy, strain), dtype=np.float64)
+    return out
+
+
+class _TrickTable:
+    """Per-declarer trick tables over one set of layouts, computed on first use."""
+
+    def __init__(self, evaluator: TrickEvaluator, layouts: np.ndarray, dealer: int) -> None:
+        self.evaluator, self.layouts, self.dealer = evaluator, layouts, dealer
+        self.tables: dict[int, np.ndarray] = {}
+
+    def tricks(self, declarer: int, strain: int) -> np.ndarray:
+        """Tricks of ``declarer`` + widow in ``strain`` on each layout."""
+        table = self.tables.get(declarer)
+        if table is None or np.isnan(table[:, strain]).any():
+            table = self.evaluator(self.layouts, self.dealer, declarer, table is None and strain == NT)
+            self.tables[declarer] = table
+        return table[:, strain]
+
+
+EVALUATORS: dict[str, TrickEvaluator] = {"dd": dd_evaluator, "estimate": estimate_evaluator}
+
+
+def resolve_evaluator(name: str) -> str:
+    """``auto`` means the fast estimator when it is installed, else double dummy."""
+    if name == "auto":
+        try:
+            from tribridge.estimators.evaluators import estimate_tricks  # noqa: F401
+        except ImportError:
+            return "dd"
+        return "estimate"
+    if name not in EVALUATORS:
+        raise InvalidInput("evaluator", f"expected one of auto, {', '.join(sorted(EVALUATORS))}, got {name!r}")
+    return name
+
+
+def _score_for(seat: int, contract: Contract | None, tricks: float, scheme: Any) -> float:
+    """``seat``'s score when ``contract`` (or a pass-out) ends with declarer taking ``tricks``."""
+    if contract is None:
+        return 0.0
+    t = int(np.clip(round(float(tricks)), 0, 13))
+    ds = score_deal(contract, t, scheme)
+    return float(ds.declarer if int(contract.declarer) == seat else ds.each_defender)
+
+
+class EstimateBidder:
+    """Bids the denomination with the best expected score by a trick estimate, at the cheapest legal level.
+
+    For each denomination the partnership's tricks (own hand + the widow) are estimated by
+    averaging the trick evaluator over ``layouts`` random widows drawn from the unseen cards.
+    It bids the cheapest legal bid in the denomination whose expected score (made contract
+    at that level with the estimated tricks) is highest, if the estimate reaches that level
+    plus ``margin``; else passes. Candidate score: the expected score of each bid (pass: 0).
+    """
+
+    name = "estimate"
+
+    def __init__(self, layouts: int = 8, evaluator: str = "auto", margin: float = 0.5,
+                 scheme: str = "classic") -> None:
+        self.layouts = layouts
+        self.evaluator = resolve_evaluator(evaluator)
+        self.margin = margin
+        self.scheme = get_scheme(scheme)
+
+    def _widows(self, view: Any) -> np.ndarray:
+        auction = view_auction(view)
+        seat = int(view.seat)
+        k = build_knowledge({seat: view_hand_cards(view)})
+        rng = np.random.default_rng(position_seed("estimate", seat, tuple(view_hand_cards(view)),
+                                                  tuple(str(c) for c in auction.calls)))
+        return sample_layouts(k, self.layouts, rng).layouts
+
+    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+        """Cheapest legal bid per denomination with its expected score; pass scores 0."""
+        auction = view_auction(view)
+        seat = int(view.seat)
+        layouts = self._widows(view)
+        cands: list[tuple[Call, float]] = []
+        best: tuple[float, Call] | None = None
+        table = _TrickTable(EVALUATORS[self.evaluator], layouts, int(auction.dealer))
+        for denom in range(5):
+            call = cheapest_in(auction, denom)
+            if call is None:
+                continue
+            tricks = table.tricks(seat, denom)
+            contract = Contract(call.level, Denom(denom), 0, auction.turn)  # type: ignore[arg-type]
+            expected = float(np.mean([_score_for(seat, contract, t, self.scheme) for t in tricks]))
+            cands.append((call, expected))
+            if float(tricks.mean()) >= call.level + 6 + self.margin and (best is None or expected > best[0]):
+                best = (expected, call)
+        chosen = _fallback_if_illegal(auction, best[1] if best else PASS)
+        if auction.is_legal(PASS) is None:
+            cands.append((PASS, 0.0))
+        return _order(cands, auction, chosen)
+
+    def bid(self, view: Any) -> Call:
+        """The first candidate."""
+        return self.candidates(view)[0][0]
+
+    __call__ = bid
+
+
+@dataclass
+class SimulationReport:
+    """What the last SimulationBidder decision saw."""
+
+    sample: BeliefSample
+    scores: dict[str, float]
+
+
+class SimulationBidder:
+    """Samples the widow and the other bidders' hands consistent with the auction; picks the call with the best expected score.
+
+    Layouts come from the belief sampler with the auction facts of the paper model. Each
+    candidate call (pass; the cheapest and next level in every denomination; double or redouble
+    when legal) is played into every layout: the rest of the auction is rolled out with the
+    other two bidders calling as ``PaperBidder`` on their sampled hands and this seat passing;
+    the final contract is scored under the scheme with the declarer's tricks from the trick
+    evaluator (double dummy by default). Candidate score: this seat's mean score over the layouts.
+    Ties go to the first candidate in the order pass, bids cheapest first, double.
+    """
+
+    name = "simulation"
+
+    def __init__(self, layouts: int = 8, evaluator: str = "dd", scheme: str = "classic",
+                 max_draws: int | None = None) -> None:
+        evaluator = resolve_evaluator(evaluator)
+        if layouts < 1:
+            raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
+        self.layouts = layouts
+        self.evaluator = evaluator
+        self.scheme = get_scheme(scheme)
+        self.max_draws = max_draws
+        self.last: SimulationReport | None = None
+
+    def candidate_calls(self, auction: AuctionState) -> list[Call]:
+        """The calls this bidder considers."""
+        legal = auction.legal_calls()
+        out: list[Call] = [c for c in legal if c == PASS]
+        for denom in range(5):
+            first = cheapest_in(auction, denom)
+            if first is None:
+                continue
+            out.append(first)
+            if first.level < 7:
+                nxt = bid(first.level + 1, Denom(denom))
+                if auction.is_legal(nxt) is None:
+                    out.append(nxt)
+        out.sort(key=lambda c: (c != PASS, c.level, int(c.denom) if c.denom is not None else 0))
+        out += [c for c in legal if c in (DOUBLE, REDOUBLE)]
+        return out
+
+    def sample(self, view: Any) -> BeliefSample:
+        """Layouts (dealing seats) consistent with the hand and the auction facts."""
+        auction = view_auction(view)
+        seat = int(view.seat)
+        cards = view_hand_cards(view)
+        k = build_knowledge({seat: cards}, facts=auction_facts(auction, exclude=seat))
+        rng = np.random.default_rng(position_seed("simulation", seat, tuple(cards), int(auction.dealer),
+                                                  tuple(str(c) for c in auction.calls)))
+        return sample_layouts(k, self.layouts, rng, max_draws=self.max_draws)
+
+    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+        """Every considered call with this seat's mean score over the layouts, best first."""
+        from tribridge.estimators.nt_call import highest_nt_level_batch
+
+        auction = view_auction(view)
+        seat = int(view.seat)
+        sample = self.sample(view)
+        layouts = sample.layouts
+        dealer = int(auction.dealer)
+        levels = {int(s): highest_nt_level_batch(layout_masks(layouts, int(s))) for s in auction.bidders}
+        table = _TrickTable(EVALUATORS[self.evaluator], layouts, dealer)
+        tricks_for = table.tricks
+
+        cands: list[tuple[Call, float]] = []
+        for call in self.candidate_calls(auction):
+            finals = [self._rollout(auction.apply(call), seat, levels, i) for i in range(len(layouts))]
+            total = 0.0
+            for i, contract in enumerate(finals):
+                if contract is None:
+                    continue
+                t = tricks_for(int(contract.declarer), int(contract.denom))[i]
+                total += _score_for(seat, contract, t, self.scheme)
+            cands.append((call, total / max(1, len(layouts))))
+        best = max(range(len(cands)), key=lambda i: (cands[i][1], -i))
+        chosen = cands[best][0]
+        self.last = SimulationReport(sample, {str(c): s for c, s in cands})
+        return _order(cands, auction, chosen)
+
+    @staticmethod
+    def _rollout(state: AuctionState, me: int, levels: dict[int, np.ndarray], row: int) -> Contract | None:
+        """Finish the auction: the others call as PaperBidder on layout ``row``, ``me`` passes."""
+        while not state.is_over:
+            turn = int(state.turn)  # type: ignore[arg-type]
+            call = PASS
+            if turn != me:
+                nt = cheapest_nt(state)
+                if nt is not None and nt.level <= int(levels[turn][row]):
+                    call = nt
+            state = state.apply(_fallback_if_illegal(state, call))
+        return state.contract
+
+    def bid(self, view: Any) -> Call:
+        """The best candidate."""
+        return self.candidates(view)[0][0]
+
+    __call__ = bid

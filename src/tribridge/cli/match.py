@@ -1,0 +1,54 @@
+"""``tribridge match``: a bot match, every deal played with all six assignments of the bots to the chairs."""
+
+from __future__ import annotations
+
+import argparse
+
+from tribridge.cli.common import print_json, progress_bar
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``match`` command."""
+    p = sub.add_parser(
+        "match", help="play a bot match (each deal with all 6 seatings)",
+        description="Play N deals between three bots, each deal with all six assignments of the bots to the three "
+                    "bidding chairs; report each bot's mean score per deal (95%% CI), contracts, made %% and the "
+                    "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
+                    "pimc, dd, or BIDDER+PLAYER (see docs/bots.md).")
+    p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
+    p.add_argument("--deals", type=int, default=10, help="number of deals (default 10; each is played 6 times)")
+    p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
+    p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the match and print its table."""
+    from tribridge.errors import InvalidInput
+    from tribridge.sim.match import run_match
+
+    names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
+    if len(names) != 3:
+        raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
+    with progress_bar("deals", args.deals) as bar:
+        result = run_match(names, args.deals, args.seed, args.scheme, args.workers, on_progress=bar.advance)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"tribridge match --bots {args.bots} --deals {args.deals} --seed {args.seed} --scheme {args.scheme}")
+    for col in ("bot", "mean score/deal", "95% CI ±", "declared", "made %", "tricks lost vs DD", "top contracts"):
+        table.add_column(col)
+    for s in result.summaries:
+        made = "-" if s.made_pct is None else f"{s.made_pct:.1f}"
+        loss = "-" if s.tricks_lost_vs_dd is None else f"{s.tricks_lost_vs_dd:+.2f}"
+        top = ", ".join(f"{c}×{k}" for c, k in s.contracts.most_common(3))
+        table.add_row(s.name, f"{s.mean_score:.1f}", f"{s.ci95:.1f}", str(s.declared), made, loss, top)
+    console = Console()
+    console.print(table)
+    console.print(f"{result.deals} deals × 6 seatings = {result.games} games; passed out {result.passed_out}")
+    return 0

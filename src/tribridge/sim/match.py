@@ -1,0 +1,257 @@
+"""Bot matches: every deal played with all six assignments of three bots to the three bidding chairs.
+
+Positions are the three bidders in calling order from the dealer (0 = dealer, 1 = dealer's LHO,
+2 = dealer's RHO; the widow never bids). The six assignments form two *rotation sets*: the three
+cyclic shifts of (A, B, C) and the three of (A, C, B); within each set every bot holds every
+position's cards exactly once, so luck of the cards cancels. A bot's score on a deal is its mean
+over the six assignments; the match reports the mean of that over the deals with a 95 %
+confidence interval (normal approximation, deals independent), how often it declared, made %,
+and the tricks its declarer play lost against double dummy at the start of play.
+
+Deals are drawn from ``SeedSequence(seed).spawn(n)``, so the results do not depend on the number
+of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.errors import IllegalAction, InvalidInput
+
+ROTATION_SETS: tuple[tuple[tuple[int, int, int], ...], ...] = (
+    ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
+    ((0, 2, 1), (2, 1, 0), (1, 0, 2)),
+)
+"""``assignment[position] = bot index``; two sets of three cyclic rotations, six assignments in all."""
+
+
+def assignments() -> list[tuple[int, int, int]]:
+    """The six assignments of bots to positions, rotation set by rotation set."""
+    return [a for rotation_set in ROTATION_SETS for a in rotation_set]
+
+
+@dataclass
+class GameResult:
+    """One deal played under one assignment."""
+
+    assignment: tuple[int, int, int]
+    contract: str | None
+    declarer_bot: int | None
+    declarer_tricks: int | None
+    dd_tricks: int | None
+    made: bool | None
+    bot_scores: tuple[int, int, int]        # score of bot 0, 1, 2 on this game
+    calls: tuple[str, ...] = ()
+
+
+_BOT_CACHE: dict[tuple[str, ...], list[Any]] = {}
+
+
+def _bots(names: Sequence[str]) -> list[Any]:
+    from tribridge.bots import get_bot
+
+    key = tuple(names)
+    if key not in _BOT_CACHE:
+        _BOT_CACHE[key] = [get_bot(n) for n in names]
+    return _BOT_CACHE[key]
+
+
+def _dd_start(play_deal_obj: Deal, declarer: int, denom: int) -> int:
+    """Double-dummy tricks of the declarer at the start of play."""
+    from tribridge.dd import dd_tables_array
+
+    table = dd_tables_array(play_deal_obj.to_owners()[None, :], nt_only=(denom == 4), cache=False, workers=1)
+    return int(table[0, declarer, denom])
+
+
+def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[int, int, int], scheme: str,
+              dd_cache: dict | None = None) -> GameResult:
+    """Bid and play one deal with ``bots[assignment[p]]`` at position p; scores per bot."""
+    from tribridge.bots.play import AuctionPlayView, DoubleDummyPlayer
+    from tribridge.rules.auction import AuctionState, play_deal, reseat
+    from tribridge.rules.game import BidView, play_view
+    from tribridge.rules.play import PlayState
+    from tribridge.rules.scoring import score_deal
+
+    auction = AuctionState.start(Seat(dealer))
+    seat_bot = {int(seat): assignment[p] for p, seat in enumerate(auction.bidders)}
+    while not auction.is_over:
+        seat = auction.turn
+        assert seat is not None
+        call = bots[seat_bot[int(seat)]].bid(BidView(seat, deal[seat], Seat(dealer), auction))
+        reason = auction.is_legal(call)
+        if reason is not None:
+            raise IllegalAction("call", f"bot {bots[seat_bot[int(seat)]].name} chose {call}: {reason}")
+        auction = auction.apply(call)
+    calls = tuple(str(c) for c in auction.calls)
+    contract = auction.contract
+    if contract is None:
+        return GameResult(assignment, None, None, None, None, None, (0, 0, 0), calls)
+    declarer = int(contract.declarer)
+    pdeal = play_deal(deal, dealer, declarer)
+    key = (declarer, int(contract.denom))
+    if dd_cache is not None and key in dd_cache:
+        dd_tricks = dd_cache[key]
+    else:
+        dd_tricks = _dd_start(pdeal, declarer, int(contract.denom))
+        if dd_cache is not None:
+            dd_cache[key] = dd_tricks
+    mapping = reseat(dealer, declarer)
+    player_at_play_seat = {int(play): int(dealt) for dealt, play in mapping.items()}
+    players = {s: bots[b].player for s, b in seat_bot.items()}
+    if all(isinstance(p, DoubleDummyPlayer) for p in players.values()):
+        tricks = dd_tricks  # every seat plays double dummy: the result is the double-dummy value
+    else:
+        state = PlayState.start(pdeal, contract)
+        while not state.is_over:
+            view = play_view(state)
+            person = player_at_play_seat[int(view.controller)]
+            card = players[person].play(AuctionPlayView.wrap(view, auction))
+            if isinstance(card, str):
+                card = Card.parse(card)
+            reason = state.is_legal(card)
+            if reason is not None:
+                raise IllegalAction("card", f"bot at {Seat(person).letter} chose {card}: {reason}")
+            state = state.apply(card)
+        tricks = int(state.declarer_tricks)
+    score = score_deal(contract, tricks, scheme)
+    per_seat = {declarer: score.declarer,
+                player_at_play_seat[(declarer + 1) % 4]: score.defenders[0],
+                player_at_play_seat[(declarer + 3) % 4]: score.defenders[1]}
+    bot_scores = [0, 0, 0]
+    for seat, bot in seat_bot.items():
+        bot_scores[bot] += int(per_seat.get(seat, 0))
+    return GameResult(assignment, str(contract), seat_bot[declarer], tricks, dd_tricks, bool(tricks >= contract.tricks_needed),
+                      (bot_scores[0], bot_scores[1], bot_scores[2]), calls)
+
+
+def deal_for(seed: int, index: int, n_deals: int) -> tuple[Deal, int]:
+    """Deal ``index`` of a match and its dealer (seat ``index % 4``)."""
+    seq = np.random.SeedSequence(seed).spawn(n_deals)[index]
+    return random_deal(np.random.default_rng(seq)), index % 4
+
+
+def _run_deal(args: tuple[tuple[str, ...], int, int, int, str]) -> list[GameResult]:
+    names, seed, index, n_deals, scheme = args
+    deal, dealer = deal_for(seed, index, n_deals)
+    bots = _bots(names)
+    cache: dict = {}
+    return [play_game(deal, dealer, bots, a, scheme, cache) for a in assignments()]
+
+
+@dataclass
+class BotSummary:
+    """One bot's line in the match table."""
+
+    name: str
+    mean_score: float
+    ci95: float
+    declared: int
+    made: int
+    dd_loss_sum: int
+    dd_loss_n: int
+    contracts: Counter = field(default_factory=Counter)
+
+    @property
+    def made_pct(self) -> float | None:
+        """Share of its contracts made, in percent."""
+        return 100.0 * self.made / self.declared if self.declared else None
+
+    @property
+    def tricks_lost_vs_dd(self) -> float | None:
+        """Mean double-dummy tricks minus tricks taken, over the deals it declared."""
+        return self.dd_loss_sum / self.dd_loss_n if self.dd_loss_n else None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"bot": self.name, "mean_score": self.mean_score, "ci95": self.ci95, "declared": self.declared,
+                "made": self.made, "made_pct": self.made_pct, "tricks_lost_vs_dd": self.tricks_lost_vs_dd,
+                "top_contracts": dict(self.contracts.most_common(8))}
+
+
+@dataclass
+class MatchResult:
+    """Everything a match measured."""
+
+    bots: tuple[str, ...]
+    deals: int
+    seed: int
+    scheme: str
+    summaries: list[BotSummary]
+    passed_out: int
+    games: int
+    per_deal: np.ndarray                      # float[deals, 3]: each bot's mean score per deal
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict."""
+        return {"bots": list(self.bots), "deals": self.deals, "games": self.games, "seed": self.seed,
+                "scheme": self.scheme, "passed_out": self.passed_out,
+                "summary": [s.to_json() for s in self.summaries]}
+
+
+def summarise(names: Sequence[str], results: list[list[GameResult]], seed: int, scheme: str) -> MatchResult:
+    """Aggregate per-deal game results into the match table."""
+    n = len(results)
+    per_deal = np.zeros((n, 3))
+    summaries = [BotSummary(name, 0.0, 0.0, 0, 0, 0, 0) for name in names]
+    passed_out = 0
+    games = 0
+    for i, deal_games in enumerate(results):
+        for g in deal_games:
+            games += 1
+            per_deal[i] += g.bot_scores
+            if g.contract is None:
+                passed_out += 1
+                continue
+            s = summaries[g.declarer_bot]  # type: ignore[index]
+            s.declared += 1
+            s.made += int(bool(g.made))
+            s.contracts[g.contract] += 1
+            if g.dd_tricks is not None and g.declarer_tricks is not None:
+                s.dd_loss_sum += g.dd_tricks - g.declarer_tricks
+                s.dd_loss_n += 1
+        per_deal[i] /= max(1, len(deal_games))
+    for b, s in enumerate(summaries):
+        s.mean_score = float(per_deal[:, b].mean()) if n else 0.0
+        s.ci95 = float(1.96 * per_deal[:, b].std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return MatchResult(tuple(names), n, seed, scheme, summaries, passed_out, games, per_deal)
+
+
+def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classic", workers: int = 1,
+              on_progress: Callable[[int], None] | None = None) -> MatchResult:
+    """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process)."""
+    from tribridge.bots import bot_parts
+    from tribridge.rules.scoring import get_scheme
+
+    names = tuple(str(n).strip().lower() for n in names)
+    if len(names) != 3:
+        raise InvalidInput("bots", f"expected three bots A,B,C, got {len(names)}")
+    for n in names:
+        bot_parts(n)
+    if deals < 1:
+        raise InvalidInput("deals", f"expected at least one deal, got {deals}")
+    if workers < 1:
+        raise InvalidInput("workers", f"expected at least one worker, got {workers}")
+    get_scheme(scheme)
+    tasks = [(names, int(seed), i, int(deals), scheme) for i in range(deals)]
+    results: list[list[GameResult]] = []
+    if workers == 1:
+        for t in tasks:
+            results.append(_run_deal(t))
+            if on_progress:
+                on_progress(1)
+    else:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+            for r in pool.map(_run_deal, tasks):
+                results.append(r)
+                if on_progress:
+                    on_progress(1)
+    return summarise(names, results, seed, scheme)
