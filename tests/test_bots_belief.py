@@ -1,0 +1,152 @@
+"""Belief sampler: layouts never contradict known cards, shown voids or auction facts; dealing is uniform."""
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tribridge.bots.belief import (
+    NtFact,
+    auction_facts,
+    build_knowledge,
+    facts_mask,
+    highest_nt_levels,
+    layout_respects,
+    sample_layouts,
+)
+from tribridge.cards import random_deal
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import AuctionState, Call
+
+
+@st.composite
+def play_knowledge(draw):
+    """A random deal, a viewer, a prefix of random legal play, and what the viewer knows."""
+    from tribridge.bots.play import CardPosition
+
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    owners = random_deal(rng).to_owners()
+    hands = {s: tuple(sorted(np.flatnonzero(owners == s).tolist())) for s in range(4)}
+    declarer = draw(st.integers(0, 3))
+    trump = draw(st.sampled_from([None, 0, 1, 2, 3]))
+    n_played = draw(st.integers(0, 40))
+    played: list[int] = []
+    for _ in range(n_played):
+        pos = CardPosition(declarer, trump, tuple(sorted(hands.items())), tuple(played))
+        legal = pos.legal_cards()
+        played.append(int(rng.choice(legal)))
+    full = CardPosition(declarer, trump, tuple(sorted(hands.items())), tuple(played))
+    viewer = full.decider
+    seen = {viewer: hands[viewer]}
+    if played:
+        seen[declarer ^ 2] = hands[declarer ^ 2]
+    view = CardPosition(declarer, trump, tuple(sorted(seen.items())), tuple(played))
+    return owners, view
+
+
+@given(play_knowledge(), st.integers(0, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_layouts_respect_known_cards_and_voids(case, seed):
+    owners, view = case
+    knowledge = view.knowledge()
+    sample = sample_layouts(knowledge, 16, np.random.default_rng(seed))
+    assert len(sample.layouts) == 16
+    played = set(view.played)
+    voids = view.voids()
+    for layout in sample.layouts:
+        assert layout_respects(layout, knowledge)
+        for seat, cards in view.hands:
+            assert all(layout[c] == seat for c in cards)
+        for seat, card in view.trace:
+            assert layout[card] == seat
+        for seat, suits in voids.items():
+            for c in range(52):
+                if c not in played and c // 13 in suits:
+                    assert layout[c] != seat
+    # the true deal is one of the consistent layouts
+    assert layout_respects(owners, knowledge)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.integers(1, 2))
+@settings(max_examples=30, deadline=None)
+def test_layouts_respect_auction_facts(seed, fact_seat, below):
+    rng = np.random.default_rng(seed)
+    owners = random_deal(rng).to_owners()
+    k = build_knowledge({0: np.flatnonzero(owners == 0)},
+                        facts=[NtFact(fact_seat, below=below), NtFact((fact_seat % 3) + 1, below=1)])
+    sample = sample_layouts(k, 16, rng, relax=False)
+    assert sample.drawn >= len(sample.layouts)
+    if len(sample.layouts):
+        assert facts_mask(sample.layouts, k.facts).all()
+        for f in k.facts:
+            levels = highest_nt_levels(sample.layouts, f.seat)
+            assert (levels < f.below).all()
+
+
+def test_qualified_fact_is_met_or_flagged():
+    rng = np.random.default_rng(7)
+    owners = random_deal(rng).to_owners()
+    k = build_knowledge({0: np.flatnonzero(owners == 0)}, facts=[NtFact(1, at_least=3)])
+    strict = sample_layouts(k, 8, rng, max_draws=3000, relax=False)
+    if len(strict.layouts):
+        assert (highest_nt_levels(strict.layouts, 1) >= 3).all()
+    assert strict.acceptance_rate < 0.5  # qualifying at 3NT is rare
+    relaxed = sample_layouts(k, 8, np.random.default_rng(8), max_draws=3000, relax=True)
+    assert len(relaxed.layouts) == 8
+    levels = highest_nt_levels(relaxed.layouts, 1)
+    # every layout not flagged as relaxed meets the fact
+    assert (levels[~relaxed.relaxed] >= 3).all()
+    if (levels < 3).any():
+        assert relaxed.any_relaxed and relaxed.dropped_facts
+
+
+def test_dealing_with_voids_is_uniform():
+    """Three hidden seats with voids: compare against exact enumeration of the consistent layouts."""
+    rng = np.random.default_rng(0)
+    owners = random_deal(rng).to_owners()
+    # all but six cards known: two of each of seats 1, 2, 3 unseen; they are in two suits
+    hidden = [c for c in range(52) if c // 13 in (0, 1) and owners[c] != 0][:0]
+    # build a controlled situation: pick six unseen cards, two from each seat 1..3
+    unseen = []
+    for seat in (1, 2, 3):
+        unseen += [int(c) for c in np.flatnonzero(owners == seat)[:2]]
+    known = {s: [c for c in np.flatnonzero(owners == s) if c not in unseen] for s in range(4)}
+    voided_suit = unseen[0] // 13
+    voids = {2: [voided_suit]} if all(owners[c] != 2 or c // 13 != voided_suit for c in unseen) else {}
+    k = build_knowledge(known, voids=voids)
+    # exact enumeration
+    consistent = []
+    for perm in set(itertools.permutations([1, 1, 2, 2, 3, 3])):
+        layout = owners.copy()
+        layout[unseen] = perm
+        if layout_respects(layout, k):
+            consistent.append(tuple(perm))
+    sample = sample_layouts(k, 6000, np.random.default_rng(1))
+    counts = Counter(tuple(int(x) for x in layout[unseen]) for layout in sample.layouts)
+    assert set(counts) <= set(consistent)
+    expected = 6000 / len(consistent)
+    chi2 = sum((counts.get(c, 0) - expected) ** 2 / expected for c in consistent)
+    # chi-square with len-1 degrees of freedom: generous bound (p ~ 1e-4 for dof <= 90)
+    assert chi2 < len(consistent) + 6 * np.sqrt(2 * len(consistent)) + 10
+    del hidden
+
+
+def test_auction_facts_follow_the_paper_model():
+    a = AuctionState.start(0)
+    for text in ["P", "1S", "1N", "P"]:
+        a = a.apply(Call.parse(text))
+    facts = auction_facts(a)
+    # N passed with 1NT open; E bid 1S (nothing); W (the 3rd bidder) bid 1NT; N passed below 2NT
+    assert [(f.seat, f.at_least, f.below) for f in facts] == [(0, None, 1), (3, 1, None), (0, None, 2)]
+    assert [(f.seat) for f in auction_facts(a, exclude=0)] == [3]
+
+
+def test_inconsistent_knowledge_is_refused():
+    with pytest.raises(InvalidInput):
+        build_knowledge({0: range(13), 1: [5]})
+    with pytest.raises(InvalidInput):
+        build_knowledge({0: range(13)}, played=[(1, 3)])

@@ -1,0 +1,101 @@
+"""PIMC and the other players: legal cards only, deterministic per position, forced cards without search."""
+
+from unittest import mock
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tribridge.bots import bot_parts, get_bot
+from tribridge.bots.play import CardPosition, PimcPlayer, RandomPlayer, pimc_decide, pimc_decide_four_handed
+from tribridge.cards import Card, random_deal
+from tribridge.rules.auction import Contract, Denom
+from tribridge.rules.game import play_view
+from tribridge.rules.play import PlayState
+
+
+def _random_state(seed: int, n_played: int, denom: int = 4) -> PlayState:
+    rng = np.random.default_rng(seed)
+    deal = random_deal(rng)
+    state = PlayState.start(deal, Contract(3, Denom(denom), 0, 0))
+    for _ in range(n_played):
+        legal = state.legal_cards()
+        state = state.apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(8, 44), st.sampled_from([0, 3, 4]))
+@settings(max_examples=15, deadline=None)
+def test_pimc_plays_legal_cards_deterministically(seed, n_played, denom):
+    state = _random_state(seed, n_played, denom)
+    view = play_view(state)
+    player = PimcPlayer(layouts=4)
+    first = player.play(view)
+    assert first in state.legal_cards()
+    assert PimcPlayer(layouts=4).play(view) == first
+
+
+def test_pimc_candidates_cover_legal_cards():
+    state = _random_state(3, 20)
+    view = play_view(state)
+    cands = PimcPlayer(layouts=4).candidates(view)
+    assert sorted(c for c, _ in cands) == sorted(state.legal_cards())
+    means = [m for _, m in cands]
+    assert means == sorted(means, reverse=True)
+    assert all(0 <= m <= 13 for m in means)
+
+
+def test_forced_card_answers_without_searching():
+    # find a position with exactly one legal card
+    for seed in range(200):
+        state = _random_state(seed, 49)
+        if len(state.legal_cards()) == 1:
+            break
+    view = play_view(state)
+    with mock.patch("tribridge.bots.play.sample_layouts") as sampler, \
+            mock.patch("tribridge.bots.play.dd_card_scores") as solver:
+        decision = PimcPlayer(layouts=32).decide(view)
+        assert not sampler.called and not solver.called
+    assert not decision.searched
+    assert Card(decision.card) == state.legal_cards()[0]
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 40))
+@settings(max_examples=8, deadline=None)
+def test_pimc_with_every_hand_seen_scores_the_true_double_dummy_values(seed, n_played):
+    """With nothing hidden every layout is the real deal, so the means are the DD values of each card."""
+    from tribridge.dd import solve_position
+
+    state = _random_state(seed, n_played)
+    hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in range(4))
+    position = CardPosition(0, None, hands, tuple(c.index for c in state.played))
+    if len(position.legal_cards()) < 2:
+        return
+    decision = pimc_decide(position, layouts=3)
+    truth = solve_position(state)
+    assert {c: m for c, m in decision.candidates} == {c: float(t) for c, t in truth.items()}
+    assert truth[decision.card] == max(truth.values())
+
+
+def test_four_handed_entry_point():
+    rng = np.random.default_rng(5)
+    owners = random_deal(rng).to_owners()
+    hand = np.flatnonzero(owners == 1).tolist()
+    dec = pimc_decide_four_handed(hand, seat=1, declarer=0, trump=None, layouts=4)
+    assert dec.card in hand
+    again = pimc_decide_four_handed(hand, seat=1, declarer=0, trump=None, layouts=4)
+    assert again.card == dec.card and again.candidates == dec.candidates
+
+
+def test_random_player_is_legal_and_repeatable():
+    state = _random_state(2, 17)
+    view = play_view(state)
+    assert RandomPlayer().play(view) in state.legal_cards()
+    assert RandomPlayer().play(view) == RandomPlayer().play(view)
+
+
+def test_registry_names():
+    for name in ("random", "paper", "estimate", "simulation", "pimc", "dd", "paper+random"):
+        bot = get_bot(name)
+        assert hasattr(bot.bidder, "candidates") and hasattr(bot.player, "candidates")
+    assert bot_parts("pimc") == ("simulation", "pimc")
