@@ -54,13 +54,23 @@ class Conflict(Exception):
 
 
 def bot_names() -> list[str]:
-    """Names of the bots a chair can be given."""
-    try:
-        from tribridge.bots import bot_names as registry_names  # type: ignore[attr-defined]
+    """Names of the bots a chair can be given (the registry's; ``BIDDER+PLAYER`` pairs are accepted too)."""
+    from tribridge.bots import BOT_PAIRS
 
-        return list(registry_names())
-    except Exception:  # noqa: BLE001
-        return ["random", "paper", "estimate", "simulation", "pimc", "dd"]
+    return list(BOT_PAIRS)
+
+
+def check_bot_name(name: str, field_name: str) -> str:
+    """A valid bot name (registry name or ``BIDDER+PLAYER``), lower-cased."""
+    from tribridge.bots import bot_parts
+
+    if not isinstance(name, str):
+        raise InvalidInput(field_name, f"expected a bot name, got {name!r}")
+    try:
+        bot_parts(name)
+    except InvalidInput as exc:
+        raise InvalidInput(field_name, exc.detail) from None
+    return name.strip().lower()
 
 
 # ------------------------------------------------------------------------------------------------
@@ -548,15 +558,12 @@ class TableManager:
             chairs_in = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
         if not isinstance(chairs_in, list) or len(chairs_in) != 3:
             raise InvalidInput("chairs", "expected a list of three chairs")
-        names = bot_names()
         chairs = []
         for i, c in enumerate(chairs_in):
             if not isinstance(c, dict) or c.get("kind") not in ("human", "bot"):
                 raise InvalidInput(f"chairs[{i}]", "expected {\"kind\": \"human\"} or {\"kind\": \"bot\", \"bot\": NAME}")
             if c["kind"] == "bot":
-                bot = c.get("bot") or "pimc"
-                if bot not in names:
-                    raise InvalidInput(f"chairs[{i}].bot", f"unknown bot {bot!r}: expected one of {', '.join(names)}")
+                bot = check_bot_name(c.get("bot") or "pimc", f"chairs[{i}].bot")
                 chairs.append({"kind": "bot", "bot": bot})
             else:
                 name = c.get("name")

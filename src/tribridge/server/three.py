@@ -31,13 +31,9 @@ router = APIRouter()
 
 def bid_models() -> list[str]:
     """Bidding bots offered at /apis/3pab/bid (from the bot registry)."""
-    try:
-        from tribridge.bots import bot_names  # type: ignore[attr-defined]
+    from tribridge.bots import BIDDER_NAMES
 
-        names = [n for n in bot_names() if n not in ("dd",)]
-        return names or [DEFAULT_BIDDER]
-    except Exception:  # noqa: BLE001 - registry not importable: offer the default only
-        return [DEFAULT_BIDDER]
+    return list(BIDDER_NAMES)
 
 
 def parse_auction3(params: Mapping[str, str]) -> tuple[int, AuctionState]:
@@ -80,19 +76,14 @@ def answer_bid3(params: Mapping[str, str]) -> dict[str, Any]:
         raise InvalidInput("ctx", "the auction is already over: no call is due")
     if state.turn != seat:
         raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is not on turn: {state.turn.letter} calls next")  # type: ignore[union-attr]
-    from tribridge.bots import get_bot
+    from tribridge.bots import get_bidder
     from tribridge.cards import Hand
     from tribridge.rules.game import BidView
 
     view = BidView(seat=Seat(seat), hand=Hand(frozenset(hand)), dealer=Seat(dealer), auction=state)
-    bot = get_bot(model)
-    bidder = getattr(bot, "bidder", bot)
-    if hasattr(bidder, "candidates"):
-        cands = list(bidder.candidates(view))
-        call = bidder.bid(view) if hasattr(bidder, "bid") else cands[0][0]
-    else:
-        call = bidder.bid(view)
-        cands = [(call, 1.0)]
+    bidder = get_bidder(model)
+    call = bidder.bid(view)
+    cands = list(bidder.candidates(view)) if hasattr(bidder, "candidates") else [(call, 1.0)]
     if state.is_legal(call) is not None:
         call = Call.parse("P")
     return {
