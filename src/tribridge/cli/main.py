@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "tribridge.cli.serve",
     "tribridge.cli.analyze",
     "tribridge.cli.match",
+    "tribridge.cli.shuffle",
 ]
 
 
