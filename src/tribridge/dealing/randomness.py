@@ -629,6 +629,8 @@ def feature_uniform_law(feature: str, players: int, hand_size: int) -> tuple[dic
         dist = ascent_descent_distribution([hand_size] * players)
         return {(v,): c for v, c in dist.items()}, sum(dist.values())
     if feature == "suits":
+        if n % 4:
+            raise InvalidInput("feature", f"the suits feature needs a multiple of 4 cards, got {n}")
         per_suit = n // 4
         out = {}
         for t in contingency_tables([hand_size, n - hand_size], [per_suit] * 4):
@@ -637,7 +639,7 @@ def feature_uniform_law(feature: str, players: int, hand_size: int) -> tuple[dic
     if feature == "colors":
         half = n // 2
         out = {}
-        for t in contingency_tables([half, half], [hand_size] * players):
+        for t in contingency_tables([half, n - half], [hand_size] * players):
             reds = t[players:]
             out[tuple(reds)] = math.prod(math.comb(hand_size, r) for r in reds)
         return out, math.comb(n, half)
@@ -842,3 +844,28 @@ def shuffles_for_tv(constant: float, target: float) -> float:
         return 0.0
     return max(0.0, math.log2(constant / target))
 
+
+def tournament_constants(hand_size: int, players: int = 4) -> list[tuple[np.ndarray, Fraction]]:
+    """Distinct cards, odd s: exact constant for every M_L with entries +-1 (the minimum), one per relabelling class.
+
+    For odd s, ``N_L(x, y) + N_L(y, x) = s^2`` is odd, so ``|M_L(x, y)| >= 1``; the
+    patterns reaching 1 everywhere (back-and-forth among them) differ only by the
+    orientation of M_L, a tournament on the players.  Best first.
+    """
+    if players > 4:
+        raise InvalidInput("players", "tournament enumeration is limited to 4 players")
+    pairs = [(x, y) for x in range(players) for y in range(x + 1, players)]
+    seen: dict[bytes, np.ndarray] = {}
+    for signs in itertools.product((1, -1), repeat=len(pairs)):
+        m = np.zeros((players, players), dtype=np.int64)
+        for (x, y), sg in zip(pairs, signs):
+            m[x, y], m[y, x] = sg, -sg
+        canon = min(m[np.ix_(p, p)].tobytes() for p in itertools.permutations(range(players)))
+        seen.setdefault(canon, m)
+    n = players * hand_size
+    out = []
+    for m in seen.values():
+        dist = pair_statistic_law([hand_size] * players, m)
+        mean_abs = Fraction(sum(abs(v) * c for v, c in dist.items()), sum(dist.values()))
+        out.append((m, Fraction(n, 4 * hand_size**2) * mean_abs))
+    return sorted(out, key=lambda item: item[1])
