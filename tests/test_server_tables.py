@@ -108,7 +108,7 @@ def check_visibility(client, tid, tokens):
     if no_lead_yet:
         assert all(view["widow"] is None for view in views.values())
     elif v0["phase"] == "play":
-        assert all(view["widow"] == v0["widow"] and view["widow"] for view in views.values())
+        assert all(view["widow"] == v0["widow"] and view["widow"] is not None for view in views.values())
 
 
 def test_whole_deal_visibility_scores_export(client):
