@@ -1,0 +1,130 @@
+"""Benchmark: the bots. PIMC time per card and per deal; PIMC declarer play against double dummy; bidders.
+
+    .venv/bin/python benchmarks/bench_bots.py speed --deals 3           # PIMC s/card and s/deal (32 layouts)
+    .venv/bin/python benchmarks/bench_bots.py declarer --deals 500      # 3NT: PIMC and random declarer vs DD
+    .venv/bin/python benchmarks/bench_bots.py bidding --deals 2000      # simulation+dd vs paper+dd, 6 seatings
+
+Targets (issue 6): PIMC ≤ 0.2 s per card with 32 layouts; PIMC declarer tricks − DD tricks at the
+start of play ≥ −0.3 on average over 500 deals in 3NT; SimulationBidder beats PaperBidder with
+the same play, 95 % interval excluding zero. Baselines run in the same process: the speed
+benchmark reports the per-card time of one double-dummy solve of the real deal (what a
+DoubleDummyPlayer pays); the declarer benchmark reports random declarer play on the same deals.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import numpy as np
+
+
+def _deal_3nt(seed: int, index: int):
+    from tribridge.cards import random_deal
+    from tribridge.rules.auction import Contract, Denom
+    from tribridge.rules.play import PlayState
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(index + 1)[index])
+    deal = random_deal(rng)
+    return PlayState.start(deal, Contract(3, Denom.NT, 0, 0))
+
+
+def _play_out(state, declarer_player, defender_player, stats=None):
+    """Play to the end: declarer (and dummy) by ``declarer_player``, defenders by ``defender_player``."""
+    from tribridge.rules.game import play_view
+
+    while not state.is_over:
+        view = play_view(state)
+        player = declarer_player if int(view.controller) == int(state.declarer) else defender_player
+        t0 = time.perf_counter()
+        card = player.play(view)
+        if stats is not None and player is declarer_player:
+            stats.append(time.perf_counter() - t0)
+        state = state.apply(card)
+    return state.declarer_tricks
+
+
+def bench_speed(args: argparse.Namespace) -> dict:
+    """Time per card and per deal of PIMC (all four seats PIMC) against one DD solve per card."""
+    from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
+    from tribridge.rules.game import play_view
+
+    pimc = PimcPlayer(layouts=args.layouts)
+    dd = DoubleDummyPlayer()
+    per_card: list[float] = []
+    per_deal: list[float] = []
+    dd_card: list[float] = []
+    for i in range(args.deals):
+        state = _deal_3nt(args.seed, i)
+        t_deal = time.perf_counter()
+        while not state.is_over:
+            view = play_view(state)
+            t0 = time.perf_counter()
+            card = pimc.play(view)
+            per_card.append(time.perf_counter() - t0)
+            t1 = time.perf_counter()
+            dd.candidates(view)
+            dd_card.append(time.perf_counter() - t1)
+            state = state.apply(card)
+        per_deal.append(time.perf_counter() - t_deal - sum(dd_card[-52:]))
+    return {"layouts": args.layouts, "deals": args.deals,
+            "pimc_s_per_card_median": statistics.median(per_card), "pimc_s_per_card_mean": statistics.fmean(per_card),
+            "pimc_s_per_card_max": max(per_card), "pimc_s_per_deal_median": statistics.median(per_deal),
+            "dd_solve_s_per_card_mean": statistics.fmean(dd_card),
+            "ratio_pimc_to_one_dd_solve": statistics.fmean(per_card) / statistics.fmean(dd_card)}
+
+
+def bench_declarer(args: argparse.Namespace) -> dict:
+    """3NT by N: PIMC declarer and random declarer against double-dummy defenders; minus DD at the start."""
+    from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
+    from tribridge.dd import dd_nt_tricks
+
+    pimc, rnd, dd = PimcPlayer(layouts=args.layouts), RandomPlayer(), DoubleDummyPlayer()
+    diffs_pimc: list[int] = []
+    diffs_random: list[int] = []
+    for i in range(args.deals):
+        state = _deal_3nt(args.seed, i)
+        start = int(dd_nt_tricks([state.deal], 0)[0])
+        diffs_pimc.append(_play_out(state, pimc, dd) - start)
+        diffs_random.append(_play_out(state, rnd, dd) - start)
+
+    def ci(x: list[int]) -> float:
+        return 1.96 * statistics.stdev(x) / len(x) ** 0.5 if len(x) > 1 else float("nan")
+
+    return {"deals": args.deals, "layouts": args.layouts, "defenders": "double dummy",
+            "pimc_minus_dd_mean": statistics.fmean(diffs_pimc), "pimc_ci95": ci(diffs_pimc),
+            "random_minus_dd_mean": statistics.fmean(diffs_random), "random_ci95": ci(diffs_random)}
+
+
+def bench_bidding(args: argparse.Namespace) -> dict:
+    """SimulationBidder vs PaperBidder with the same play (double dummy by default), 6 seatings per deal."""
+    from tribridge.sim.match import run_match
+
+    play = args.play
+    names = [f"simulation+{play}", f"paper+{play}", f"paper+{play}"]
+    result = run_match(names, args.deals, args.seed, workers=args.workers)
+    margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
+    half = 1.96 * margin.std(ddof=1) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
+    return {"bots": names, "deals": args.deals, "games": result.games, "play": play,
+            "margin_simulation_minus_paper": float(margin.mean()), "ci95": float(half),
+            "summary": [s.to_json() for s in result.summaries]}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the benchmark name and run it; print JSON."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("name", choices=["speed", "declarer", "bidding"])
+    parser.add_argument("--deals", type=int, default=3)
+    parser.add_argument("--layouts", type=int, default=32)
+    parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--play", default="dd", choices=["dd", "pimc", "random"])
+    args = parser.parse_args(argv)
+    out = {"speed": bench_speed, "declarer": bench_declarer, "bidding": bench_bidding}[args.name](args)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
