@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with the app; prints the URL once listening; stops cleanly on SIGINT/SIGTERM."""
+    import signal
     import socket
 
     import uvicorn
@@ -50,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
+    # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
+    # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.
+    received: list[int] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda number, frame: received.append(number))
     server.run(sockets=[sock])
     print("tribridge server stopped", file=sys.stderr, flush=True)
     return 0

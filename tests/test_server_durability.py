@@ -1,0 +1,109 @@
+"""Durability: `tribridge serve` in a subprocess, killed with SIGKILL mid-game, restarted on the same store."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def start_server(db, *extra):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0",
+         "--no-access-log", *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    line = proc.stdout.readline()
+    assert "http://" in line, (line, proc.poll())
+    url = line.split()[3].rstrip("/")
+    for _ in range(200):
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise AssertionError("server did not answer /healthz")
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_sigkill_loses_no_acknowledged_action(tmp_path):
+    db = tmp_path / "store.sqlite"
+    proc, url = start_server(db)
+    try:
+        with httpx.Client(base_url=url, timeout=10) as c:
+            body = c.post("/api/tables", json={"chairs": [{"kind": "human"}] * 3, "seed": 5, "take": 0}).json()
+            tid, tokens = body["table_id"], {0: body["token"]}
+            for chair in (1, 2):
+                tokens[chair] = c.post(f"/api/tables/{tid}/seats/{chair}").json()["token"]
+            acked: list[dict] = []
+            stop = threading.Event()
+
+            def player():
+                bid = False
+                with httpx.Client(base_url=url, timeout=10) as pc:
+                    while not stop.is_set():
+                        try:
+                            v0 = pc.get(f"/api/tables/{tid}/state", headers=auth(tokens[0])).json()
+                            if v0["phase"] == "done":
+                                action, token = {"type": "next"}, tokens[0]
+                            else:
+                                token = tokens[v0["turn_chair"]]
+                                mine = pc.get(f"/api/tables/{tid}/state", headers=auth(token)).json()
+                                if mine["phase"] == "auction":
+                                    call = "1N" if not bid and "1N" in mine["legal_calls"] else "P"
+                                    bid = bid or call == "1N"
+                                    action = {"type": "call", "call": call}
+                                else:
+                                    action = {"type": "play", "card": mine["legal_cards"][0]}
+                            r = pc.post(f"/api/tables/{tid}/actions", headers=auth(token), json=action)
+                            if r.status_code == 200:
+                                acked.append(r.json())
+                        except httpx.HTTPError:
+                            return
+
+            thread = threading.Thread(target=player)
+            thread.start()
+            deadline = time.time() + 30
+            while len(acked) < 25 and time.time() < deadline:
+                time.sleep(0.02)
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(10)
+            stop.set()
+            thread.join(20)
+        assert len(acked) >= 25
+        last = acked[-1]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc2, url2 = start_server(db)
+    try:
+        with httpx.Client(base_url=url2, timeout=10) as c:
+            view = c.get(f"/api/tables/{tid}/state", headers=auth(tokens[last["my_chair"]])).json()
+            # every acknowledged action is there; at most the one request in flight at the kill is extra
+            assert last["version"] <= view["version"] <= last["version"] + 1
+            if view["version"] == last["version"]:
+                for key in ("deal_no", "phase", "auction", "current_trick", "tricks", "hand", "widow", "turn", "contract"):
+                    assert view[key] == last[key], key
+            else:
+                assert view["auction"][: len(last["auction"])] == last["auction"] or view["deal_no"] == last["deal_no"] + 1
+    finally:
+        proc2.send_signal(signal.SIGTERM)
+        out, err = proc2.communicate(timeout=20)
+    assert proc2.returncode == 0, err[-2000:]
+    assert "stopped" in err and '"event": "shutdown"' in err  # graceful shutdown, JSON log lines
+
+
+def test_serve_rejects_bad_port():
+    r = subprocess.run([sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "70000"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--port" in r.stderr
