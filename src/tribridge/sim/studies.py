@@ -236,29 +236,6 @@ def game_auction_kernel(qualify_bits, first_deal):
 
 
 @njit(cache=True)
-def partnership_owners_kernel(owners, declarers, dealers):
-    """Owners relabelled for the capture estimator: declarer → 0, widow → 2, the two defenders → 1 and 3."""
-    n = owners.shape[0]
-    out = np.empty_like(owners)
-    relabel = np.zeros(4, dtype=np.uint8)
-    for i in range(n):
-        declarer = declarers[i]
-        widow = dealers[i] ^ 2
-        other = 1
-        for seat in range(4):
-            if seat == declarer:
-                relabel[seat] = 0
-            elif seat == widow:
-                relabel[seat] = 2
-            else:
-                relabel[seat] = other
-                other = 3
-        for c in range(52):
-            out[i, c] = relabel[owners[i, c]]
-    return out
-
-
-@njit(cache=True)
 def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, first_deal):
     """Integer tallies of a batch (see :func:`game_chunk` for the names) and per-deal net points ``int64[n, S]``."""
     n = levels.shape[0]
@@ -300,14 +277,16 @@ def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, firs
 # Outcome models (batch)
 
 
-def estimator_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray, params: GameParams) -> np.ndarray:
-    """Capture-estimator totals ``T`` (0 when the partnership fails Condition A or B) for declarer + widow."""
-    from tribridge.estimators.capture import capture_batch
+def estimator_tricks(masks: np.ndarray, declarers: np.ndarray, dealers: np.ndarray, params: GameParams) -> np.ndarray:
+    """Capture-estimator totals ``T`` for declarer (1s) + widow (2s) from ``int64[n, 4, 4]`` masks (0 on fail A/B)."""
+    from tribridge.estimators.capture import capture_masks_batch
 
-    relabelled = partnership_owners_kernel(owners, declarers.astype(np.int64), dealers.astype(np.int64))
-    captures = capture_batch(relabelled, 0, limit=params.limit, gap=params.gap, replacements=params.replacements)
-    captures = captures[0] if isinstance(captures, tuple) else captures
-    return np.minimum(np.asarray(captures, dtype=np.int64), 13)
+    rows = np.arange(len(masks))
+    declarer_masks = masks[rows, declarers.astype(np.int64)]
+    widow_masks = masks[rows, dealers.astype(np.int64) ^ 2]
+    result = capture_masks_batch(declarer_masks, widow_masks, limit=params.limit, gap=params.gap,
+                                 replacements=params.replacements)
+    return np.minimum(np.asarray(result.captures, dtype=np.int64), 13)
 
 
 def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) -> np.ndarray:
@@ -354,10 +333,10 @@ def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> Gam
     tricks = np.zeros(n, dtype=np.int64)
     opened = np.flatnonzero(levels > 0)
     if opened.size:
-        owners = masks_to_owners_kernel(np.ascontiguousarray(masks[opened]))
         if game.outcome == "estimator":
-            tricks[opened] = estimator_tricks(owners, declarers[opened], dealers[opened], game)
+            tricks[opened] = estimator_tricks(masks[opened], declarers[opened], dealers[opened], game)
         else:
+            owners = masks_to_owners_kernel(np.ascontiguousarray(masks[opened]))
             tricks[opened] = dd_tricks(owners, declarers[opened], dealers[opened])
     return GameBatch(dealers, bits, levels, declarers, widow_ok, tricks)
 
