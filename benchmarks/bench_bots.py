@@ -104,10 +104,15 @@ def bench_bidding(args: argparse.Namespace) -> dict:
 
     play = args.play
     names = [f"simulation+{play}", f"paper+{play}", f"paper+{play}"]
-    result = run_match(names, args.deals, args.seed, workers=args.workers)
+    options = {names[0]: {"bidder": {"evaluator": args.evaluator, "layouts": args.bid_layouts}}}
+    if play == "pimc":
+        for n in set(names):
+            options.setdefault(n, {})["player"] = {"layouts": args.layouts}
+    result = run_match(names, args.deals, args.seed, workers=args.workers, options=options)
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
     half = 1.96 * margin.std(ddof=1) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
-    return {"bots": names, "deals": args.deals, "games": result.games, "play": play,
+    return {"bots": names, "deals": args.deals, "games": result.games, "play": play, "evaluator": args.evaluator,
+            "bid_layouts": args.bid_layouts,
             "margin_simulation_minus_paper": float(margin.mean()), "ci95": float(half),
             "summary": [s.to_json() for s in result.summaries]}
 
@@ -121,6 +126,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--play", default="dd", choices=["dd", "pimc", "random"])
+    parser.add_argument("--evaluator", default="dd", choices=["dd", "estimate", "auto"],
+                        help="SimulationBidder's trick evaluator (bidding benchmark)")
+    parser.add_argument("--bid-layouts", type=int, default=8, help="SimulationBidder's layouts (bidding benchmark)")
     args = parser.parse_args(argv)
     out = {"speed": bench_speed, "declarer": bench_declarer, "bidding": bench_bidding}[args.name](args)
     print(json.dumps(out, indent=2))

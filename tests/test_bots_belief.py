@@ -150,3 +150,25 @@ def test_inconsistent_knowledge_is_refused():
         build_knowledge({0: range(13), 1: [5]})
     with pytest.raises(InvalidInput):
         build_knowledge({0: range(13)}, played=[(1, 3)])
+
+
+def test_facts_reach_the_play_seats():
+    from tribridge.bots.belief import facts_for_play_view
+    from tribridge.bots.play import AuctionPlayView
+    from tribridge.rules.auction import play_deal
+    from tribridge.rules.game import play_view
+    from tribridge.rules.play import PlayState
+
+    deal = random_deal(np.random.default_rng(9))
+    a = AuctionState.start(0)  # bidders N, E, W; widow S
+    for text in ["P", "1N", "P", "P"]:
+        a = a.apply(Call.parse(text))
+    contract = a.contract
+    assert int(contract.declarer) == 1
+    state = PlayState.start(play_deal(deal, 0, 1), contract)
+    view = AuctionPlayView.wrap(play_view(state), a)
+    # the opening leader (play seat S) is the player dealt at W (W and the widow S swap seats);
+    # its own pass is not a fact to it; N passed twice (below 1NT, below 2NT); E bid 1NT
+    assert int(view.seat) == 2
+    facts = facts_for_play_view(view)
+    assert {(f.seat, f.at_least, f.below) for f in facts} == {(0, None, 1), (1, 1, None), (0, None, 2)}

@@ -180,16 +180,19 @@ def dd_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool 
 
 
 def estimate_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool = False) -> np.ndarray:
-    """Fast estimated tricks of declarer + widow per strain (``estimators.evaluators.estimate_tricks``)."""
-    from tribridge.estimators.evaluators import estimate_tricks  # H4's fast estimator
+    """Estimated tricks of declarer + widow per strain (the fast estimator ``estimators.tricks``)."""
+    from tribridge.estimators.tricks import estimate_nt_tricks, estimate_tricks
 
     widow = dealer ^ 2
     decl = layout_masks(layouts, declarer)
     dummy = layout_masks(layouts, widow)
-    out = np.full((len(layouts), 5), np.nan)
-    for strain in ([NT] if nt_only else range(5)):
-        out[:, strain] = np.asarray(estimate_tricks(decl, dummy, strain), dtype=np.float64)
-    return out
+    if len(layouts) == 0:
+        return np.zeros((0, 5))
+    if nt_only:
+        out = np.full((len(layouts), 5), np.nan)
+        out[:, NT] = np.asarray(estimate_nt_tricks(decl, dummy), dtype=np.float64)
+        return out
+    return np.asarray(estimate_tricks(decl, dummy), dtype=np.float64)
 
 
 class _TrickTable:
@@ -215,8 +218,10 @@ def resolve_evaluator(name: str) -> str:
     """``auto`` means the fast estimator when it is installed, else double dummy."""
     if name == "auto":
         try:
-            from tribridge.estimators.evaluators import estimate_tricks  # noqa: F401
-        except ImportError:
+            from tribridge.estimators.tricks import default_model
+
+            default_model()
+        except (ImportError, InvalidInput):
             return "dd"
         return "estimate"
     if name not in EVALUATORS:

@@ -52,15 +52,18 @@ class GameResult:
     calls: tuple[str, ...] = ()
 
 
-_BOT_CACHE: dict[tuple[str, ...], list[Any]] = {}
+_BOT_CACHE: dict[str, list[Any]] = {}
 
 
-def _bots(names: Sequence[str]) -> list[Any]:
+def _bots(names: Sequence[str], options: dict[str, dict] | None = None) -> list[Any]:
+    """The bots of a match (built once per process); ``options[name]`` may hold ``bidder``/``player`` kwargs."""
     from tribridge.bots import get_bot
 
-    key = tuple(names)
+    options = options or {}
+    key = repr((tuple(names), sorted((k, sorted(v.items())) for k, v in options.items())))
     if key not in _BOT_CACHE:
-        _BOT_CACHE[key] = [get_bot(n) for n in names]
+        _BOT_CACHE[key] = [get_bot(n, options.get(n, {}).get("bidder"), options.get(n, {}).get("player"))
+                           for n in names]
     return _BOT_CACHE[key]
 
 
@@ -139,10 +142,10 @@ def deal_for(seed: int, index: int, n_deals: int) -> tuple[Deal, int]:
     return random_deal(np.random.default_rng(seq)), index % 4
 
 
-def _run_deal(args: tuple[tuple[str, ...], int, int, int, str]) -> list[GameResult]:
-    names, seed, index, n_deals, scheme = args
+def _run_deal(args: tuple[tuple[str, ...], int, int, int, str, dict | None]) -> list[GameResult]:
+    names, seed, index, n_deals, scheme, options = args
     deal, dealer = deal_for(seed, index, n_deals)
-    bots = _bots(names)
+    bots = _bots(names, options)
     cache: dict = {}
     return [play_game(deal, dealer, bots, a, scheme, cache) for a in assignments()]
 
@@ -226,8 +229,12 @@ def summarise(names: Sequence[str], results: list[list[GameResult]], seed: int, 
 
 
 def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classic", workers: int = 1,
-              on_progress: Callable[[int], None] | None = None) -> MatchResult:
-    """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process)."""
+              on_progress: Callable[[int], None] | None = None,
+              options: dict[str, dict] | None = None) -> MatchResult:
+    """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process).
+
+    ``options`` maps a bot name to ``{"bidder": {...}, "player": {...}}`` keyword arguments.
+    """
     from tribridge.bots import bot_parts
     from tribridge.rules.scoring import get_scheme
 
@@ -241,7 +248,7 @@ def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classi
     if workers < 1:
         raise InvalidInput("workers", f"expected at least one worker, got {workers}")
     get_scheme(scheme)
-    tasks = [(names, int(seed), i, int(deals), scheme) for i in range(deals)]
+    tasks = [(names, int(seed), i, int(deals), scheme, options) for i in range(deals)]
     results: list[list[GameResult]] = []
     if workers == 1:
         for t in tasks:
