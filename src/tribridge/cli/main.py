@@ -22,6 +22,8 @@ COMMAND_MODULES: list[str] = [
     "tribridge.cli.analyze",
     "tribridge.cli.match",
     "tribridge.cli.shuffle",
+    "tribridge.cli.nt_call",
+    "tribridge.cli.capture",
 ]
 
 

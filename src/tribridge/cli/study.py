@@ -8,6 +8,8 @@ import importlib
 # Each module exposes ``register(study_subparsers)``; add one line per study module.
 STUDY_MODULES: list[str] = [
     "tribridge.cli.study_game",
+    "tribridge.cli.study_nt",
+    "tribridge.cli.study_capture",
 ]
 
 

@@ -1,0 +1,22 @@
+"""Published figures of the seed papers that our studies are compared with (from REFERENCE.md)."""
+
+from __future__ import annotations
+
+# NT call paper, Table 3: "Yes" counts per 100,000 random 13-card hands, three runs per level.
+NT_HANDS_PER_RUN = 100_000
+NT_TABLE3_YES: dict[int, tuple[int, int, int]] = {1: (5955, 5992, 5849), 2: (3228, 3174, 3186), 3: (875, 844, 850)}
+# NT call paper, Table 4: single hand vs the same test on the partnership's 26 cards, per 100,000.
+NT_TABLE4_YES: dict[int, tuple[int, int]] = {1: (6005, 79991), 2: (3259, 73633), 3: (814, 63276)}
+
+# Capture paper, Table II: 1,000,000 deals of 26 cards to two partners per run, three runs (percent of deals).
+CAPTURE_DEALS_PER_RUN = 1_000_000
+CAPTURE_RUNS = 3
+CAPTURE_TABLE2_PCT = {"qualified": 27.90, "fail_b": 57.57, "fail_a": round(100 - 27.90 - 57.57, 2)}
+# Capture paper, Table I (qualifying deals only) and its discussion.
+CAPTURE_TABLE1 = {
+    "t_8_to_11_pct_of_qualified_min": 93.0,  # "over 93 %"
+    "t_9_or_10_pct_of_qualified": 65.6,
+    "t_9_or_10_pct_of_all": 18.3,
+    "t_le_6_pct_of_qualified_max": 0.19,  # "below 0.19 %"
+    "t_gt_13_count": 0,
+}
