@@ -20,6 +20,7 @@ COMMAND_MODULES: list[str] = [
     "tribridge.cli.play_random",
     "tribridge.cli.serve",
     "tribridge.cli.analyze",
+    "tribridge.cli.train",
     "tribridge.cli.match",
     "tribridge.cli.shuffle",
     "tribridge.cli.nt_call",
