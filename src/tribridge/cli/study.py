@@ -10,6 +10,7 @@ STUDY_MODULES: list[str] = [
     "tribridge.cli.study_game",
     "tribridge.cli.study_nt",
     "tribridge.cli.study_capture",
+    "tribridge.cli.study_accuracy",
 ]
 
 
