@@ -174,3 +174,41 @@ def test_cli_rejects_bad_input():
     proc = subprocess.run([sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", "0"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "deals" in proc.stderr
+
+
+def test_cli_resume_after_kill_gives_the_same_json(tmp_path):
+    import signal
+    import time
+
+    out = tmp_path / "out"
+    base = [sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", str(12 * 65536), "--runs", "1",
+            "--seed", "6", "--json", "--workers", "1", "--chunk-size", "65536"]
+    proc = subprocess.Popen(base + ["--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    manifest = out / "manifest.json"
+    deadline = time.time() + 240
+    finished = 0
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            finished = len(json.loads(manifest.read_text())["chunks"])
+        except (OSError, ValueError, KeyError):
+            finished = 0
+        if finished >= 2:
+            break
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    state = json.loads(manifest.read_text())
+    assert 2 <= len(state["chunks"]) < 12 and not state["complete"], "the run was not interrupted part-way"
+    resumed = subprocess.run(base + ["--out", str(out), "--resume"], capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    fresh = subprocess.run(base, capture_output=True, text=True, timeout=300)
+    assert fresh.returncode == 0, fresh.stderr
+    assert resumed.stdout == fresh.stdout
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(out / "run00").to_pandas()
+    assert len(rows) == 12 * 65536 and rows["deal"].is_unique
+    summary = json.loads(fresh.stdout)["results"][0]
+    assert int((rows["level"] > 0).sum()) == summary["opened"]
+    assert int(rows["made"].sum()) == summary["made"]
+    assert int(rows["net_classic"].sum()) == summary["net_points"]["classic"]

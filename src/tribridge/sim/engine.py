@@ -242,6 +242,18 @@ def _write_rows(out_dir: Path, chunk: ChunkSpec, rows: Mapping[str, np.ndarray])
 # Backends
 
 
+def _single_threaded_chunk(run_chunk: Callable[[ChunkSpec, Any], ChunkOutput], chunk: ChunkSpec, params: Any) -> ChunkOutput:
+    """Run one chunk in a worker process with numba's thread pool at one thread (processes give the parallelism)."""
+    try:
+        import numba
+
+        if numba.get_num_threads() != 1:
+            numba.set_num_threads(1)
+    except ImportError:  # pragma: no cover - numba is a core dependency
+        pass
+    return run_chunk(chunk, params)
+
+
 def _local_executor(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
 
@@ -258,7 +270,7 @@ def _iter_local(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, worke
         while queue or pending:
             while queue and len(pending) < limit:
                 chunk = queue.pop(0)
-                pending[pool.submit(run_chunk, chunk, params)] = chunk
+                pending[pool.submit(_single_threaded_chunk, run_chunk, chunk, params)] = chunk
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in sorted(done, key=lambda f: (pending[f].run, pending[f].index)):
                 chunk = pending.pop(fut)
@@ -282,7 +294,7 @@ def _iter_dask(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, worker
                                processes=True, dashboard_address=None)
         client = Client(cluster)
     try:
-        futures = [client.submit(run_chunk, chunk, params, pure=False) for chunk in chunks]
+        futures = [client.submit(_single_threaded_chunk, run_chunk, chunk, params, pure=False) for chunk in chunks]
         by_key = {fut.key: chunk for fut, chunk in zip(futures, chunks)}
         for fut in as_completed(futures):
             output = fut.result()

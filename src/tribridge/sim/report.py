@@ -150,6 +150,16 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
     return Section("Three-player game study (capture paper, Table IV and Figure 6)", text, [figure])
 
 
+def shuffling_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: int | None) -> Section:
+    """The shuffling and dealing tables (Bayer–Diaconis, Conger–Howald, Balázs–Szabó) from ``sim.shuffling_report``."""
+    from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
+
+    report = shuffling_report(str(scale.get("scale", "quick")), seed)
+    figure = draw_shuffling_figure(report, out_dir / "shuffling_tv.png")
+    text = format_shuffling_report(report) + f"\n\n![total variation against riffles]({Path(figure).name})"
+    return Section("Shuffling and dealing (dealing-methods paper and its references)", text, [str(figure)])
+
+
 SectionBuilder = Callable[[Mapping[str, int], Path, int, "int | None"], Section]
 
 
@@ -176,7 +186,7 @@ def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | Non
             raise InvalidInput("only", f"unknown section {name!r}; expected some of {', '.join(SECTION_NAMES)}")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    sizes = SCALES[scale]
+    sizes: dict[str, Any] = {**SCALES[scale], "scale": scale}
     sections: list[Section] = []
     for name, builder in _sections():
         if name not in wanted:

@@ -312,6 +312,24 @@ def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) ->
 # The chunk function
 
 
+@njit(cache=True)
+def _complete_fourth_hand_kernel(three, out):
+    for i in range(three.shape[0]):
+        for suit in range(4):
+            held = np.int64(0)
+            for seat in range(3):
+                out[i, seat, suit] = three[i, seat, suit]
+                held |= three[i, seat, suit]
+            out[i, 3, suit] = np.int64(8191) ^ held
+
+
+def _complete_fourth_hand(three: np.ndarray) -> np.ndarray:
+    """``int64[n, 4, 4]`` masks from the first three hands (the fourth holds the rest of the pack)."""
+    out = np.empty((three.shape[0], 4, 4), dtype=np.int64)
+    _complete_fourth_hand_kernel(three, out)
+    return out
+
+
 @dataclass
 class GameBatch:
     """Per-deal results of the protocol on a batch (arrays of length n)."""
@@ -352,7 +370,7 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     rows: dict[str, list[np.ndarray]] = {}
     # Process in seeding blocks so memory stays flat whatever the chunk size.
     for _block, lo, hi, _seq in chunk.blocks():
-        masks = deal_hand_masks(hi - lo, run_seed, 4, lo)
+        masks = _complete_fourth_hand(deal_hand_masks(hi - lo, run_seed, 3, lo))
         batch = play_game_batch(masks, lo, game)
         (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, net, deal_net) = game_tally_kernel(
             batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks, scores, np.int64(lo))
