@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "tribridge.cli.serve",
     "tribridge.cli.analyze",
     "tribridge.cli.train",
+    "tribridge.cli.calibrate",
     "tribridge.cli.match",
     "tribridge.cli.shuffle",
     "tribridge.cli.nt_call",
