@@ -201,7 +201,7 @@ def draw_shuffling_figure(report: Mapping[str, Any], path: str | Path) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8))
+    fig, axes = plt.subplots(1, 2, figsize=(12, 6.2))
     ax = axes[0]
     bd = report["bayer_diaconis"]
     ax.plot([r["shuffles"] for r in bd], [r["ours"] for r in bd], "k-", lw=2, label="whole order of 52 cards (BD)")
@@ -223,7 +223,7 @@ def draw_shuffling_figure(report: Mapping[str, Any], path: str | Path) -> str:
     ax.set_xlabel("riffle shuffles k")
     ax.set_ylabel("total variation")
     ax.set_title("52 cards, 4 hands of 13")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=2)
 
     ax = axes[1]
     ex = report["exact_small"]
@@ -237,7 +237,7 @@ def draw_shuffling_figure(report: Mapping[str, Any], path: str | Path) -> str:
     ax.set_xlabel("riffle shuffles k")
     ax.set_ylabel("total variation of the hands")
     ax.set_title(f"{ex['players']} hands of {ex['hand_size']} distinct cards: exact (dashed: C/2^k)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
