@@ -150,6 +150,99 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
     return Section("Three-player game study (capture paper, Table IV and Figure 6)", text, [figure])
 
 
+def nt_figure(result: Mapping[str, Any], path: str) -> str:
+    """NT paper Figure 1 style: yes counts per 100,000 hands for 1–3NT, ours per run beside the published runs."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from tribridge.sim import published as P
+
+    rows = [r for r in result["table3"]]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    x = np.arange(len(rows))
+    runs = result["runs"]
+    width = 0.8 / (runs + 3)
+    scale = 100_000 / result["hands"]
+    for i in range(runs):
+        ax.bar(x - 0.4 + width * (i + 0.5), [r["ours"][i] * scale for r in rows], width, color="#4C72B0",
+               alpha=0.5 + 0.5 * i / max(1, runs - 1), label=f"ours, run {i + 1}")
+    for j in range(3):
+        ax.bar(x - 0.4 + width * (runs + j + 0.5), [P.NT_TABLE3_YES[r["level"]][j] for r in rows], width,
+               color="#DD8452", alpha=0.5 + 0.25 * j, label=f"paper, sim {j + 1}")
+    ax.set_xticks(x, [f"{r['level']}NT" for r in rows])
+    ax.set_ylabel("'Yes' per 100,000 hands")
+    ax.set_title("NT call algorithm: hands that may call, single hand (Table 3)")
+    ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def prequalification_figure(result: Mapping[str, Any], path: str) -> str:
+    """Capture paper Figure 1 style: grouped bars of deals per pre-qualification outcome and run, mean % line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from tribridge.sim import published as P
+
+    first = next(iter(result["readings"].values()))["results"]
+    outcomes = [("qualified", "both conditions pass"), ("fail_b", "A passes, B fails"), ("fail_a", "A fails")]
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    x = np.arange(len(outcomes))
+    width = 0.8 / len(first)
+    for i, run in enumerate(first):
+        ax.bar(x - 0.4 + width * (i + 0.5), [run["status"][key] for key, _ in outcomes], width, label=f"run {i + 1}")
+    ax.set_xticks(x, [label for _, label in outcomes])
+    ax.set_ylabel("deals")
+    twin = ax.twinx()
+    mean_pct = [100 * sum(r["status"][key] for r in first) / sum(r["deals"] for r in first) for key, _ in outcomes]
+    twin.plot(x, mean_pct, "k-o", label="ours, mean %")
+    twin.plot(x, [P.CAPTURE_TABLE2_PCT[key] for key, _ in outcomes], "r--s", label="paper %")
+    for xi, v in zip(x, mean_pct):
+        twin.annotate(f"{v:.2f}%", (xi, v), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
+    twin.set_ylabel("% of deals")
+    twin.set_ylim(0, 100)
+    ax.set_title(f"Pre-qualification of declarer + partner, {result['runs']} × {result['deals']:,} deals (Table II)")
+    handles = ax.get_legend_handles_labels()
+    more = twin.get_legend_handles_labels()
+    ax.legend(handles[0] + more[0], handles[1] + more[1], fontsize=7, loc="upper right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def nt_section(scale: Mapping[str, Any], out_dir: Path, seed: int, workers: int | None) -> Section:
+    """NT call paper Tables 3 and 4 (``sim.papers.nt_study``) with a Figure 1 style plot."""
+    from tribridge.sim.papers import nt_study, nt_tables_markdown
+
+    result = nt_study(int(scale["nt_hands"]), int(scale["runs"]), seed, levels=(1, 2, 3))
+    figure = nt_figure(result, str(out_dir / "nt_call.png"))
+    text = nt_tables_markdown(result) + f"\n\n![NT call yes counts]({Path(figure).name})"
+    return Section("No-Trump call algorithm (NT paper, Tables 3 and 4)", text, [figure])
+
+
+def capture_section(scale: Mapping[str, Any], out_dir: Path, seed: int, workers: int | None) -> Section:
+    """Capture paper Tables I and II for every reading (``sim.papers.capture_study``), with Figures 1 and 2."""
+    from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown
+
+    result = capture_study(int(scale["capture_deals"]), int(scale["runs"]), seed, reading="all")
+    bars = prequalification_figure(result, str(out_dir / "capture_prequalification.png"))
+    hist = capture_figure(result, str(out_dir / "capture_histogram.png"))
+    text = "\n".join([
+        capture_tables_markdown(result), "",
+        f"Closest reading to Table I: `{result['closest_reading']}`.", "",
+        f"![pre-qualification]({Path(bars).name})", "", f"![capture histogram]({Path(hist).name})"])
+    return Section("Capture estimator (capture paper, Tables I and II, Figures 1 and 2)", text, [bars, hist])
+
+
 def shuffling_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: int | None) -> Section:
     """The shuffling and dealing tables (Bayer–Diaconis, Conger–Howald, Balázs–Szabó) from ``sim.shuffling_report``."""
     from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
