@@ -2,15 +2,14 @@
 """Takes the README's screenshots of the web table (lobby, a deal in progress, the analysis) with Debian's chromium.
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs/img] [--bots paper paper] [--seed-tries 8]
-Starts the real server on a free port with a temporary database, plays one deal like a person
-(cheapest bid once, then passes; first playable card), and saves PNG files.
+Starts the real server on a free port with a temporary database, plays like a simple person
+(passes, so the bots bid; plays the lowest playable card) until a deal has been played, and saves PNG files.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import re
 import socket
 import tempfile
 import threading
@@ -54,15 +53,13 @@ def version(page) -> int:
     return int(page.get_attribute("#table", "data-version"))
 
 
-def act_once(page, state: dict) -> str:
-    """Take our one action (a call or a card) like a simple person; returns the phase we acted in."""
+def act_once(page) -> str:
+    """Take our one action like a simple person (pass; the lowest playable card); returns the phase."""
     phase = page.get_attribute("#table", "data-phase")
     before = version(page)
     if phase == "auction":
         calls = page.eval_on_selector_all("#bidding-box button.call:enabled", "els => els.map(e => e.dataset.call)")
-        bids = [c for c in calls if re.fullmatch(r"[1-7][CDHSN]", c)]
-        choice = bids[0] if bids and not state.get("bid") else "P"
-        state["bid"] = True
+        choice = "P" if "P" in calls else calls[0]
         page.click(f"#bidding-box button.call[data-call='{choice}']")
     elif phase == "play":
         cards = page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")
@@ -99,7 +96,6 @@ def main() -> None:
             page.click("#start-game")
             page.wait_for_selector("#table:not([hidden])")
 
-            state: dict = {}
             in_progress_taken = False
             for _ in range(400):
                 page.wait_for_function(ACTIONABLE)
@@ -107,7 +103,6 @@ def main() -> None:
                 if phase == "done":
                     if page.locator("#contract").count() and in_progress_taken:
                         break
-                    state = {}
                     in_progress_taken = False
                     deal = int(page.get_attribute("#table", "data-deal-no"))
                     page.click("#next-deal")
@@ -122,8 +117,9 @@ def main() -> None:
                     page.screenshot(path=str(out / "table-phone.png"), full_page=True)
                     page.set_viewport_size({"width": 1200, "height": 860})
                     in_progress_taken = True
-                act_once(page, state)
+                act_once(page)
             page.wait_for_selector("#analysis-box:not([hidden])")
+            page.wait_for_selector("[data-testid='dd-table']", timeout=180_000)
             page.locator("#analysis-box").scroll_into_view_if_needed()
             page.screenshot(path=str(out / "analysis.png"), full_page=True)
             browser.close()

@@ -238,8 +238,16 @@ def test_full_game_against_two_bots(page, server_url):
     assert sum(totals) >= sum(shown) > 0
 
     # The analysis panel is there after the deal.
+    # The analysis panel follows (computed on the server after the deal): DD table, estimates, best contract.
     page.wait_for_selector("#analysis-box:not([hidden])", timeout=60_000)
-    assert page.locator("[data-testid='dd-table'] tbody tr").count() >= 3
+    try:
+        page.wait_for_selector("[data-testid='dd-table'] tbody tr", timeout=120_000)
+    except Exception:
+        pytest.fail(f"no double-dummy table; analysis was {page.evaluate('() => window.tribridge.view.analysis')}")
+    assert page.locator("[data-testid='dd-table'] tbody tr").count() == 4
+    dd_cells = page.eval_on_selector_all("[data-testid='dd-table'] tbody td", "els => els.map(e => e.textContent)")
+    assert all(cell.isdigit() and 0 <= int(cell) <= 13 for cell in dd_cells), dd_cells
+    assert page.locator("[data-testid='best-contract']").count() == 1
 
 
 def test_reload_mid_deal_returns_to_same_seat_and_state(page, server_url):
@@ -331,3 +339,52 @@ def test_illegal_card_cannot_be_played(page, server_url):
         assert page.eval_on_selector_all("#trick .card", "els => els.map(e => e.dataset.card)") == trick_before
         return
     pytest.fail("never had to follow suit while holding other suits")
+
+
+def test_friend_takes_a_chair_from_the_shared_link(page, browser, server_url):
+    """A table with a friend's chair shows a link; a second browser opens it, takes the chair and sees the deal."""
+    page.goto(f"{server_url}/?pace=0")
+    page.wait_for_selector("#chair-1 option[value='friend']", state="attached")
+    page.select_option("#chair-1", "friend")
+    page.select_option("#chair-2", "bot:random")
+    page.click("#start-game")
+    page.wait_for_selector("#invite:not([hidden])")
+    link = page.input_value("#invite-link")
+    assert "table=" in link
+
+    friend_context = browser.new_context(viewport={"width": 420, "height": 860})
+    try:
+        friend = friend_context.new_page()
+        friend.set_default_timeout(30_000)
+        friend.goto(link)
+        friend.wait_for_selector("#join:not([hidden])")
+        assert friend.locator("#join-chairs button[data-chair='0']").is_disabled(), "chair 1 is taken by the host"
+        assert friend.locator("#join-chairs button[data-chair='2']").is_disabled(), "chair 3 is a bot"
+        friend.click("#join-chairs button[data-chair='1']")
+        friend.wait_for_selector("#table:not([hidden])")
+        friend.wait_for_function("() => document.getElementById('table').dataset.version !== ''")
+        # Both see the same deal from different seats, each with a hand of 13 cards and no other face.
+        page.wait_for_selector("#invite[hidden]", state="attached")
+        assert friend.get_attribute("#table", "data-deal-no") == page.get_attribute("#table", "data-deal-no")
+        assert friend.get_attribute("#table", "data-my-seat") != page.get_attribute("#table", "data-my-seat")
+        host_hand, friend_hand = my_hand(page), my_hand(friend)
+        assert len(host_hand) == len(friend_hand) == 13
+        assert not set(host_hand) & set(friend_hand)
+        assert friend.locator(".pos-bottom .who").inner_text() == "You"
+        # Whoever of the two is on turn calls; the other page gets the new state pushed (no reload).
+        for _ in range(600):
+            if page.get_attribute("#table", "data-my-turn") == "true":
+                actor, watcher = page, friend
+                break
+            if friend.get_attribute("#table", "data-my-turn") == "true":
+                actor, watcher = friend, page
+                break
+            page.wait_for_timeout(100)
+        else:
+            pytest.fail("neither human chair got a turn in the auction")
+        version = table_version(actor)
+        make_call(actor, bid_once=False)
+        watcher.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {version}")
+        assert watcher.locator("#auction-table td[data-call]").count() >= 1
+    finally:
+        friend_context.close()

@@ -191,6 +191,7 @@ let conn = null;
 let shown = null; // the view on screen
 let queue = []; // pushed views waiting to be shown
 let newestVersion = -1;
+let newestText = ""; // the newest view received, as JSON
 let lastShownAt = 0;
 let pumpTimer = null;
 let keyBuffer = "";
@@ -202,6 +203,7 @@ function closeTable() {
   shown = null;
   queue = [];
   newestVersion = -1;
+  newestText = "";
   clearTimeout(pumpTimer);
   pumpTimer = null;
 }
@@ -240,10 +242,13 @@ function versionOf(view) {
 /** A view pushed by the server or polled: queue it, newest versions only. */
 function receiveView(view) {
   const version = versionOf(view);
+  const text = JSON.stringify(view);
   if (version !== null) {
-    if (version <= newestVersion) return;
+    // A view of the same version may still bring news (the analysis arrives after the deal).
+    if (version < newestVersion || (version === newestVersion && text === newestText)) return;
     newestVersion = version;
   }
+  newestText = text;
   queue.push(view);
   pump();
 }
@@ -268,6 +273,7 @@ function showNow(view) {
   const version = versionOf(view);
   if (version !== null) {
     if (version < newestVersion && shown && versionOf(shown) !== null && versionOf(shown) >= version) return;
+    if (version >= newestVersion) newestText = JSON.stringify(view);
     newestVersion = Math.max(newestVersion, version);
     queue = queue.filter((v) => versionOf(v) === null || versionOf(v) > version);
   }
@@ -397,7 +403,7 @@ function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
     c.id = "contract";
     c.append(callFragment(view.contract));
     contract.append(c);
-    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer])})`);
+    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer]).replace(" (bot)", "")})`);
   } else if (view.phase === "auction") {
     contract.textContent = "Auction";
   } else if (isDone(view) && view.result && view.result.passed_out) {
