@@ -29,7 +29,6 @@ def trick_winner(cards: list[Card] | tuple[Card, ...], leader: Seat | int, trump
 
 
 def _winning_position(cards: list[Card] | tuple[Card, ...], trump: Suit | int | None) -> int:
-    led = cards[0].index // 13
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i].index, cards[best].index
@@ -40,7 +39,6 @@ def _winning_position(cards: list[Card] | tuple[Card, ...], trump: Suit | int | 
         elif trump is not None and cs == int(trump):
             best = i
         # a discard of another suit never wins
-    del led
     return best
 
 
