@@ -317,7 +317,7 @@ class SimulationBidder:
 
     name = "simulation"
 
-    def __init__(self, layouts: int = 8, evaluator: str = "dd", scheme: str = "classic",
+    def __init__(self, layouts: int = 8, evaluator: str = "auto", scheme: str = "classic",
                  max_draws: int | None = None) -> None:
         evaluator = resolve_evaluator(evaluator)
         if layouts < 1:

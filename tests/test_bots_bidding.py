@@ -1,0 +1,65 @@
+"""Bidders: legal calls, the paper rule, candidate lists, the simulation bidder doubling a sure defeat."""
+
+import numpy as np
+import pytest
+
+from tribridge.bots.bidding import PaperBidder, RandomBidder, SimulationBidder
+from tribridge.cards import Hand, Seat, random_deal
+from tribridge.estimators.nt_call import highest_nt_level_batch
+from tribridge.rules.auction import AuctionState, Call
+from tribridge.rules.game import BidView
+
+
+def _view(hand: Hand, calls: list[str], dealer: int = 0) -> BidView:
+    a = AuctionState.start(dealer)
+    for c in calls:
+        a = a.apply(Call.parse(c))
+    return BidView(a.turn, hand, Seat(dealer), a)
+
+
+def test_paper_bidder_follows_the_nt_rule():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        hand = random_deal(rng)[0]
+        view = _view(hand, [])
+        call = PaperBidder().bid(view)
+        highest = int(highest_nt_level_batch(np.array([hand.masks()], dtype=np.int64))[0])
+        assert call == (Call.parse("1N") if highest >= 1 else Call.parse("P"))
+    strong = Hand.from_pbn("AKQJ.AKQ.AKQ.AKQ")
+    assert PaperBidder().bid(_view(strong, [])) == Call.parse("1N")
+    assert PaperBidder().bid(_view(strong, ["1S"])) == Call.parse("1N")  # 1NT outranks 1S and the hand qualifies
+    cands = PaperBidder().candidates(_view(strong, []))
+    assert cands[0] == (Call.parse("1N"), 1.0)
+
+
+def test_random_bidder_is_legal_and_repeatable():
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        view = _view(random_deal(rng)[0], ["1H"])
+        call = RandomBidder().bid(view)
+        assert view.auction.is_legal(call) is None
+        assert RandomBidder().bid(view) == call
+
+
+def test_simulation_bidder_doubles_a_sure_defeat():
+    # N deals and opens 7NT; E holds all four aces: 7NT cannot make, doubling pays more than passing
+    hand = Hand.from_pbn("A5432.A32.A2.A32")
+    view = _view(hand, ["7N"], dealer=0)
+    assert int(view.seat) == 1
+    bidder = SimulationBidder(layouts=2, evaluator="dd")
+    cands = dict((str(c), s) for c, s in bidder.candidates(view))
+    assert set(cands) == {"P", "X"}
+    assert cands["X"] > cands["P"] > 0
+    assert bidder.bid(view) == Call.parse("X")
+    assert bidder.last is not None and bidder.last.sample.dropped_facts  # 7NT qualification was relaxed
+
+
+def test_simulation_bidder_returns_legal_calls_deterministically():
+    rng = np.random.default_rng(4)
+    hand = random_deal(rng)[1]
+    view = _view(hand, ["1C"])
+    a = SimulationBidder(layouts=2, evaluator="dd").candidates(view)
+    b = SimulationBidder(layouts=2, evaluator="dd").candidates(view)
+    assert a == b
+    assert all(view.auction.is_legal(c) is None for c, _ in a)
+    assert a[0][1] == max(s for _, s in a)
