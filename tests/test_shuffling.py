@@ -268,3 +268,27 @@ def test_exact_law_tv_decreases_and_bounded():
     tvs = [law.tv(2**k) for k in range(0, 9)]
     assert tvs[0] > Fraction(9, 10) and all(0 <= t <= 1 for t in tvs)
     assert all(b < a for a, b in zip(tvs, tvs[1:]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(2, 3), (3, 2), (4, 2)]))
+def test_hand_counts_and_sampled_statistics_match_naive(seed, shape):
+    players, hand = shape
+    n = players * hand
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 3, size=n).astype(np.int16)
+    values = S.deck_values(values, n)
+    owners = rng.permuted(np.tile(np.repeat(np.arange(players), hand), (5, 1)), axis=1).astype(np.int8)
+    tables = S.hand_counts(owners, values, players)
+    for b in range(5):
+        naive = np.zeros(tables.shape[1:], dtype=int)
+        for i in range(n):
+            naive[values[i], owners[b, i]] += 1
+        assert np.array_equal(tables[b], naive)
+    # Monte Carlo statistics of a distinct deck: the fast digraph path equals the general formula
+    distinct = S.deck_values("distinct", n)
+    fast = R.sampled_outcome_statistics(distinct, players, hand, 50, np.random.default_rng(seed))
+    base = np.repeat(np.arange(players, dtype=np.int8), hand)
+    words = np.random.default_rng(seed).permuted(np.tile(base, (50, 1)), axis=1)
+    general, scale = R.outcome_g(distinct, S.hand_counts(words, distinct, players))
+    assert scale == 1 and np.array_equal(fast.g, general)

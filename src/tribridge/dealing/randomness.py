@@ -320,6 +320,14 @@ def contingency_tables(row_sums: Sequence[int], col_sums: Sequence[int], limit: 
             return
 
 
+def table_count_bound(row_sums: Sequence[int], col_sums: Sequence[int]) -> int:
+    """Cheap upper bound on the number of tables with these margins (the last row/column is forced)."""
+    def side(sums: Sequence[int], other: int) -> int:
+        return math.prod(math.comb(m + other - 1, other - 1) for m in list(sums)[:-1])
+
+    return min(side(row_sums, len(col_sums)), side(col_sums, len(row_sums)))
+
+
 @dataclass(frozen=True)
 class OutcomeStatistics:
     """The law of ``scale * G(omega)`` under perfectly random hands: distinct G matrices and integer weights."""
@@ -350,6 +358,8 @@ def exact_outcome_statistics(values: np.ndarray, players: int, hand_size: int,
     """Enumerate every outcome table with its multivariate-hypergeometric weight (exact)."""
     values = np.asarray(values, dtype=np.int64)
     mult = np.bincount(values).tolist()
+    if table_count_bound(mult, [hand_size] * players) > 50 * max_outcomes:
+        raise InvalidInput("deck", f"far more than {max_outcomes} outcome tables; use Monte Carlo")
     tables_list = list(contingency_tables(mult, [hand_size] * players, limit=max_outcomes + 1))
     if len(tables_list) > max_outcomes:
         raise InvalidInput("deck", f"more than {max_outcomes} outcome tables; use Monte Carlo")
@@ -379,9 +389,21 @@ def sampled_outcome_statistics(values: np.ndarray, players: int, hand_size: int,
     """Monte Carlo version: G of ``samples`` perfectly random deals (each weight 1)."""
     values = np.asarray(values, dtype=np.int64)
     base = np.repeat(np.arange(players, dtype=np.int8), hand_size)
-    words = rng.permuted(np.tile(base, (samples, 1)), axis=1)
-    tables = hand_counts(words, values, players)
-    g, scale = outcome_g(values, tables)
+    distinct = len(np.unique(values)) == len(values)
+    parts, scale = [], 1
+    for start in range(0, samples, 20_000):
+        words = rng.permuted(np.tile(base, (min(20_000, samples - start), 1)), axis=1)
+        if distinct:
+            # G is the digraph table of the owner word (indexed by source position)
+            ordered = words.astype(np.int64)
+            pairs = ordered[:, :-1] * players + ordered[:, 1:]
+            rows = np.arange(len(words))[:, None] * players * players
+            g = np.bincount((rows + pairs).ravel(), minlength=len(words) * players * players)
+            parts.append(g.reshape(len(words), players, players).astype(np.int64))
+        else:
+            g, scale = outcome_g(values, hand_counts(words, values, players))
+            parts.append(g)
+    g = np.concatenate(parts)
     return OutcomeStatistics(g, [1] * samples, scale, len(values), hand_size, False)
 
 
