@@ -166,6 +166,9 @@ def tv_curve(values: np.ndarray, word: np.ndarray, players: int, hand_size: int,
     if exact_only:
         raise InvalidInput("exact", f"exact TV needs at most {R.MAX_EXACT_CARDS} cards; drop --exact for Monte Carlo")
     feature = feature or _default_feature(deck)
+    allowed = {"distinct": R.FEATURES, "suits": ("suits", "colors"), "colors": ("colors",), "colours": ("colors",)}
+    if feature not in allowed.get(deck.strip().lower(), ()):
+        raise InvalidInput("feature", f"feature {feature!r} is not a function of the hands for deck {deck!r}")
     rows = R.monte_carlo_feature_tv(feature, word, ks, samples, rng, players, hand_size, progress=progress)
     return {"method": "monte-carlo", "feature": feature, "samples": samples,
             "tv": {str(r.shuffles): r.tv for r in rows},
