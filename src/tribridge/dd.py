@@ -166,6 +166,37 @@ def _tables_batch(owners: np.ndarray, nt_only: bool) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 4, 5), dtype=np.uint8)
 
 
+def _nt_declarer_chunk(owners: np.ndarray, declarers: np.ndarray) -> np.ndarray:
+    """DD NT tricks ``uint8[n]`` of each deal's declarer: one DDS solve with the declarer's LHO on lead."""
+    import endplay._dds as _dds
+
+    n = len(owners)
+    if n > MAX_BOARDS:
+        raise ValueError(f"at most {MAX_BOARDS} boards per DDS call, got {n}")
+    out = np.zeros(n, dtype=np.uint8)
+    if n == 0:
+        return out
+    boards = _dds.boards()
+    boards.noOfBoards = n
+    for i in range(n):
+        deal = boards.deals[i]
+        _fill_remain_cards(deal.remainCards, owners[i])
+        deal.trump = NT
+        deal.first = (int(declarers[i]) + 1) % 4
+        for k in range(3):
+            deal.currentTrickSuit[k] = 0
+            deal.currentTrickRank[k] = 0
+        boards.target[i] = -1
+        boards.solutions[i] = 1
+        boards.mode[i] = 1
+    solved = _dds.solvedBoards()
+    with _DDS_LOCK:
+        _dds.SolveAllBoardsBin(boards, solved)
+    for i in range(n):
+        out[i] = 13 - int(solved.solvedBoard[i].score[0])
+    return out
+
+
 def _worker_init() -> None:
     """Pool worker start: one DDS thread per worker process (processes give the parallelism)."""
     import endplay._dds as _dds
@@ -215,31 +246,30 @@ def shutdown_pool() -> None:
 atexit.register(shutdown_pool)
 
 
-def _compute_tables(
-    owners: np.ndarray,
-    nt_only: bool,
+def _run_chunks(
+    fn: Callable[..., np.ndarray],
+    arrays: tuple[np.ndarray, ...],
+    extra: tuple[Any, ...],
+    limit: int,
+    pool_chunk: int,
     workers: int | None,
     on_progress: Callable[[int], None] | None,
 ) -> np.ndarray:
-    """Solve the tables of ``owners`` in this process or across the worker pool."""
-    n = len(owners)
-    if n == 0:
-        return np.zeros((0, 4, 5), dtype=np.uint8)
+    """Apply a DDS chunk function over row-aligned arrays, in this process or across the worker pool."""
+    n = len(arrays[0])
     workers = default_workers() if workers is None else max(1, int(workers))
-    limit = MAX_NT_TABLES if nt_only else MAX_FULL_TABLES
+    parts: list[np.ndarray] = []
     if workers == 1 or n < 2 * workers:
-        out = []
         for i in range(0, n, limit):
-            out.append(_tables_chunk(owners[i : i + limit], nt_only))
+            parts.append(fn(*(a[i : i + limit] for a in arrays), *extra))
             if on_progress:
-                on_progress(len(out[-1]))
-        return np.concatenate(out)
+                on_progress(len(parts[-1]))
+        return np.concatenate(parts)
     # small chunks balance the workers; at most the DDS limit per call
-    size = max(1, min(limit, 25 if nt_only else 10, -(-n // (workers * 2))))
+    size = max(1, min(limit, pool_chunk, -(-n // (workers * 2))))
     try:
         pool = _pool(workers)
-        futures = [pool.submit(_tables_chunk, owners[i : i + size], nt_only) for i in range(0, n, size)]
-        parts = []
+        futures = [pool.submit(fn, *(a[i : i + size] for a in arrays), *extra) for i in range(0, n, size)]
         for fut in futures:
             parts.append(fut.result())
             if on_progress:
@@ -248,8 +278,21 @@ def _compute_tables(
         # e.g. a script without the ``if __name__ == "__main__":`` guard that spawn needs
         shutdown_pool()
         warnings.warn("double-dummy worker processes failed to start; solving in this process", RuntimeWarning)
-        return _compute_tables(owners, nt_only, 1, on_progress)
+        return _run_chunks(fn, arrays, extra, limit, pool_chunk, 1, on_progress)
     return np.concatenate(parts)
+
+
+def _compute_tables(
+    owners: np.ndarray,
+    nt_only: bool,
+    workers: int | None,
+    on_progress: Callable[[int], None] | None,
+) -> np.ndarray:
+    """Solve the tables of ``owners`` in this process or across the worker pool."""
+    if len(owners) == 0:
+        return np.zeros((0, 4, 5), dtype=np.uint8)
+    limit = MAX_NT_TABLES if nt_only else MAX_FULL_TABLES
+    return _run_chunks(_tables_chunk, (owners,), (nt_only,), limit, 25 if nt_only else 10, workers, on_progress)
 
 
 # --------------------------------------------------------------------------- cache
@@ -408,12 +451,35 @@ def dd_nt_tricks(
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
-    """Double-dummy NT tricks ``int64[n]`` for the declarer of each deal (one seat or one per deal)."""
-    tables = dd_tables_array(deals, nt_only=True, cache=cache, workers=workers, on_progress=on_progress)
-    decl = np.broadcast_to(np.asarray(declarers, dtype=np.int64), (len(tables),))
+    """Double-dummy NT tricks ``int64[n]`` for the declarer of each deal (one seat or one per deal).
+
+    Only the asked declarer is solved (one DDS search with the declarer's LHO on lead, about a third of
+    an NT table's cost); the cache stores that one cell and answers from any table holding it.
+    """
+    owners = _as_owners(deals)
+    n = len(owners)
+    try:
+        decl = np.broadcast_to(np.asarray(declarers, dtype=np.int64), (n,)).copy()
+    except ValueError as exc:
+        raise InvalidInput("declarers", f"expected one seat or one per deal ({n}), got {np.shape(declarers)}") from exc
     if decl.size and (decl.min() < 0 or decl.max() > 3):
         raise InvalidInput("declarers", "declarer seats must be 0..3")
-    return tables[np.arange(len(tables)), decl, NT].astype(np.int64)
+    store = _resolve_cache(cache)
+    tables = store.get(owners) if store is not None else np.full((n, 4, 5), UNKNOWN, np.uint8)
+    rows = np.arange(n)
+    tricks = tables[rows, decl, NT].copy()
+    todo = np.flatnonzero(tricks == UNKNOWN)
+    if on_progress and n - len(todo):
+        on_progress(n - len(todo))
+    if len(todo):
+        solved = _run_chunks(_nt_declarer_chunk, (owners[todo], decl[todo]), (), MAX_BOARDS, 25, workers,
+                             on_progress)
+        tricks[todo] = solved
+        if store is not None:
+            fresh = np.full((len(todo), 4, 5), UNKNOWN, np.uint8)
+            fresh[np.arange(len(todo)), decl[todo], NT] = solved
+            store.put(owners[todo], fresh)
+    return tricks.astype(np.int64)
 
 
 # --------------------------------------------------------------------------- positions (partial play)
