@@ -40,14 +40,14 @@ def _direct_rolls(seed: int, run: int, deals: int, sides: int = 6) -> np.ndarray
 
 # --- chunk planning ---------------------------------------------------------------------------
 
-def test_plan_chunks_covers_every_deal_once_in_whole_blocks():
+def test_plan_chunks_covers_every_deal_once():
     chunks = plan_chunks(deals=300_001, runs=2, seed=3, chunk_size=100_000)
     for run in range(2):
         mine = [c for c in chunks if c.run == run]
         assert mine[0].start == 0 and mine[-1].stop == 300_001
         for a, b in zip(mine, mine[1:]):
             assert a.stop == b.start
-            assert a.start % BLOCK_SIZE == 0
+            assert a.size == 100_000
         assert [c.index for c in mine] == list(range(len(mine)))
 
 
@@ -123,7 +123,7 @@ def test_results_equal_direct_computation_and_do_not_depend_on_chunking():
     for run in range(2):
         rolls = _direct_rolls(11, run, deals)
         expected.append({"deals": deals, "histogram": np.bincount(rolls, minlength=6).tolist(), "total": int(rolls.sum())})
-    for chunk_size in (1, BLOCK_SIZE, 2 * BLOCK_SIZE, 10**7):
+    for chunk_size in (20_000, 50_001, BLOCK_SIZE, 2 * BLOCK_SIZE, 10**7):
         got = _check(run_study("check", engine_check_chunk, {"sides": 6}, deals=deals, runs=2, seed=11,
                                chunk_size=chunk_size, workers=1))
         assert [{"deals": g["deals"], "histogram": g["histogram"]["data"], "total": g["total"]} for g in got] == expected
@@ -145,7 +145,7 @@ def test_local_pool_and_dask_local_cluster_agree_with_serial():
 
 def test_progress_callback_counts_every_deal():
     seen = []
-    run_study("check", engine_check_chunk, {}, deals=BLOCK_SIZE + 5, runs=3, seed=0, chunk_size=1, workers=1,
+    run_study("check", engine_check_chunk, {}, deals=BLOCK_SIZE + 5, runs=3, seed=0, chunk_size=10_000, workers=1,
               progress=seen.append)
     assert sum(seen) == 3 * (BLOCK_SIZE + 5)
 

@@ -6,7 +6,9 @@ results (counts, histograms, integer sums) that merge by addition, plus optional
 
 Determinism: deals are drawn in fixed *blocks* of ``BLOCK_SIZE`` deals; block ``b`` of run ``r``
 draws from ``SeedSequence(seed, spawn_key=(r, b))`` (the same stream as
-``SeedSequence(seed).spawn(R)[r].spawn(B)[b]``). A chunk is a whole number of blocks, so the deals,
+``SeedSequence(seed).spawn(R)[r].spawn(B)[b]``); a chunk that starts or ends inside a block draws the
+block's stream and keeps its own slice. (The game study deals through ``dealing.random``, where
+deal ``j`` of run ``r`` depends only on ``(SeedSequence(seed, spawn_key=(r,)), j)``.) So the deals,
 and therefore the merged integer results, do not depend on chunk size, backend or worker count.
 Partial results must be integers (floats would make the merged sum depend on grouping).
 """
@@ -14,7 +16,6 @@ Partial results must be integers (floats would make the merged sum depend on gro
 from __future__ import annotations
 
 import json
-import math
 import os
 import tempfile
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -167,7 +168,7 @@ def partial_from_json(data: Mapping[str, Any]) -> Partial:
 
 
 def plan_chunks(deals: int, runs: int, seed: int, chunk_size: int, block_size: int = BLOCK_SIZE) -> list[ChunkSpec]:
-    """Cut ``runs`` runs of ``deals`` deals into chunks of whole blocks (``chunk_size`` rounded up)."""
+    """Cut ``runs`` runs of ``deals`` deals into consecutive chunks of ``chunk_size`` deals (the last may be short)."""
     if deals < 1:
         raise InvalidInput("deals", f"expected a positive number of deals, got {deals}")
     if runs < 1:
@@ -176,7 +177,7 @@ def plan_chunks(deals: int, runs: int, seed: int, chunk_size: int, block_size: i
         raise InvalidInput("chunk_size", f"expected a positive chunk size, got {chunk_size}")
     if not 0 <= seed < 2**63:
         raise InvalidInput("seed", f"expected a seed 0 .. 2**63-1, got {seed}")
-    step = max(1, math.ceil(chunk_size / block_size)) * block_size
+    step = int(chunk_size)
     chunks = []
     for run in range(runs):
         for index, start in enumerate(range(0, deals, step)):
@@ -187,8 +188,8 @@ def plan_chunks(deals: int, runs: int, seed: int, chunk_size: int, block_size: i
 def default_chunk_size(deals: int, runs: int, workers: int) -> int:
     """A chunk size that gives each worker several chunks (for balance and a live progress bar)."""
     total = deals * runs
-    target = max(1, total // max(1, workers * 8))
-    return int(min(1 << 20, max(BLOCK_SIZE, target)))
+    target = total // max(1, workers * 8)
+    return int(min(1 << 20, max(min(BLOCK_SIZE, deals), target, 1)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -343,7 +344,7 @@ def run_study(
     n_workers = workers or os.cpu_count() or 1
     chunk_step = chunk_size or default_chunk_size(deals, runs, n_workers)
     chunks = plan_chunks(deals, runs, seed, chunk_step)
-    step = max(1, math.ceil(chunk_step / BLOCK_SIZE)) * BLOCK_SIZE
+    step = int(chunk_step)
     config = _config_key(name, deals, runs, seed, step, params)
 
     finished: dict[tuple[int, int], Partial] = {}

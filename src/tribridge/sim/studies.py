@@ -538,6 +538,8 @@ def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_opti
     from tribridge.sim.engine import run_study
 
     check_schemes(params.schemes)
+    if params.outcome == "dd" and engine_options.get("chunk_size") is None:
+        engine_options["chunk_size"] = 2000  # about 350 double-dummy solves (10 s a core) per chunk
     result = run_study("game", game_chunk, params.to_dict(), deals=deals, runs=runs, seed=seed, **engine_options)
     return {
         "study": "game",
