@@ -262,10 +262,16 @@ def test_reload_mid_deal_returns_to_same_seat_and_state(page, server_url):
             continue
         calls = page.locator("#auction-table td[data-call]").all_inner_texts()
         make_call(page, bid_once=not any(re.search(r"[1-7]", c) for c in calls))
-    # Play one card, then wait for our next turn (the state cannot change while it is our turn).
+    # Play one card with the keyboard (suit letter, then rank), then wait for our next turn
+    # (the state cannot change while it is our turn).
     cards = playable_cards(page)
     assert cards, "expected to be on turn in the play"
-    play_card(page, cards[0])
+    before = table_version(page)
+    page.keyboard.press(cards[0][0].lower())
+    page.keyboard.press(cards[0][1].lower())
+    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {before}")
+    in_hands = page.eval_on_selector_all(".felt .hand .card.face", "els => els.map(e => e.dataset.card)")
+    assert cards[0] not in in_hands, "the card typed on the keyboard was played"
     assert wait_actionable(page) in ("play", "done")
 
     def snapshot() -> dict:
@@ -352,7 +358,7 @@ def test_friend_takes_a_chair_from_the_shared_link(page, browser, server_url):
     link = page.input_value("#invite-link")
     assert "table=" in link
 
-    friend_context = browser.new_context(viewport={"width": 420, "height": 860})
+    friend_context = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         friend = friend_context.new_page()
         friend.set_default_timeout(30_000)
@@ -371,6 +377,8 @@ def test_friend_takes_a_chair_from_the_shared_link(page, browser, server_url):
         assert len(host_hand) == len(friend_hand) == 13
         assert not set(host_hand) & set(friend_hand)
         assert friend.locator(".pos-bottom .who").inner_text() == "You"
+        # Readable at phone width: nothing sticks out sideways.
+        assert friend.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
         # Whoever of the two is on turn calls; the other page gets the new state pushed (no reload).
         for _ in range(600):
             if page.get_attribute("#table", "data-my-turn") == "true":
