@@ -396,3 +396,31 @@ def test_friend_takes_a_chair_from_the_shared_link(page, browser, server_url):
         assert watcher.locator("#auction-table td[data-call]").count() >= 1
     finally:
         friend_context.close()
+
+
+def test_polling_keeps_the_table_going_without_websocket(page, server_url):
+    """With no WebSocket in the browser the page polls, and the bots' calls still appear."""
+    page.add_init_script("delete window.WebSocket;")
+    start_game(page, server_url)
+    page.wait_for_function("() => document.getElementById('conn').textContent.includes('polling')")
+    actions = 0
+    while actions < 2:
+        phase = wait_actionable(page)
+        if phase == "done":
+            next_deal(page)
+        elif phase == "auction":
+            make_call(page, bid_once=False)
+        else:
+            play_card(page, playable_cards(page)[0])
+        actions += 1
+    # Our turn came back (or the deal ended) after the bots acted: polled, not pushed.
+    assert wait_actionable(page) in ("auction", "play", "done")
+
+
+def test_unknown_table_link_says_so(page, server_url):
+    """A link to a table that does not exist explains it instead of offering chairs."""
+    page.goto(f"{server_url}/?table=no-such-table")
+    page.wait_for_selector("#join:not([hidden])")
+    page.wait_for_function("() => document.getElementById('join-error').textContent.length > 0")
+    assert "no table" in page.inner_text("#join-error").lower()
+    assert page.locator("#join-chairs button").count() == 0

@@ -52,7 +52,9 @@ export async function takeSeat(tableId, chair) {
 export async function fetchTableInfo(tableId) {
   try {
     return await request("GET", `/api/tables/${encodeURIComponent(tableId)}`);
-  } catch {
+  } catch (err) {
+    // A 404 that carries our {"error"} means the table does not exist; anything else: unknown.
+    if (err.status === 404 && !/^404 /.test(err.message) && err.message !== "Not Found") return { missing: true, error: err.message };
     return null;
   }
 }
@@ -91,7 +93,11 @@ export class TableConnection {
   }
 
   openSocket() {
-    if (this.closed || typeof WebSocket === "undefined") return;
+    if (this.closed) return;
+    if (typeof WebSocket === "undefined") {
+      this.onStatus("polling");
+      return;
+    }
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const url = `${proto}://${location.host}${this.base()}/ws?token=${encodeURIComponent(this.token)}`;
     let socket;

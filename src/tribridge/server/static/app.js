@@ -155,9 +155,13 @@ async function showJoin(tableId, message = "") {
   $("join-table-id").textContent = tableId;
   $("join-error").textContent = message;
   const info = await fetchTableInfo(tableId);
-  const chairs = (info && info.chairs) || [{}, {}, {}];
   const box = $("join-chairs");
   box.replaceChildren();
+  if (info && info.missing) {
+    $("join-error").textContent = `There is no table ${tableId} on this server (${info.error}).`;
+    return;
+  }
+  const chairs = (info && info.chairs) || [{}, {}, {}];
   chairs.forEach((chair, index) => {
     const button = document.createElement("button");
     button.type = "button";
