@@ -58,6 +58,45 @@ def setup_logging(level: str = "info") -> None:
     root.propagate = False
 
 
+class CorsAndLogMiddleware:
+    """Pure ASGI middleware: ``Access-Control-Allow-Origin: *`` on every response, CORS preflight,
+    one JSON log line per request, and a JSON 500 (never a traceback page) for an unhandled error."""
+
+    def __init__(self, app: Any, log_requests: bool = True) -> None:
+        self.app = app
+        self.log_requests = log_requests
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start = time.perf_counter()
+        state = {"status": 500, "started": False}
+        if scope["method"] == "OPTIONS":
+            await send({"type": "http.response.start", "status": 204, "headers": [
+                (b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
+                (b"access-control-allow-headers", b"Authorization, Content-Type"), (b"content-length", b"0")]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+
+        async def send_with_cors(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                state["status"], state["started"] = message["status"], True
+                headers = [h for h in message.get("headers", []) if h[0].lower() != b"access-control-allow-origin"]
+                message = dict(message, headers=headers + [(b"access-control-allow-origin", b"*")])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_cors)
+        except Exception:  # noqa: BLE001 - answer JSON, log the trace
+            log.exception("unhandled error", extra={"method": scope["method"], "path": scope["path"]})
+            if not state["started"]:
+                await JSONResponse({"error": "internal server error"}, status_code=500)(scope, receive, send_with_cors)
+        if self.log_requests:
+            log.info("request", extra={"method": scope["method"], "path": scope["path"], "status": state["status"],
+                                       "ms": round((time.perf_counter() - start) * 1000, 2)})
+
+
 def create_app(
     db_path: str | Path | None = None, bot_delay: float = 0.6, log_requests: bool = True, robot_layouts: int = 32,
 ) -> FastAPI:
@@ -86,29 +125,7 @@ def create_app(
     app.state.manager = manager
     app.state.robot_layouts = int(robot_layouts)
 
-    @app.middleware("http")
-    async def cors_and_log(request: Request, call_next: Any) -> Any:
-        start = time.perf_counter()
-        if request.method == "OPTIONS":
-            response = JSONResponse({}, status_code=204)
-            response.headers["Access-Control-Allow-Methods"] = "GET, POST, OPTIONS"
-            response.headers["Access-Control-Allow-Headers"] = "Authorization, Content-Type"
-        else:
-            try:
-                response = await call_next(request)
-            except Exception:  # noqa: BLE001 - answer JSON, log the trace
-                log.exception("unhandled error", extra={"method": request.method, "path": request.url.path})
-                response = JSONResponse({"error": "internal server error"}, status_code=500)
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        if log_requests:
-            log.info(
-                "request",
-                extra={
-                    "method": request.method, "path": request.url.path, "status": response.status_code,
-                    "ms": round((time.perf_counter() - start) * 1000, 2),
-                },
-            )
-        return response
+    app.add_middleware(CorsAndLogMiddleware, log_requests=log_requests)
 
     @app.exception_handler(InvalidInput)
     async def invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:

@@ -39,6 +39,8 @@ SCHEMES = ["classic", "tribridge"]
 
 # One thread thinks for every bot: DDS (behind PIMC) must not run in two threads at once.
 BOT_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-bot")
+# Post-deal analysis has its own thread so a slow analysis never holds up the bots (DDS_LOCK serialises DDS).
+ANALYSIS_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-analysis")
 
 
 class Forbidden(Exception):
@@ -699,6 +701,8 @@ class TableManager:
         ds = table.current
         if ds is None or ds.phase != "done" or ds.deal_no in table.analysis or self.stopping:
             return
+        if all(table.is_bot(c) for c in range(3)):
+            return  # nobody can look at it: bots-only tables skip the analysis
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
@@ -706,7 +710,7 @@ class TableManager:
 
         async def run() -> None:
             try:
-                result = await loop.run_in_executor(BOT_EXECUTOR, _analyse_locked, ds, table.config["scheme"])
+                result = await loop.run_in_executor(ANALYSIS_EXECUTOR, _analyse_locked, ds, table.config["scheme"])
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -823,7 +827,8 @@ def make_router(manager: TableManager) -> APIRouter:
         async def run() -> Any:
             table = manager.get(table_id)
             return {"table_id": table.table_id, "scheme": table.config["scheme"], "chairs": table.chairs,
-                    "deal_no": table.current.deal_no if table.current else None}
+                    "deal_no": table.current.deal_no if table.current else None,
+                    "phase": table.current.phase if table.current else None, "version": table.version}
         return await guarded(run)()
 
     @router.post("/api/tables/{table_id}/seats/{chair}")

@@ -1,0 +1,339 @@
+"""Benchmark: the server on loopback (a `tribridge serve` subprocess). Bounded and self-stopping.
+
+    .venv/bin/python -m benchmarks server bid              # /apis/brill/bid at 20 concurrent clients
+    .venv/bin/python -m benchmarks server play             # /apis/brill/play with 32 layouts
+    .venv/bin/python -m benchmarks server tables           # 50 three-bot tables for 60 s, then the store is checked
+    .venv/bin/python -m benchmarks server all --json
+
+Targets (issue 7): /bid median <= 5 ms and p99 <= 50 ms at 20 concurrent clients (Creole: about
+15 ms a call); /play with 32 layouts median <= 250 ms; 50 concurrent three-player bot tables for
+60 s with no errors and no lost or duplicated actions. Baselines in the same run: /healthz at the
+same concurrency (the HTTP floor) for /bid, and the same PIMC call in-process (no HTTP) for /play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def start_server(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen, str]:
+    """Start `tribridge serve` on a free port; return the process and its URL once /healthz answers."""
+    import httpx
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", str(bot_delay),
+         "--no-access-log", "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    line = proc.stdout.readline()  # type: ignore[union-attr]
+    if "http://" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    url = line.split()[3].rstrip("/")
+    for _ in range(400):
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not answer /healthz")
+
+
+def stop_server(proc: subprocess.Popen) -> tuple[int, str]:
+    """SIGTERM (graceful shutdown); returns the exit status and stderr."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return proc.returncode, err
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) of ``values``."""
+    return float(np.percentile(np.asarray(values), q))
+
+
+# ---------------------------------------------------------------------------------------------- bid
+
+
+def bid_requests(count: int, seed: int) -> list[dict[str, str]]:
+    """Realistic /bid requests: positions from natural4 self-play auctions on random deals."""
+    from tribridge.bots.natural4 import Bid4View, bid
+    from tribridge.cards import SEAT_CHARS, random_deal
+    from tribridge.rules.bridge4 import Auction4, to_brill
+
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, str]] = []
+    while len(out) < count:
+        deal = random_deal(rng)
+        dealer = int(rng.integers(4))
+        auction = Auction4(dealer)
+        while not auction.is_over and len(out) < count:
+            seat = auction.turn
+            out.append({"seat": SEAT_CHARS[seat], "dealer": SEAT_CHARS[dealer], "vul": "None",
+                        "ctx": "".join(to_brill(c) for c in auction.calls), "hand": deal[seat].to_pbn()})
+            auction = auction.apply(bid(Bid4View(seat, dealer, "None", tuple(deal[seat].cards), auction)))
+    return out
+
+
+async def _load(url: str, path: str, requests: list[dict[str, str]], clients: int, pace: float = 0.0) -> tuple[list[float], int]:
+    """Send ``requests`` over ``clients`` concurrent connections; per-request latencies (s) and error count.
+
+    ``pace`` 0: closed loop (each client sends its next request as soon as the last is answered,
+    so the server is saturated); ``pace`` > 0: each client starts a request every ``pace`` seconds.
+    """
+    import httpx
+
+    queue: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+    for r in requests:
+        queue.put_nowait(r)
+    latencies: list[float] = []
+    errors = 0
+
+    async def worker() -> None:
+        nonlocal errors
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            next_start = time.perf_counter() + pace * np.random.default_rng().random()
+            while True:
+                if pace:
+                    await asyncio.sleep(max(0.0, next_start - time.perf_counter()))
+                    next_start += pace
+                try:
+                    params = queue.get_nowait()
+                except asyncio.QueueEmpty:
+                    return
+                t0 = time.perf_counter()
+                r = await client.get(path, params=params)
+                latencies.append(time.perf_counter() - t0)
+                if r.status_code != 200:
+                    errors += 1
+
+    await asyncio.gather(*(worker() for _ in range(clients)))
+    return latencies, errors
+
+
+def bench_bid(url: str, clients: int = 20, requests: int = 2000, repeats: int = 3, seed: int = 1,
+              pace_ms: float = 100.0) -> dict[str, Any]:
+    """Latency of /apis/brill/bid and of /healthz at the same concurrency (medians of repeats), paced and saturated."""
+    reqs = bid_requests(requests, seed)
+    asyncio.run(_load(url, "/apis/brill/bid", reqs[:200], clients))  # warm-up
+    out: dict[str, Any] = {"clients": clients, "requests_per_run": requests, "repeats": repeats}
+    for mode, pace in (("paced", pace_ms / 1000.0), ("saturated", 0.0)):
+        runs = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            bid_lat, bid_err = asyncio.run(_load(url, "/apis/brill/bid", reqs, clients, pace))
+            wall = time.perf_counter() - t0
+            base_lat, base_err = asyncio.run(_load(url, "/healthz", [{}] * requests, clients, pace))
+            runs.append({
+                "bid_median_ms": statistics.median(bid_lat) * 1e3, "bid_p99_ms": percentile(bid_lat, 99) * 1e3,
+                "healthz_median_ms": statistics.median(base_lat) * 1e3, "healthz_p99_ms": percentile(base_lat, 99) * 1e3,
+                "bid_per_second": len(bid_lat) / wall, "errors": bid_err + base_err,
+            })
+        med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
+        out[mode] = {
+            **({"pace_ms_per_client": pace_ms, "offered_per_second": round(clients / (pace_ms / 1000.0), 1)} if pace else {}),
+            **{k: round(v, 3) for k, v in med.items()},
+            "ratio_bid_to_healthz_median": round(med["bid_median_ms"] / med["healthz_median_ms"], 3),
+            "meets_target": med["bid_median_ms"] <= 5 and med["bid_p99_ms"] <= 50,
+        }
+    out["target"] = "median <= 5 ms, p99 <= 50 ms at 20 concurrent clients"
+    out["anchor"] = "Creole: about 15 ms a call (model card; not run here)"
+    return out
+
+
+# --------------------------------------------------------------------------------------------- play
+
+
+def play_positions(count: int, seed: int) -> list[dict[str, Any]]:
+    """Mid-play positions from real auctions (natural4) and random legal play, with the request parameters."""
+    from tribridge.bots.natural4 import Bid4View, bid
+    from tribridge.cards import SEAT_CHARS, random_deal
+    from tribridge.rules.auction import Contract, Denom
+    from tribridge.rules.bridge4 import Auction4, to_brill
+    from tribridge.rules.play import PlayState
+
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < count:
+        deal = random_deal(rng)
+        dealer = int(rng.integers(4))
+        auction = Auction4(dealer)
+        while not auction.is_over:
+            seat = auction.turn
+            auction = auction.apply(bid(Bid4View(seat, dealer, "None", tuple(deal[seat].cards), auction)))
+        if auction.passed_out:
+            continue
+        c4 = auction.contract
+        state = PlayState.start(deal, Contract(c4.level, Denom(c4.strain), c4.doubling, c4.declarer))
+        for _ in range(int(rng.integers(1, 44))):
+            legal = state.legal_cards()
+            state = state.apply(legal[int(rng.integers(len(legal)))])
+        turn = int(state.turn)
+        asker = c4.declarer if turn == c4.dummy else turn
+        out.append({
+            "params": {"seat": SEAT_CHARS[asker], "dealer": SEAT_CHARS[dealer], "vul": "None",
+                       "ctx": "".join(to_brill(c) for c in auction.calls), "hand": deal[asker].to_pbn(),
+                       "dummy": deal[c4.dummy].to_pbn(), "played": "".join(str(c) for c in state.played)},
+            "inproc": (deal[asker].cards, asker, c4.declarer, c4.trump, [c.index for c in state.played], deal[c4.dummy].cards),
+        })
+    return out
+
+
+def bench_play(url: str, positions: int = 32, repeats: int = 3, seed: int = 2) -> dict[str, Any]:
+    """/apis/brill/play latency with the server's 32 layouts, against the same PIMC call in-process."""
+    import httpx
+
+    from tribridge.bots.play import pimc_decide_four_handed
+
+    cases = play_positions(positions, seed)
+    http_runs, inproc_runs, errors = [], [], 0
+    with httpx.Client(base_url=url, timeout=120) as client:
+        client.get("/apis/brill/play", params=cases[0]["params"])  # warm-up (numba, DDS)
+        for _ in range(repeats):
+            lat, base = [], []
+            for case in cases:
+                t0 = time.perf_counter()
+                r = client.get("/apis/brill/play", params=case["params"])
+                lat.append(time.perf_counter() - t0)
+                errors += r.status_code != 200
+                hand, asker, declarer, trump, played, dummy = case["inproc"]
+                t0 = time.perf_counter()
+                pimc_decide_four_handed(hand, asker, declarer, trump, played, dummy, layouts=32)
+                base.append(time.perf_counter() - t0)
+            http_runs.append(statistics.median(lat))
+            inproc_runs.append(statistics.median(base))
+    med_http = statistics.median(http_runs) * 1e3
+    med_base = statistics.median(inproc_runs) * 1e3
+    return {
+        "positions": positions, "layouts": 32, "repeats": repeats, "errors": errors,
+        "play_median_ms": round(med_http, 2), "inprocess_pimc_median_ms": round(med_base, 2),
+        "ratio_http_to_inprocess": round(med_http / med_base, 3) if med_base else None,
+        "target": "median <= 250 ms", "meets_target": med_http <= 250,
+    }
+
+
+# ------------------------------------------------------------------------------------------- tables
+
+
+def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str = "random", bot_delay: float = 0.0) -> dict[str, Any]:
+    """Many three-bot tables at once for ``seconds``; then the store is checked and replayed by a restarted server."""
+    import httpx
+
+    from tribridge.server.store import Store
+
+    db = db_dir / "tables.sqlite"
+    proc, url = start_server(db, bot_delay=bot_delay)
+    ids = []
+    errors = 0
+    try:
+        with httpx.Client(base_url=url, timeout=30) as client:
+            for i in range(tables):
+                r = client.post("/api/tables", json={"chairs": [{"kind": "bot", "bot": bot}] * 3, "seed": 1000 + i})
+                if r.status_code != 200:
+                    errors += 1
+                    continue
+                ids.append(r.json()["table_id"])
+            t_end = time.time() + seconds
+            while time.time() < t_end and proc.poll() is None:
+                time.sleep(min(1.0, max(0.0, t_end - time.time())))
+            seen = {}
+            for tid in ids:
+                r = client.get(f"/api/tables/{tid}")
+                errors += r.status_code != 200
+                seen[tid] = r.json().get("version", -1) if r.status_code == 200 else -1
+    finally:
+        code, err = stop_server(proc)
+    error_lines = [line for line in err.splitlines() if '"level": "error"' in line]
+    store = Store(db)
+    counts = store.action_counts()
+    problems = [p for tid in ids for p in store.check_log(tid)]
+    store.close()
+    lost = [tid for tid in ids if counts.get(tid, 0) < seen[tid]]
+    # restart on the same store (bots held back): every table replays through the rules, so a
+    # duplicated or impossible action would fail, and the replayed version must equal the log
+    proc2, url2 = start_server(db, bot_delay=3600.0)
+    replay_mismatch = []
+    try:
+        with httpx.Client(base_url=url2, timeout=30) as client:
+            for tid in ids:
+                r = client.get(f"/api/tables/{tid}")
+                if r.status_code != 200 or r.json()["version"] != counts.get(tid, 0):
+                    replay_mismatch.append(tid)
+    finally:
+        code2, err2 = stop_server(proc2)
+    total_actions = sum(counts.get(t, 0) for t in ids)
+    return {
+        "tables": len(ids), "seconds": seconds, "bot": bot, "bot_delay": bot_delay,
+        "actions_committed": total_actions, "actions_per_second": round(total_actions / seconds, 1),
+        "deals_estimate": round(total_actions / 56, 1),
+        "request_errors": errors, "server_error_log_lines": len(error_lines), "log_problems": problems[:5],
+        "tables_with_lost_actions": len(lost), "tables_not_replayed_exactly": len(replay_mismatch),
+        "exit_status": [code, code2],
+        "ok": not (errors or error_lines or problems or lost or replay_mismatch) and code == 0 and code2 == 0,
+        "error_samples": error_lines[:3],
+    }
+
+
+# --------------------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the server benchmarks and print a summary (``--json`` for machine-readable output)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks server", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("which", choices=["bid", "play", "tables", "all"], nargs="?", default="all")
+    parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=2000, help="/bid requests per repeat")
+    parser.add_argument("--pace-ms", type=float, default=100.0, help="paced /bid mode: each client starts a request every this many ms")
+    parser.add_argument("--positions", type=int, default=32, help="/play positions per repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--bot", default="random", help="bot for the table load (default random: cheap, so the server is what is measured)")
+    parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp_path = Path(tmp)
+        if args.which in ("bid", "play", "all"):
+            proc, url = start_server(tmp_path / "robot.sqlite")
+            try:
+                if args.which in ("bid", "all"):
+                    results["bid"] = bench_bid(url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms)
+                if args.which in ("play", "all"):
+                    results["play"] = bench_play(url, args.positions, args.repeats)
+            finally:
+                stop_server(proc)
+        if args.which in ("tables", "all"):
+            results["tables"] = bench_tables(tmp_path, args.tables, args.seconds, args.bot, args.bot_delay)
+    results["machine"]["loadavg_at_end"] = os.getloadavg()
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        for name, res in results.items():
+            print(f"== {name}")
+            for k, v in res.items():
+                print(f"  {k}: {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
