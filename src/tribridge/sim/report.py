@@ -112,8 +112,9 @@ def game_figure(result: Mapping[str, Any], path: str) -> str:
 
 SCALES: dict[str, dict[str, int]] = {
     # quick: a couple of minutes on a 2-core laptop; paper: the papers' sizes.
-    "quick": {"nt_hands": 100_000, "capture_deals": 200_000, "game_deals": 1_000_000, "runs": 3},
-    "paper": {"nt_hands": 100_000, "capture_deals": 1_000_000, "game_deals": 10_000_000, "runs": 3},
+    "quick": {"nt_hands": 100_000, "capture_deals": 200_000, "game_deals": 1_000_000, "runs": 3, "dd_deals": 0},
+    "paper": {"nt_hands": 100_000, "capture_deals": 1_000_000, "game_deals": 10_000_000, "runs": 3,
+              "dd_deals": 20_000},
 }
 
 
@@ -147,6 +148,12 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
         "",
         f"![game study per run]({Path(figure).name})",
     ])
+    if scale.get("dd_deals"):
+        dd = run_game(int(scale["dd_deals"]), 1, seed, GameParams(outcome="dd", schemes=("classic", "tribridge")),
+                      workers=workers)
+        text += "\n\n" + "\n".join([
+            f"The same protocol with double-dummy outcomes (declarer's LHO leads), one run of "
+            f"{scale['dd_deals']:,} deals (`--outcome dd`):", "", game_table_markdown(dd)])
     return Section("Three-player game study (capture paper, Table IV and Figure 6)", text, [figure])
 
 

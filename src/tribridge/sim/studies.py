@@ -151,6 +151,72 @@ _classify_hand = _nt_classifier()
 YES_CODE = 1
 
 
+def _capture_scorer():
+    # The capture estimator's scalar numba kernel (captures, status, budget) on declarer / partner suit masks.
+    from tribridge.estimators.capture import _capture_one
+
+    return _capture_one
+
+
+_capture_hand_pair = _capture_scorer()
+_TRAILING_ZEROS = np.array([((m & -m).bit_length() - 1) if m else 13 for m in range(1 << 13)], dtype=np.int64)
+
+
+@njit(cache=True)
+def _hand_bits(m0, m1, m2, m3):
+    """Bit L-1 set when the hand passes the NT call test at level L (levels above 7 - Δ fail Condition A)."""
+    delta = _TRAILING_ZEROS[m0] + _TRAILING_ZEROS[m1] + _TRAILING_ZEROS[m2] + _TRAILING_ZEROS[m3]
+    bits = 0
+    for level in range(1, 8 - min(delta, 7)):
+        code, _count, _remaining = _classify_hand(m0, m1, m2, m3, level)
+        if code == YES_CODE:
+            bits |= 1 << (level - 1)
+    return bits
+
+
+@njit(cache=True)
+def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements, bits, levels, declarers, widow_ok,
+                          tricks):
+    """The whole protocol with the capture-estimator outcome, fused in one pass over ``int64[n, 4, 4]`` masks."""
+    n = masks.shape[0]
+    highest = np.zeros(3, dtype=np.int64)
+    seats = np.zeros(3, dtype=np.int64)
+    for i in range(n):
+        for seat in range(4):
+            bits[i, seat] = _hand_bits(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2], masks[i, seat, 3])
+        dealer = (first_deal + i) % 3
+        seats[0] = dealer
+        seats[1] = (dealer + 1) % 4
+        seats[2] = (dealer + 3) % 4
+        for k in range(3):
+            highest[k] = _highest_level(bits[i, seats[k]])
+        current = 0
+        holder = -1
+        passes = 0
+        turn = 0
+        while True:
+            k = turn % 3
+            if current + 1 <= highest[k]:
+                current += 1
+                holder = seats[k]
+                passes = 0
+            else:
+                passes += 1
+            if (holder < 0 and passes == 3) or (holder >= 0 and passes == 2):
+                break
+            turn += 1
+        levels[i] = current if holder >= 0 else 0
+        declarers[i] = holder
+        widow_ok[i] = 0
+        tricks[i] = 0
+        if holder >= 0:
+            widow = dealer ^ 2
+            widow_ok[i] = (bits[i, widow] >> (current - 1)) & 1
+            total, _status, _budget = _capture_hand_pair(masks[i, holder], masks[i, widow], limit_code, live_gap,
+                                                         replacements)
+            tricks[i] = min(total, 13)
+
+
 @njit(cache=True)
 def _qualify_bits_kernel(masks):
     n = masks.shape[0]
@@ -345,9 +411,21 @@ class GameBatch:
 def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> GameBatch:
     """The protocol on deals ``first_deal ..`` given as ``int64[n, 4, 4]`` suit masks (the batch path)."""
     n = masks.shape[0]
+    dealers = (np.arange(first_deal, first_deal + n, dtype=np.int64) % 3).astype(np.int8)
+    if game.outcome == "estimator":
+        from tribridge.estimators.capture import LIMITS
+
+        bits = np.empty((n, 4), dtype=np.int16)
+        levels = np.empty(n, dtype=np.int8)
+        declarers = np.empty(n, dtype=np.int8)
+        widow_ok = np.empty(n, dtype=np.int8)
+        tricks = np.empty(n, dtype=np.int64)
+        game_estimator_kernel(np.ascontiguousarray(masks, dtype=np.int64), np.int64(first_deal),
+                              np.int64(LIMITS.index(game.limit)), game.gap == "live", np.int64(game.replacements),
+                              bits, levels, declarers, widow_ok, tricks)
+        return GameBatch(dealers, bits, levels, declarers, widow_ok, tricks)
     bits = nt_qualify_bits(masks)
     levels, declarers, widow_ok = game_auction_kernel(bits, np.int64(first_deal))
-    dealers = (np.arange(first_deal, first_deal + n, dtype=np.int64) % 3).astype(np.int8)
     tricks = np.zeros(n, dtype=np.int64)
     opened = np.flatnonzero(levels > 0)
     if opened.size:
