@@ -144,10 +144,22 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
         "",
         "Our `tribridge` scheme is our own (RULES.md), not the paper's unpublished new scheme "
         f"(which the paper reports at {PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
-        f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals).",
+        f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
+        "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
+        "partnership that fails Condition A or B has T = 0, i.e. goes down level + 6 tricks; the paper does not "
+        "say how it turned an estimate into a score.",
         "",
         f"![game study per run]({Path(figure).name})",
     ])
+    closest = str(scale.get("closest_reading") or "")
+    if closest and closest != "max/static/1":
+        limit, gap, replacements = closest.split("/")
+        other = run_game(scale["game_deals"], 1, seed, GameParams(schemes=("classic", "tribridge"), limit=limit,
+                                                                  gap=gap, replacements=int(replacements)),
+                         workers=workers)
+        text += "\n\n" + "\n".join([
+            f"The same protocol with the capture reading closest to Table I above (`{closest}`), run 1 only:", "",
+            game_table_markdown(other)])
     if scale.get("dd_deals"):
         dd = run_game(int(scale["dd_deals"]), 1, seed, GameParams(outcome="dd", schemes=("classic", "tribridge")),
                       workers=workers)
@@ -241,6 +253,8 @@ def capture_section(scale: Mapping[str, Any], out_dir: Path, seed: int, workers:
     from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown
 
     result = capture_study(int(scale["capture_deals"]), int(scale["runs"]), seed, reading="all")
+    if isinstance(scale, dict):
+        scale["closest_reading"] = result["closest_reading"]  # the game section also runs this reading
     bars = prequalification_figure(result, str(out_dir / "capture_prequalification.png"))
     hist = capture_figure(result, str(out_dir / "capture_histogram.png"))
     text = "\n".join([
