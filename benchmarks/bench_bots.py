@@ -104,7 +104,8 @@ def bench_bidding(args: argparse.Namespace) -> dict:
 
     play = args.play
     names = [f"simulation+{play}", f"paper+{play}", f"paper+{play}"]
-    options = {names[0]: {"bidder": {"evaluator": args.evaluator, "layouts": args.bid_layouts}}}
+    options = {names[0]: {"bidder": {"evaluator": args.evaluator, "layouts": args.bid_layouts,
+                                     "objective": args.objective}}}
     if play == "pimc":
         for n in set(names):
             options.setdefault(n, {})["player"] = {"layouts": args.layouts}
@@ -112,7 +113,7 @@ def bench_bidding(args: argparse.Namespace) -> dict:
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
     half = 1.96 * margin.std(ddof=1) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
     return {"bots": names, "deals": args.deals, "games": result.games, "play": play, "evaluator": args.evaluator,
-            "bid_layouts": args.bid_layouts,
+            "bid_layouts": args.bid_layouts, "objective": args.objective,
             "margin_simulation_minus_paper": float(margin.mean()), "ci95": float(half),
             "summary": [s.to_json() for s in result.summaries]}
 
@@ -129,6 +130,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--evaluator", default="dd", choices=["dd", "estimate", "auto"],
                         help="SimulationBidder's trick evaluator (bidding benchmark)")
     parser.add_argument("--bid-layouts", type=int, default=8, help="SimulationBidder's layouts (bidding benchmark)")
+    parser.add_argument("--objective", default="relative", choices=["relative", "own"],
+                        help="SimulationBidder's objective (bidding benchmark)")
     args = parser.parse_args(argv)
     out = {"speed": bench_speed, "declarer": bench_declarer, "bidding": bench_bidding}[args.name](args)
     print(json.dumps(out, indent=2))

@@ -229,13 +229,33 @@ def resolve_evaluator(name: str) -> str:
     return name
 
 
-def _score_for(seat: int, contract: Contract | None, tricks: float, scheme: Any) -> float:
-    """``seat``'s score when ``contract`` (or a pass-out) ends with declarer taking ``tricks``."""
+OBJECTIVES = ("relative", "own")
+
+
+def _score_for(seat: int, contract: Contract | None, tricks: float, scheme: Any, objective: str = "relative") -> float:
+    """``seat``'s value when ``contract`` (None: passed out) ends with the declarer taking ``tricks``.
+
+    ``own``: the seat's own score. ``relative``: its score minus the mean of the other two
+    players' scores, what a match between the three compares (a failed contract costs the
+    declarer nothing under ``classic`` but pays each defender, so ``own`` overbids).
+    """
     if contract is None:
         return 0.0
     t = int(np.clip(round(float(tricks)), 0, 13))
     ds = score_deal(contract, t, scheme)
-    return float(ds.declarer if int(contract.declarer) == seat else ds.each_defender)
+    if int(contract.declarer) == seat:
+        mine, others = ds.declarer, (ds.each_defender, ds.each_defender)
+    else:
+        mine, others = ds.each_defender, (ds.declarer, ds.each_defender)
+    if objective == "own":
+        return float(mine)
+    return float(mine - 0.5 * (others[0] + others[1]))
+
+
+def _check_objective(objective: str) -> str:
+    if objective not in OBJECTIVES:
+        raise InvalidInput("objective", f"expected one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    return objective
 
 
 class EstimateBidder:
@@ -245,13 +265,15 @@ class EstimateBidder:
     averaging the trick evaluator over ``layouts`` random widows drawn from the unseen cards.
     It bids the cheapest legal bid in the denomination whose expected score (made contract
     at that level with the estimated tricks) is highest, if the estimate reaches that level
-    plus ``margin``; else passes. Candidate score: the expected score of each bid (pass: 0).
+    plus ``margin``; else passes. Candidate score: the expected value of each bid under ``objective``
+    (as for SimulationBidder; pass: 0).
     """
 
     name = "estimate"
 
     def __init__(self, layouts: int = 8, evaluator: str = "auto", margin: float = 0.5,
-                 scheme: str = "classic") -> None:
+                 scheme: str = "classic", objective: str = "relative") -> None:
+        self.objective = _check_objective(objective)
         self.layouts = layouts
         self.evaluator = resolve_evaluator(evaluator)
         self.margin = margin
@@ -279,7 +301,7 @@ class EstimateBidder:
                 continue
             tricks = table.tricks(seat, denom)
             contract = Contract(call.level, Denom(denom), 0, auction.turn)  # type: ignore[arg-type]
-            expected = float(np.mean([_score_for(seat, contract, t, self.scheme) for t in tricks]))
+            expected = float(np.mean([_score_for(seat, contract, t, self.scheme, self.objective) for t in tricks]))
             cands.append((call, expected))
             if float(tricks.mean()) >= call.level + 6 + self.margin and (best is None or expected > best[0]):
                 best = (expected, call)
@@ -311,14 +333,16 @@ class SimulationBidder:
     when legal) is played into every layout: the rest of the auction is rolled out with the
     other two bidders calling as ``PaperBidder`` on their sampled hands and this seat passing;
     the final contract is scored under the scheme with the declarer's tricks from the trick
-    evaluator (double dummy by default). Candidate score: this seat's mean score over the layouts.
+    evaluator. Candidate score: the mean over the layouts of this seat's score minus the mean of the
+    other two players' scores (``objective="relative"``, the default) or of its own score (``"own"``).
     Ties go to the first candidate in the order pass, bids cheapest first, double.
     """
 
     name = "simulation"
 
     def __init__(self, layouts: int = 8, evaluator: str = "auto", scheme: str = "classic",
-                 max_draws: int | None = None) -> None:
+                 max_draws: int | None = None, objective: str = "relative") -> None:
+        self.objective = _check_objective(objective)
         evaluator = resolve_evaluator(evaluator)
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
@@ -376,7 +400,7 @@ class SimulationBidder:
                 if contract is None:
                     continue
                 t = tricks_for(int(contract.declarer), int(contract.denom))[i]
-                total += _score_for(seat, contract, t, self.scheme)
+                total += _score_for(seat, contract, t, self.scheme, self.objective)
             cands.append((call, total / max(1, len(layouts))))
         best = max(range(len(cands)), key=lambda i: (cands[i][1], -i))
         chosen = cands[best][0]
