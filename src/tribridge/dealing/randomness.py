@@ -31,7 +31,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numba
 import numpy as np
@@ -142,11 +142,6 @@ class DealLaw:
     def first_order_constant(self) -> Fraction:
         """``lim_{a->inf} a * TV = (1/2) sum Pi(outcome) |c1(outcome)|``, exact."""
         return Fraction(1, 2) * sum(u * abs(c) for u, c in zip(self.uniform(), self.first_order_coefficients()))
-
-    def outcome_index(self, tables: np.ndarray) -> np.ndarray:
-        """Row index in ``outcomes`` of each given table (``-1`` if absent)."""
-        keys = {t.tobytes(): i for i, t in enumerate(self.outcomes.astype(np.int16))}
-        return np.asarray([keys.get(np.asarray(t, dtype=np.int16).tobytes(), -1) for t in tables])
 
 
 @lru_cache(maxsize=4)
@@ -700,7 +695,7 @@ def _plugin_tv(counts: np.ndarray, probs: np.ndarray, samples: int, outside: flo
 
 def monte_carlo_feature_tv(feature: str, pattern: str | np.ndarray, shuffles: Sequence[int], samples: int,
                            rng: np.random.Generator, players: int = 4, hand_size: int = 13,
-                           replicates: int = 20, chunk: int = 50_000, progress=None) -> list[FeatureTV]:
+                           replicates: int = 20, chunk: int = 50_000, progress: Any = None) -> list[FeatureTV]:
     """Plug-in TV of a feature of the deal after k riffles (forward sampler), with bootstrap SE and noise floor.
 
     The noise floor is the mean plug-in TV of ``samples`` draws from the exact limit
