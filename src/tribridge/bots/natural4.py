@@ -13,8 +13,11 @@ gives the same call.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import Sequence
+
+import numpy as np
 
 from tribridge.rules.bridge4 import (
     DOUBLE,
@@ -87,13 +90,7 @@ def is_balanced(lens: Sequence[int]) -> bool:
 
 
 def sure_tricks(cards: Sequence[int], trump: int | None) -> float:
-    """Fast estimate of tricks one hand takes by itself in a strain (the estimator floor)."""
-    try:  # H4's fast estimator when present
-        from tribridge.estimators.evaluators import estimate_tricks  # type: ignore
-
-        return float(estimate_tricks(cards, trump))
-    except Exception:  # noqa: BLE001 - fall back to counting top tricks and long cards
-        pass
+    """Tricks one hand takes by itself in a strain: top winners, plus length in no-trump or trumps."""
     tricks = 0.0
     lens = lengths(cards)
     for suit in range(4):
@@ -107,6 +104,54 @@ def sure_tricks(cards: Sequence[int], trump: int | None) -> float:
         long_cards = max(0, lens[suit] - 4) if (trump is None or trump == suit) and top >= 1 else 0
         tricks += min(lens[suit], top + long_cards)
     return tricks
+
+
+def sample_partner_hands(hand: Sequence[int], partner: "Shown", rng: np.random.Generator, wanted: int = 16,
+                         draws: int = 160) -> np.ndarray:
+    """Up to ``wanted`` hands for partner, ``bool[k, 52]``, drawn from the unseen cards and consistent with what
+    partner's calls showed (HCP range, minimum suit lengths, balanced shape)."""
+    unseen = np.array(sorted(set(range(52)) - set(int(c) for c in hand)), dtype=np.int64)
+    keys = rng.random((draws, unseen.size))
+    picks = unseen[np.argpartition(keys, 13, axis=1)[:, :13]]  # [draws, 13]
+    hcp_of = np.maximum(0, 4 - picks % 13).sum(axis=1)
+    suit_len = np.stack([(picks // 13 == s).sum(axis=1) for s in range(4)], axis=1)
+    ok = (hcp_of >= partner.min_hcp) & (hcp_of <= partner.max_hcp)
+    ok &= (suit_len >= np.asarray(partner.min_len)).all(axis=1)
+    if partner.balanced:
+        ok &= (suit_len >= 2).all(axis=1) & ((suit_len == 2).sum(axis=1) <= 1) & (suit_len.max(axis=1) <= 5)
+    chosen = picks[ok][:wanted]
+    out = np.zeros((len(chosen), 52), dtype=bool)
+    out[np.arange(len(chosen))[:, None], chosen] = True
+    return out
+
+
+def _masks_from_rows(rows: np.ndarray) -> np.ndarray:
+    """Suit masks ``int64[k, 4]`` (bit r = rank r) from ``bool[k, 52]`` card rows."""
+    bits = (np.int64(1) << np.arange(13, dtype=np.int64))
+    return (rows.reshape(-1, 4, 13).astype(np.int64) * bits).sum(axis=2)
+
+
+def expected_tricks(hand: Sequence[int], partner: "Shown", seed: int) -> np.ndarray | None:
+    """The fast trick estimator's mean tricks ``float[5]`` (C D H S NT) for this hand with partner hands
+    sampled from what partner showed; None if too few hands fit."""
+    from tribridge.estimators.tricks import estimate_tricks
+
+    rng = np.random.default_rng(seed)
+    rows = sample_partner_hands(hand, partner, rng)
+    if len(rows) < 4:
+        return None
+    mine = np.zeros((1, 52), dtype=bool)
+    mine[0, list(hand)] = True
+    my_masks = np.repeat(_masks_from_rows(mine), len(rows), axis=0)
+    import numba
+
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # a 16-row batch: threads cost more than they give (and the setting is per thread)
+    try:
+        tricks = estimate_tricks(my_masks, _masks_from_rows(rows))
+    finally:
+        numba.set_num_threads(threads)
+    return np.asarray(tricks, dtype=np.float64).mean(axis=0)
 
 
 def read_auction(auction: Auction4) -> list[Shown]:
@@ -205,6 +250,23 @@ def _opening(hand: Sequence[int]) -> tuple[str, str]:
     return PASS, "no opening: fewer than 12 HCP"
 
 
+def level_for_tricks(tricks: float, strain: int) -> int:
+    """The level to aim for with ``tricks`` expected double dummy: a partscore needs the tricks within a
+    fifth of a trick, a game within half a trick (its bonus pays for the risk), a slam a clear half trick
+    to spare (double-dummy play is optimistic); no-trump stops at 3NT short of a slam, a major at game."""
+    level = int(np.floor(tricks + 0.2)) - 6
+    game = 3 if strain == 4 else 4 if strain in (2, 3) else 5
+    if level < game and tricks + 0.5 >= game + 6:
+        level = game  # games pay a bonus: bid them when they are about even money
+    if level >= 6 and tricks < level + 6 + 0.5:
+        level = 5
+    if strain == 4 and level in (4, 5):
+        level = 3
+    if strain in (2, 3) and level == 5:
+        level = 4
+    return max(0, min(7, level))
+
+
 def _target_level(strain: int, points: int) -> int:
     table = HCP_FOR_NT_LEVEL if strain == 4 else POINTS_FOR_SUIT_LEVEL
     level = 0
@@ -251,6 +313,15 @@ def decide(view: Bid4View) -> tuple[str, str]:
         # overcall, 1NT overcall, takeout double or pass
         their_suit = STRAINS.index(last[0][1])
         level_now = int(last[0][0])
+        partner_doubled = any(
+            call == DOUBLE and (auction.dealer + i) % 4 == partner for i, call in enumerate(auction.calls)
+        )
+        if partner_doubled and auction.calls[-1] == "P" and auction.is_legal(DOUBLE) is not None:
+            # answer partner's takeout double in our longest other suit (a pass would leave it in)
+            suit = max((s for s in range(4) if s != their_suit), key=lambda s: (lens[s], s))
+            lv = _cheapest(auction, suit) + (1 if points >= 9 and _cheapest(auction, suit) <= 2 else 0)
+            if lv <= 4:
+                return _bid(lv, suit), f"answer to partner's takeout double: {lens[suit]} cards, {points} HCP"
         nt_level = _cheapest(auction, 4)
         if 15 <= points <= 18 and is_balanced(lens) and nt_level <= 2:
             return _bid(nt_level, 4), "15-18 HCP, balanced"
@@ -270,7 +341,17 @@ def decide(view: Bid4View) -> tuple[str, str]:
     combined = points + partner_points + (length_points if strain != 4 else 0)
     trump = None if strain == 4 else strain
     floor_level = int(sure_tricks(hand, trump)) - 6
-    target = max(_target_level(strain, combined), floor_level)
+    seed = int.from_bytes(hashlib.sha256(f"{view.seat}|{sorted(hand)}|{auction.calls}".encode()).digest()[:8], "little")
+    tricks = expected_tricks(hand, partner_shown, seed)
+    if tricks is not None:
+        # the estimator's expected tricks decide the level (a level is bid when its tricks are expected
+        # within a third of a trick); the point count only breaks in when too few partner hands fit
+        estimated = level_for_tricks(float(tricks[strain]), strain)
+        target = max(estimated, floor_level)
+        explanation_tricks = f"; about {tricks[strain]:.1f} tricks expected in {STRAINS[strain]}"
+    else:
+        target = max(_target_level(strain, combined), floor_level)
+        explanation_tricks = ""
     if not shown[me].has_bid and partner_shown.has_bid and target == 0 and points >= 6:
         target = 1 if strain == 4 else 2
     if strain != 4 and not our_contract:
@@ -278,7 +359,7 @@ def decide(view: Bid4View) -> tuple[str, str]:
         target = max(target, trumps - 6 if trumps >= 8 else 0)
     target = min(target, 7)
     cheapest = _cheapest(auction, strain)
-    explanation = f"{points} HCP, partner about {partner_points}; aiming for {target}{STRAINS[strain]}"
+    explanation = f"{points} HCP, partner about {partner_points}{explanation_tricks}; aiming for {target}{STRAINS[strain]}"
     if target >= cheapest and target >= 1:
         level = target
         if not shown[me].has_bid and partner_shown.has_bid and level > 3 and strain != 4 and trumps < 8:
