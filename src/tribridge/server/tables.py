@@ -472,7 +472,10 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         record = table.history[-1] if table.history and table.history[-1]["deal_no"] == ds.deal_no else table.record_of(ds)
         view["result"] = record["result"]
         view["scores"] = {"per_chair": record["scores"]["per_chair"], "breakdown": record["scores"]["breakdown"]}
-        view["analysis"] = table.analysis.get(ds.deal_no) or {"pending": True, "hands": _all_hands(ds)}
+        view["analysis"] = table.analysis.get(ds.deal_no) or {
+            "pending": True, "hands": _all_hands(ds), "dd": None, "capture": None, "nt_calls": None,
+            "best_contract": None, "notes": ["analysis in progress"],
+        }
     return view
 
 
