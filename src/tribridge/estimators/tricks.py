@@ -97,23 +97,47 @@ def _hcp(masks: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray) -> None:
-    """Feature vector of one partnership for one strain (0..3 a trump suit, 4 NT)."""
+def suit_order_key(d: int, p: int) -> int:
+    """Sort key of a suit holding (larger first): combined length, combined points, then the masks."""
+    both = d | p
+    hcp = 0
+    for r in range(4):
+        if (both >> r) & 1:
+            hcp += 4 - r
+    return (_popcount13(both) << 30) | (hcp << 26) | (_rev13(both) << 13) | _rev13(d)
+
+
+@njit(cache=True)
+def _rev13(m: int) -> int:
+    """The 13-bit mask reversed (so that the Ace is the most significant bit)."""
+    out = 0
+    for r in range(13):
+        if (m >> r) & 1:
+            out |= 1 << (12 - r)
+    return out
+
+
+@njit(cache=True)
+def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, keys: np.ndarray,
+                  order: np.ndarray) -> None:
+    """Feature vector of one partnership for one strain (0..3 a trump suit, 4 NT); ``keys``/``order``: scratch."""
     for k in range(out.shape[0]):
         out[k] = 0.0
-    # order the non-trump suits: combined length desc, then combined points desc, then suit index
-    keys = np.empty(4, dtype=np.int64)
+    # order the non-trump suits by a key of the holding alone (so the order never depends on which
+    # suit is which): combined length, combined points, then the masks themselves
     for s in range(4):
-        both = d[s] | p[s]
-        hcp = 0
-        for r in range(4):
-            if (both >> r) & 1:
-                hcp += 4 - r
-        keys[s] = _popcount13(both) * 64 + hcp * 4 + (3 - s)
+        keys[s] = suit_order_key(d[s], p[s])
+        order[s] = s
     if strain < 4:
         _suit_slot(d[strain], p[strain], out, 0)
         keys[strain] = -1
-    order = np.argsort(-keys)
+    for i in range(1, 4):  # insertion sort, largest key first
+        j = i
+        while j > 0 and keys[order[j - 1]] < keys[order[j]]:
+            t = order[j - 1]
+            order[j - 1] = order[j]
+            order[j] = t
+            j -= 1
     slot = 1
     for k in range(4):
         s = order[k]
@@ -130,33 +154,69 @@ def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray) ->
     out[g + 3] = 1.0 if strain == 4 else 0.0
     short_d = 13
     short_p = 13
-    for s in range(4):
-        short_d = min(short_d, _popcount13(d[s]))
-        short_p = min(short_p, _popcount13(p[s]))
-    out[g + 4] = short_d / 4.0
-    out[g + 5] = short_p / 4.0
     total = hd + hp
-    out[g + 6] = total * total / 400.0
     stopped = 0
     longest = 0
     for s in range(4):
         ld = _popcount13(d[s])
         lp = _popcount13(p[s])
+        short_d = min(short_d, ld)
+        short_p = min(short_p, lp)
         if _stopped(d[s], ld) or _stopped(p[s], lp):
             stopped += 1
         longest = max(longest, ld + lp)
+    out[g + 4] = short_d / 4.0
+    out[g + 5] = short_p / 4.0
+    out[g + 6] = total * total / 400.0
     out[g + 7] = stopped
     out[g + 8] = longest / 4.0
     out[g + 9] = abs(hd - hp) / 10.0
+
+
+BLOCK = 2048
 
 
 @njit(cache=True, parallel=True)
 def _features_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, out: np.ndarray) -> None:
     """Features ``out[i, k, :]`` of row ``i`` for strain ``strains[k]``."""
     n = decl.shape[0]
-    for i in prange(n):
-        for k in range(strains.shape[0]):
-            _features_row(decl[i], part[i], strains[k], out[i, k])
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        keys = np.empty(4, dtype=np.int64)
+        order = np.empty(4, dtype=np.int64)
+        for i in range(blk * BLOCK, min(n, (blk + 1) * BLOCK)):
+            for k in range(strains.shape[0]):
+                _features_row(decl[i], part[i], strains[k], out[i, k], keys, order)
+
+
+@njit(cache=True, parallel=True, fastmath=True)
+def _predict_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, w1: np.ndarray, b1: np.ndarray,
+                    w2: np.ndarray, b2: float, out: np.ndarray) -> None:
+    """Fused features + one-hidden-layer MLP (standardisation folded into ``w1``/``b1``): ``out[i, k]``."""
+    n = decl.shape[0]
+    n_hidden = b1.shape[0]
+    n_feat = w1.shape[0]
+    n_blocks = (n + BLOCK - 1) // BLOCK
+    for blk in prange(n_blocks):
+        keys = np.empty(4, dtype=np.int64)
+        order = np.empty(4, dtype=np.int64)
+        feats = np.empty(n_feat, dtype=np.float32)
+        hidden = np.empty(n_hidden, dtype=np.float32)
+        for i in range(blk * BLOCK, min(n, (blk + 1) * BLOCK)):
+            for k in range(strains.shape[0]):
+                _features_row(decl[i], part[i], strains[k], feats, keys, order)
+                for h in range(n_hidden):
+                    hidden[h] = b1[h]
+                for f in range(n_feat):
+                    x = feats[f]
+                    if x != 0.0:
+                        for h in range(n_hidden):
+                            hidden[h] += x * w1[f, h]
+                y = b2
+                for h in range(n_hidden):
+                    if hidden[h] > 0.0:
+                        y += hidden[h] * w2[h]
+                out[i, k] = min(13.0, max(0.0, y))
 
 
 def _check_masks(masks: Any, field: str) -> np.ndarray:
@@ -208,6 +268,25 @@ class TrickModel:
                 np.maximum(x, 0.0, out=x)
         return np.clip(x[:, 0], 0.0, 13.0).reshape(shape)
 
+    def folded(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+        """(w1, b1, w2, b2) of a one-hidden-layer model with the standardisation folded in, else None."""
+        if len(self.weights) != 2:
+            return None
+        w1 = (self.weights[0] / self.scale[:, None]).astype(np.float32)
+        b1 = (self.biases[0] - (self.mean / self.scale) @ self.weights[0]).astype(np.float32)
+        return np.ascontiguousarray(w1), b1, np.ascontiguousarray(self.weights[1][:, 0]), float(self.biases[1][0])
+
+    def predict_masks(self, decl: np.ndarray, part: np.ndarray, strains: Any) -> np.ndarray:
+        """Predictions ``float32[n, len(strains)]`` from checked suit masks (fused kernel when possible)."""
+        st = np.ascontiguousarray(np.atleast_1d(np.asarray(strains, dtype=np.int64)))
+        folded = self.folded()
+        if folded is None:
+            return self.predict_features(trick_features(decl, part, st))
+        out = np.empty((decl.shape[0], st.shape[0]), dtype=np.float32)
+        if decl.shape[0]:
+            _predict_kernel(decl, part, st, *folded, out)
+        return out
+
     def save(self, path: Any) -> None:
         """Write the parameters to an ``.npz`` file."""
         arrays = {"mean": self.mean, "scale": self.scale, "n_layers": np.array(len(self.weights))}
@@ -246,31 +325,66 @@ def default_model() -> TrickModel:
         return TrickModel.load(fh)
 
 
-def estimate_tricks(
-    masks_declarer: Any,
-    masks_partner: Any,
-    model: TrickModel | None = None,
-    chunk: int = 65536,
-) -> np.ndarray:
+def estimate_tricks(masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None) -> np.ndarray:
     """Expected double-dummy tricks ``float32[n, 5]`` (strains C D H S NT) for declarer + partner."""
     model = model or default_model()
-    d = _check_masks(masks_declarer, "masks_declarer")
-    p = _check_masks(masks_partner, "masks_partner")
-    out = np.empty((d.shape[0], 5), dtype=np.float32)
-    for start in range(0, d.shape[0], chunk):
-        feats = trick_features(d[start : start + chunk], p[start : start + chunk])
-        out[start : start + chunk] = model.predict_features(feats)
-    return out
+    d, p = _checked_pair(masks_declarer, masks_partner)
+    return model.predict_masks(d, p, (0, 1, 2, 3, 4))
 
 
-def estimate_nt_tricks(masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None,
-                       chunk: int = 65536) -> np.ndarray:
+def estimate_nt_tricks(masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None) -> np.ndarray:
     """Expected double-dummy NT tricks ``float32[n]`` (the NT column of :func:`estimate_tricks`, 5x cheaper)."""
     model = model or default_model()
+    d, p = _checked_pair(masks_declarer, masks_partner)
+    return model.predict_masks(d, p, (4,))[:, 0]
+
+
+def _checked_pair(masks_declarer: Any, masks_partner: Any) -> tuple[np.ndarray, np.ndarray]:
     d = _check_masks(masks_declarer, "masks_declarer")
     p = _check_masks(masks_partner, "masks_partner")
-    out = np.empty(d.shape[0], dtype=np.float32)
-    for start in range(0, d.shape[0], chunk):
-        feats = trick_features(d[start : start + chunk], p[start : start + chunk], strains=(4,))
-        out[start : start + chunk] = model.predict_features(feats)[:, 0]
-    return out
+    if d.shape != p.shape:
+        raise InvalidInput("masks_partner", f"expected the shape of masks_declarer {d.shape}, got {p.shape}")
+    if np.any(d & p):
+        raise InvalidInput("masks_partner", "declarer and partner hold the same card")
+    return d, p
+
+
+def trick_features_reference(decl: tuple[int, int, int, int], part: tuple[int, int, int, int], strain: int) -> list[float]:
+    """Readable twin of the feature kernel for one partnership and strain (for tests)."""
+    def length(m: int) -> int:
+        return bin(m).count("1")
+
+    def points(m: int) -> int:
+        return sum(4 - r for r in range(4) if (m >> r) & 1)
+
+    def stopped(m: int) -> bool:
+        return any((m >> r) & 1 and length(m) >= r + 1 for r in range(4))
+
+    def rev13(m: int) -> int:
+        return int(format(m, "013b")[::-1], 2)
+
+    def slot(d: int, p: int) -> list[float]:
+        a, b, both = length(d), length(p), d | p
+        top = 0
+        while top < 13 and (both >> top) & 1:
+            top += 1
+        opp = 13 - a - b
+        return ([a / 4, b / 4, min(a, b) / 4, max(a, b) / 4] + [float((d >> r) & 1) for r in range(5)]
+                + [float((p >> r) & 1) for r in range(5)] + [float((both >> 5) & 1), float((both >> 6) & 1),
+                   min(top, max(a, b)) / 4, points(both) / 4, float(stopped(d) or stopped(p)),
+                   max(0, max(a, b) - (opp + 1) // 2) / 4, opp / 4, float(a > 0 and b > 0)])
+
+    feats: list[float] = slot(decl[strain], part[strain]) if strain < 4 else [0.0] * SLOT_FEATURES
+    others = [s for s in range(4) if s != strain]
+    key = lambda s: ((length(decl[s] | part[s]), points(decl[s] | part[s]), rev13(decl[s] | part[s]),  # noqa: E731
+                      rev13(decl[s])))
+    for s in sorted(others, key=key, reverse=True):
+        feats += slot(decl[s], part[s])
+    feats += [0.0] * (N_SLOTS * SLOT_FEATURES - len(feats))
+    hd = sum(points(m) for m in decl)
+    hp = sum(points(m) for m in part)
+    feats += [hd / 10, hp / 10, (hd + hp) / 10, 1.0 if strain == 4 else 0.0,
+              min(length(m) for m in decl) / 4, min(length(m) for m in part) / 4, (hd + hp) ** 2 / 400,
+              float(sum(stopped(decl[s]) or stopped(part[s]) for s in range(4))),
+              max(length(decl[s] | part[s]) for s in range(4)) / 4, abs(hd - hp) / 10]
+    return feats
