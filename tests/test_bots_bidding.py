@@ -1,7 +1,6 @@
 """Bidders: legal calls, the paper rule, candidate lists, the simulation bidder doubling a sure defeat."""
 
 import numpy as np
-import pytest
 
 from tribridge.bots.bidding import PaperBidder, RandomBidder, SimulationBidder
 from tribridge.cards import Hand, Seat, random_deal

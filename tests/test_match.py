@@ -1,6 +1,5 @@
 """Match runner: rotations give each bot each hand once per rotation set; results aggregate correctly."""
 
-from collections import Counter
 
 import pytest
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random as _stdlib_random
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
