@@ -161,7 +161,7 @@ def bench_bid(url: str, clients: int = 20, requests: int = 2000, repeats: int = 
 # --------------------------------------------------------------------------------------------- play
 
 
-def play_positions(count: int, seed: int) -> list[dict[str, Any]]:
+def play_positions(count: int, seed: int, lead: bool = False) -> list[dict[str, Any]]:
     """Mid-play positions from real auctions (natural4) and random legal play, with the request parameters."""
     from tribridge.bots.natural4 import Bid4View, bid
     from tribridge.cards import SEAT_CHARS, random_deal
@@ -182,7 +182,7 @@ def play_positions(count: int, seed: int) -> list[dict[str, Any]]:
             continue
         c4 = auction.contract
         state = PlayState.start(deal, Contract(c4.level, Denom(c4.strain), c4.doubling, c4.declarer))
-        for _ in range(int(rng.integers(1, 44))):
+        for _ in range(0 if lead else int(rng.integers(1, 44))):
             legal = state.legal_cards()
             state = state.apply(legal[int(rng.integers(len(legal)))])
         turn = int(state.turn)
@@ -221,7 +221,17 @@ def bench_play(url: str, positions: int = 32, repeats: int = 3, seed: int = 2) -
             inproc_runs.append(statistics.median(base))
     med_http = statistics.median(http_runs) * 1e3
     med_base = statistics.median(inproc_runs) * 1e3
+    leads = play_positions(max(4, positions // 4), seed + 1, lead=True)
+    lead_lat = []
+    with httpx.Client(base_url=url, timeout=120) as client:
+        for case in leads:
+            params = {k: v for k, v in case["params"].items() if k not in ("played", "dummy")}
+            t0 = time.perf_counter()
+            r = client.get("/apis/brill/lead", params=params)
+            lead_lat.append(time.perf_counter() - t0)
+            errors += r.status_code != 200
     return {
+        "lead_positions": len(leads), "lead_median_ms": round(statistics.median(lead_lat) * 1e3, 2),
         "positions": positions, "layouts": 32, "repeats": repeats, "errors": errors,
         "play_median_ms": round(med_http, 2), "inprocess_pimc_median_ms": round(med_base, 2),
         "ratio_http_to_inprocess": round(med_http / med_base, 3) if med_base else None,
