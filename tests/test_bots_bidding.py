@@ -62,3 +62,16 @@ def test_simulation_bidder_returns_legal_calls_deterministically():
     assert a == b
     assert all(view.auction.is_legal(c) is None for c, _ in a)
     assert a[0][1] == max(s for _, s in a)
+
+
+def test_estimate_bidder_bids_a_legal_denomination_it_expects_to_make():
+    from tribridge.bots.bidding import EstimateBidder
+
+    hand = Hand.from_pbn("AKQJT98.AK2.A2.2")  # long strong spades: some bid should beat passing
+    view = _view(hand, [])
+    bidder = EstimateBidder(layouts=2, evaluator="dd")
+    cands = bidder.candidates(view)
+    call = cands[0][0]
+    assert view.auction.is_legal(call) is None
+    assert {str(c) for c, _ in cands} >= {"1C", "1D", "1H", "1S", "1N", "P"}
+    assert call.is_bid  # with 7 spade tricks and three aces on its own, it does not pass
