@@ -14,6 +14,9 @@ ALIASES: dict[str, tuple[str, list[str]]] = {
     "nt": ("bench_papers", ["nt"]),
     "capture": ("bench_papers", ["capture"]),
     "papers": ("bench_papers", ["all"]),
+    "pimc": ("bench_bots", ["speed"]),
+    "declarer": ("bench_bots", ["declarer"]),
+    "bidding": ("bench_bots", ["bidding"]),
 }
 
 
