@@ -1,6 +1,6 @@
 """Benchmark: the bots. PIMC time per card and per deal; PIMC declarer play against double dummy; bidders.
 
-    .venv/bin/python benchmarks/bench_bots.py speed --deals 3           # PIMC s/card and s/deal (32 layouts)
+    .venv/bin/python -m benchmarks bots speed --deals 3     # or: python -m benchmarks pimc --deals 3
     .venv/bin/python benchmarks/bench_bots.py declarer --deals 500      # 3NT: PIMC and random declarer vs DD
     .venv/bin/python benchmarks/bench_bots.py bidding --deals 2000      # simulation+dd vs paper+dd, 6 seatings
 
@@ -127,9 +127,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--play", default="dd", choices=["dd", "pimc", "random"])
-    parser.add_argument("--evaluator", default="dd", choices=["dd", "estimate", "auto"],
+    parser.add_argument("--evaluator", default="auto", choices=["dd", "estimate", "auto"],
                         help="SimulationBidder's trick evaluator (bidding benchmark)")
-    parser.add_argument("--bid-layouts", type=int, default=8, help="SimulationBidder's layouts (bidding benchmark)")
+    parser.add_argument("--bid-layouts", type=int, default=None,
+                        help="SimulationBidder's layouts (bidding benchmark; default 64 with the estimator, 8 with dd)")
     parser.add_argument("--objective", default="relative", choices=["relative", "own"],
                         help="SimulationBidder's objective (bidding benchmark)")
     args = parser.parse_args(argv)

@@ -271,11 +271,11 @@ class EstimateBidder:
 
     name = "estimate"
 
-    def __init__(self, layouts: int = 8, evaluator: str = "auto", margin: float = 0.5,
+    def __init__(self, layouts: int | None = None, evaluator: str = "auto", margin: float = 0.5,
                  scheme: str = "classic", objective: str = "relative") -> None:
         self.objective = _check_objective(objective)
-        self.layouts = layouts
         self.evaluator = resolve_evaluator(evaluator)
+        self.layouts = layouts if layouts is not None else (32 if self.evaluator == "estimate" else 8)
         self.margin = margin
         self.scheme = get_scheme(scheme)
 
@@ -340,10 +340,12 @@ class SimulationBidder:
 
     name = "simulation"
 
-    def __init__(self, layouts: int = 8, evaluator: str = "auto", scheme: str = "classic",
+    def __init__(self, layouts: int | None = None, evaluator: str = "auto", scheme: str = "classic",
                  max_draws: int | None = None, objective: str = "relative") -> None:
         self.objective = _check_objective(objective)
         evaluator = resolve_evaluator(evaluator)
+        if layouts is None:  # the fast estimator affords many layouts; double dummy few
+            layouts = 64 if evaluator == "estimate" else 8
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
         self.layouts = layouts
@@ -392,15 +394,25 @@ class SimulationBidder:
         table = _TrickTable(EVALUATORS[self.evaluator], layouts, dealer)
         tricks_for = table.tricks
 
+        others = [int(s) for s in auction.bidders if int(s) != seat]
+        # a rollout depends only on the other two bidders' NT levels: run each distinct pair once
+        level_keys = [tuple(int(levels[o][i]) for o in others) for i in range(len(layouts))]
+        score_memo: dict[tuple[Contract, int], float] = {}
         cands: list[tuple[Call, float]] = []
         for call in self.candidate_calls(auction):
-            finals = [self._rollout(auction.apply(call), seat, levels, i) for i in range(len(layouts))]
+            after = auction.apply(call)
+            rollouts: dict[tuple[int, ...], Contract | None] = {}
             total = 0.0
-            for i, contract in enumerate(finals):
+            for i, key in enumerate(level_keys):
+                if key not in rollouts:
+                    rollouts[key] = self._rollout(after, seat, levels, i)
+                contract = rollouts[key]
                 if contract is None:
                     continue
-                t = tricks_for(int(contract.declarer), int(contract.denom))[i]
-                total += _score_for(seat, contract, t, self.scheme, self.objective)
+                t = int(np.clip(round(float(tricks_for(int(contract.declarer), int(contract.denom))[i])), 0, 13))
+                if (contract, t) not in score_memo:
+                    score_memo[(contract, t)] = _score_for(seat, contract, t, self.scheme, self.objective)
+                total += score_memo[(contract, t)]
             cands.append((call, total / max(1, len(layouts))))
         best = max(range(len(cands)), key=lambda i: (cands[i][1], -i))
         chosen = cands[best][0]
