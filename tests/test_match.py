@@ -35,3 +35,15 @@ def test_match_rejects_bad_input():
         run_match(["dd", "random"], deals=1, seed=1)
     with pytest.raises(InvalidInput):
         run_match(["dd", "random", "nosuchbot"], deals=1, seed=1)
+
+
+def test_match_cli_json_and_bad_input(capsys):
+    import json
+
+    from tribridge.cli.main import main
+
+    assert main(["match", "--bots", "dd,random,paper+dd", "--deals", "1", "--seed", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 6 and [s["bot"] for s in data["summary"]] == ["dd", "random", "paper+dd"]
+    assert main(["match", "--bots", "dd,random", "--deals", "1"]) == 2
+    assert "bots" in capsys.readouterr().err

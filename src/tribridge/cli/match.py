@@ -20,6 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--pimc-layouts", type=int, default=None, help="layouts per PIMC card (default 32)")
+    p.add_argument("--bid-layouts", type=int, default=None,
+                   help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -32,8 +35,21 @@ def run(args: argparse.Namespace) -> int:
     names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
     if len(names) != 3:
         raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
+    from tribridge.bots import bot_parts
+
+    options: dict[str, dict] = {}
+    for name in names:
+        bidder, player = bot_parts(name)
+        entry: dict[str, dict] = {}
+        if player == "pimc" and args.pimc_layouts is not None:
+            entry["player"] = {"layouts": args.pimc_layouts}
+        if bidder in ("simulation", "estimate") and args.bid_layouts is not None:
+            entry["bidder"] = {"layouts": args.bid_layouts}
+        if entry:
+            options[name.strip().lower()] = entry
     with progress_bar("deals", args.deals) as bar:
-        result = run_match(names, args.deals, args.seed, args.scheme, args.workers, on_progress=bar.advance)
+        result = run_match(names, args.deals, args.seed, args.scheme, args.workers, on_progress=bar.advance,
+                           options=options or None)
     if args.json:
         print_json(result.to_json())
         return 0
