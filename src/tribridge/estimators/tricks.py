@@ -35,13 +35,23 @@ N_FEATURES = SLOT_FEATURES * N_SLOTS + GLOBAL_FEATURES
 PARAMS_RESOURCE = "trick_estimator.npz"
 
 
+def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Lookup tables over 13-bit masks: card count, points, reversed bits, top sequence length."""
+    masks = np.arange(1 << 13)
+    bits = (masks[:, None] >> np.arange(13)) & 1
+    pop = bits.sum(axis=1)
+    hcp = (bits[:, :4] * np.array([4, 3, 2, 1])).sum(axis=1)
+    rev = (bits * (1 << (12 - np.arange(13)))).sum(axis=1)
+    top = np.argmin(np.concatenate([bits, np.zeros((len(masks), 1), np.int64)], axis=1), axis=1)
+    return (pop.astype(np.int64), hcp.astype(np.int64), rev.astype(np.int64), top.astype(np.int64))
+
+
+_POP, _HCP, _REV, _TOP = _mask_tables()
+
+
 @njit(cache=True)
 def _popcount13(m: int) -> int:
-    c = 0
-    while m:
-        m &= m - 1
-        c += 1
-    return c
+    return _POP[m]
 
 
 @njit(cache=True)
@@ -59,15 +69,8 @@ def _suit_slot(d: int, p: int, out: np.ndarray, base: int) -> None:
     both = d | p
     out[base + 14] = (both >> 5) & 1
     out[base + 15] = (both >> 6) & 1
-    top = 0
-    while top < 13 and (both >> top) & 1:
-        top += 1
-    out[base + 16] = min(top, max(a, b)) / 4.0
-    hcp = 0
-    for r in range(4):
-        if (both >> r) & 1:
-            hcp += 4 - r
-    out[base + 17] = hcp / 4.0
+    out[base + 16] = min(_TOP[both], max(a, b)) / 4.0
+    out[base + 17] = _HCP[both] / 4.0
     out[base + 18] = 1.0 if (_stopped(d, a) or _stopped(p, b)) else 0.0
     # length winners if the opponents' cards split evenly
     opp = 13 - a - b
@@ -88,33 +91,14 @@ def _stopped(m: int, length: int) -> bool:
 
 @njit(cache=True)
 def _hcp(masks: np.ndarray) -> int:
-    h = 0
-    for s in range(4):
-        for r in range(4):
-            if (masks[s] >> r) & 1:
-                h += 4 - r
-    return h
+    return _HCP[masks[0]] + _HCP[masks[1]] + _HCP[masks[2]] + _HCP[masks[3]]
 
 
 @njit(cache=True)
 def suit_order_key(d: int, p: int) -> int:
     """Sort key of a suit holding (larger first): combined length, combined points, then the masks."""
     both = d | p
-    hcp = 0
-    for r in range(4):
-        if (both >> r) & 1:
-            hcp += 4 - r
-    return (_popcount13(both) << 30) | (hcp << 26) | (_rev13(both) << 13) | _rev13(d)
-
-
-@njit(cache=True)
-def _rev13(m: int) -> int:
-    """The 13-bit mask reversed (so that the Ace is the most significant bit)."""
-    out = 0
-    for r in range(13):
-        if (m >> r) & 1:
-            out |= 1 << (12 - r)
-    return out
+    return (_POP[both] << 30) | (_HCP[both] << 26) | (_REV[both] << 13) | _REV[d]
 
 
 @njit(cache=True)
@@ -190,33 +174,141 @@ def _features_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, ou
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def _predict_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, w1: np.ndarray, b1: np.ndarray,
-                    w2: np.ndarray, b2: float, out: np.ndarray) -> None:
-    """Fused features + one-hidden-layer MLP (standardisation folded into ``w1``/``b1``): ``out[i, k]``."""
+def _predict_tables_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, t_len: np.ndarray,
+                           t_hon: np.ndarray, t_98: np.ndarray, t_top: np.ndarray, w_stop: np.ndarray,
+                           w_glob: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, out: np.ndarray) -> None:
+    """Fused features + one-hidden-layer MLP (standardisation folded in): ``out[i, k]`` for ``strains[k]``.
+
+    The first layer is summed from per-slot lookup tables.
+
+    The first layer is linear, and a slot's features split into groups that each depend on a few
+    numbers (the two lengths; the A K Q J T of each hand; the side's 9 and 8; the capped top sequence;
+    the stopper flag), so a slot adds five table rows instead of 22 weighted rows.
+    """
     n = decl.shape[0]
     n_hidden = b1.shape[0]
-    n_feat = w1.shape[0]
     n_blocks = (n + BLOCK - 1) // BLOCK
     for blk in prange(n_blocks):
         keys = np.empty(4, dtype=np.int64)
         order = np.empty(4, dtype=np.int64)
-        feats = np.empty(n_feat, dtype=np.float32)
         hidden = np.empty(n_hidden, dtype=np.float32)
+        glob = np.empty(GLOBAL_FEATURES, dtype=np.float32)
         for i in range(blk * BLOCK, min(n, (blk + 1) * BLOCK)):
+            d = decl[i]
+            p = part[i]
             for k in range(strains.shape[0]):
-                _features_row(decl[i], part[i], strains[k], feats, keys, order)
+                strain = strains[k]
                 for h in range(n_hidden):
                     hidden[h] = b1[h]
-                for f in range(n_feat):
-                    x = feats[f]
+                for s in range(4):
+                    keys[s] = suit_order_key(d[s], p[s])
+                    order[s] = s
+                if strain < 4:
+                    keys[strain] = -1
+                for a_ in range(1, 4):
+                    j = a_
+                    while j > 0 and keys[order[j - 1]] < keys[order[j]]:
+                        t = order[j - 1]
+                        order[j - 1] = order[j]
+                        order[j] = t
+                        j -= 1
+                slot = 1
+                for q in range(5):
+                    if q == 0:
+                        if strain == 4:
+                            continue
+                        s = strain
+                        sl = 0
+                    else:
+                        s = order[q - 1]
+                        if keys[s] < 0:
+                            continue
+                        sl = slot
+                        slot += 1
+                    dm = d[s]
+                    pm = p[s]
+                    a = _POP[dm]
+                    b = _POP[pm]
+                    both = dm | pm
+                    top = min(_TOP[both], max(a, b))
+                    nine8 = (both >> 5) & 3
+                    stop = _stopped(dm, a) or _stopped(pm, b)
+                    for h in range(n_hidden):
+                        v = (t_len[sl, a, b, h] + t_hon[sl, dm & 31, pm & 31, h] + t_98[sl, nine8, h]
+                             + t_top[sl, top, h])
+                        if stop:
+                            v += w_stop[sl, h]
+                        hidden[h] += v
+                hd = _hcp(d)
+                hp = _hcp(p)
+                short_d = 13
+                short_p = 13
+                stopped = 0
+                longest = 0
+                for s in range(4):
+                    ld = _POP[d[s]]
+                    lp = _POP[p[s]]
+                    short_d = min(short_d, ld)
+                    short_p = min(short_p, lp)
+                    if _stopped(d[s], ld) or _stopped(p[s], lp):
+                        stopped += 1
+                    longest = max(longest, ld + lp)
+                total = hd + hp
+                glob[0] = hd / 10.0
+                glob[1] = hp / 10.0
+                glob[2] = total / 10.0
+                glob[3] = 1.0 if strain == 4 else 0.0
+                glob[4] = short_d / 4.0
+                glob[5] = short_p / 4.0
+                glob[6] = total * total / 400.0
+                glob[7] = stopped
+                glob[8] = longest / 4.0
+                glob[9] = abs(hd - hp) / 10.0
+                for f in range(GLOBAL_FEATURES):
+                    x = glob[f]
                     if x != 0.0:
                         for h in range(n_hidden):
-                            hidden[h] += x * w1[f, h]
+                            hidden[h] += x * w_glob[f, h]
                 y = b2
                 for h in range(n_hidden):
                     if hidden[h] > 0.0:
                         y += hidden[h] * w2[h]
                 out[i, k] = min(13.0, max(0.0, y))
+
+
+def slot_tables(w1: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per-slot lookup tables of a folded first layer ``w1[N_FEATURES, H]`` (see ``_predict_tables_kernel``)."""
+    h = w1.shape[1]
+    t_len = np.zeros((N_SLOTS, 14, 14, h), np.float32)
+    t_hon = np.zeros((N_SLOTS, 32, 32, h), np.float32)
+    t_98 = np.zeros((N_SLOTS, 4, h), np.float32)
+    t_top = np.zeros((N_SLOTS, 14, h), np.float32)
+    w_stop = np.zeros((N_SLOTS, h), np.float32)
+    bits5 = (np.arange(32)[:, None] >> np.arange(5)) & 1
+    for k in range(N_SLOTS):
+        w = w1[k * SLOT_FEATURES:(k + 1) * SLOT_FEATURES].astype(np.float64)
+        for a in range(14):
+            for b in range(14 - a):
+                opp = 13 - a - b
+                x = np.zeros(SLOT_FEATURES)
+                x[0], x[1], x[2], x[3] = a / 4, b / 4, min(a, b) / 4, max(a, b) / 4
+                x[19] = max(0, max(a, b) - (opp + 1) // 2) / 4
+                x[20] = opp / 4
+                x[21] = 1.0 if (a > 0 and b > 0) else 0.0
+                t_len[k, a, b] = x @ w
+        for dh in range(32):
+            for ph in range(32):
+                x = np.zeros(SLOT_FEATURES)
+                x[4:9] = bits5[dh]
+                x[9:14] = bits5[ph]
+                x[17] = _HCP[(dh | ph) & 15] / 4
+                t_hon[k, dh, ph] = x @ w
+        for c in range(4):
+            t_98[k, c] = (c & 1) * w[14] + ((c >> 1) & 1) * w[15]
+        for c in range(14):
+            t_top[k, c] = c / 4 * w[16]
+        w_stop[k] = w[18]
+    return t_len, t_hon, t_98, t_top, w_stop
 
 
 def _check_masks(masks: Any, field: str) -> np.ndarray:
@@ -279,13 +371,27 @@ class TrickModel:
     def predict_masks(self, decl: np.ndarray, part: np.ndarray, strains: Any) -> np.ndarray:
         """Predictions ``float32[n, len(strains)]`` from checked suit masks (fused kernel when possible)."""
         st = np.ascontiguousarray(np.atleast_1d(np.asarray(strains, dtype=np.int64)))
-        folded = self.folded()
-        if folded is None:
+        tables = self._tables()
+        if tables is None:
             return self.predict_features(trick_features(decl, part, st))
         out = np.empty((decl.shape[0], st.shape[0]), dtype=np.float32)
         if decl.shape[0]:
-            _predict_kernel(decl, part, st, *folded, out)
+            _predict_tables_kernel(decl, part, st, *tables, out)
         return out
+
+    def _tables(self) -> tuple[Any, ...] | None:
+        """Lookup tables and the remaining weights for the table kernel (built once per model)."""
+        cached = self.meta.get("_tables") if isinstance(self.meta, dict) else None
+        if cached is not None:
+            return cached
+        folded = self.folded()
+        if folded is None:
+            return None
+        w1, b1, w2, b2 = folded
+        glob = np.ascontiguousarray(w1[N_SLOTS * SLOT_FEATURES:])
+        tables = (*slot_tables(w1), glob, b1, w2, b2)
+        self.meta["_tables"] = tables
+        return tables
 
     def save(self, path: Any) -> None:
         """Write the parameters to an ``.npz`` file."""
@@ -295,7 +401,8 @@ class TrickModel:
             arrays[f"b{k}"] = b.astype(np.float32)
         import json
 
-        arrays["meta"] = np.frombuffer(json.dumps(self.meta).encode(), dtype=np.uint8)
+        meta = {k: v for k, v in self.meta.items() if not k.startswith("_")}
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
         np.savez_compressed(path, **arrays)
 
     @classmethod

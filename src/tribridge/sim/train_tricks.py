@@ -145,7 +145,8 @@ def train_estimator(
 ) -> tuple[Any, dict[str, Any]]:
     """Label ``deals`` seeded deals (NT; all strains for the first ``full_deals``) and fit the estimator.
 
-    The last ``validation`` share of the deals is held out of the fit and reported (MAE per strain group).
+    The last ``validation`` share of the deals, and of the fully labelled deals, is held out of the fit
+    and reported (MAE in NT and in the suits).
     Returns the model and a report dict. The same arguments give the same model.
     """
     owners = seeded_deals(deals, seed)
@@ -155,9 +156,12 @@ def train_estimator(
     if full_deals:
         full = label_tables(owners[:full_deals], nt_only=False, cache=cache, workers=workers, on_progress=on_progress)
         tables[:full_deals] = full
-    cut = int(round(deals * (1 - validation)))
-    fit_rows = training_rows(owners[:cut], tables[:cut], (0, 1, 2, 3, 4))
-    val_rows = training_rows(owners[cut:], tables[cut:], (0, 1, 2, 3, 4))
+    # held out: the last share of the NT-labelled deals and the last share of the fully labelled ones
+    held = np.zeros(deals, dtype=bool)
+    held[int(round(deals * (1 - validation))):] = True
+    held[int(round(full_deals * (1 - validation))):full_deals] = True
+    fit_rows = training_rows(owners[~held], tables[~held], (0, 1, 2, 3, 4))
+    val_rows = training_rows(owners[held], tables[held], (0, 1, 2, 3, 4))
     x_fit = row_features(*fit_rows[:3])
     model = fit_mlp(x_fit, fit_rows[3], hidden=hidden, epochs=epochs, seed=seed, weight_decay=weight_decay)
     report: dict[str, Any] = {
