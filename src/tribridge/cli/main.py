@@ -12,7 +12,6 @@ from tribridge.errors import InvalidInput
 
 # Each module exposes ``register(subparsers)``; add new command groups here (one line each).
 COMMAND_MODULES: list[str] = [
-    "tribridge.cli.demo",
     "tribridge.cli.study",
     "tribridge.cli.reproduce",
     "tribridge.cli.deal",
