@@ -11,7 +11,7 @@ const DEFAULT_OPTIONS = {
   bots: ["random", "paper", "estimate", "simulation", "pimc", "dd"],
   schemes: ["classic", "tribridge"],
 };
-const PREFERRED_BOTS = ["paper", "pimc", "estimate", "simulation", "random"];
+const PREFERRED_BOTS = ["pimc", "paper", "estimate", "simulation", "random"];
 const STORE_KEY = "tribridge.tables";
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
