@@ -175,6 +175,27 @@ def _hand_bits(m0, m1, m2, m3):
 
 
 @njit(cache=True)
+def _paper_auction(highest, seats):
+    """The paper's NT auction: ``(level, declarer seat)``; bidder k (in ``seats`` order from the dealer) bids the
+    next NT level while it is within ``highest[k]``; ends after a bid and two passes, or three passes (holder -1)."""
+    current = 0
+    holder = -1
+    passes = 0
+    turn = 0
+    while True:
+        k = turn % 3
+        if current + 1 <= highest[k]:
+            current += 1
+            holder = seats[k]
+            passes = 0
+        else:
+            passes += 1
+        if (holder < 0 and passes == 3) or (holder >= 0 and passes == 2):
+            return current, holder
+        turn += 1
+
+
+@njit(cache=True)
 def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements, bits, levels, declarers, widow_ok,
                           tricks):
     """The whole protocol with the capture-estimator outcome, fused in one pass over ``int64[n, 4, 4]`` masks."""
@@ -190,21 +211,7 @@ def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements,
         seats[2] = (dealer + 3) % 4
         for k in range(3):
             highest[k] = _highest_level(bits[i, seats[k]])
-        current = 0
-        holder = -1
-        passes = 0
-        turn = 0
-        while True:
-            k = turn % 3
-            if current + 1 <= highest[k]:
-                current += 1
-                holder = seats[k]
-                passes = 0
-            else:
-                passes += 1
-            if (holder < 0 and passes == 3) or (holder >= 0 and passes == 2):
-                break
-            turn += 1
+        current, holder = _paper_auction(highest, seats)
         levels[i] = current if holder >= 0 else 0
         declarers[i] = holder
         widow_ok[i] = 0
@@ -276,23 +283,7 @@ def game_auction_kernel(qualify_bits, first_deal):
         seats[2] = (dealer + 3) % 4
         for k in range(3):
             highest[k] = _highest_level(qualify_bits[i, seats[k]])
-        current = 0
-        holder = -1
-        passes = 0
-        turn = 0
-        while True:
-            k = turn % 3
-            if current + 1 <= highest[k]:
-                current += 1
-                holder = seats[k]
-                passes = 0
-            else:
-                passes += 1
-            if holder < 0 and passes == 3:
-                break
-            if holder >= 0 and passes == 2:
-                break
-            turn += 1
+        current, holder = _paper_auction(highest, seats)
         if holder >= 0:
             levels[i] = current
             declarers[i] = holder
