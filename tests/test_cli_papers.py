@@ -37,3 +37,14 @@ def test_studies_small(capsys):
     out = json.loads(capsys.readouterr().out)
     run = out["readings"]["max/static/1"]["results"][0]
     assert sum(run["status"].values()) == 2000 and sum(run["captures_histogram"]) == run["status"]["qualified"]
+
+
+def test_file_mode_missing_file_is_a_clear_error(tmp_path, capsys):
+    """A --file that cannot be read exits 2 with one line naming --file, for both commands."""
+    from tribridge.cli.main import main
+
+    missing = str(tmp_path / "nope.txt")
+    assert main(["nt-call", "--level", "1", "--file", missing]) == 2
+    assert "--file" in capsys.readouterr().err
+    assert main(["capture", "--file", missing]) == 2
+    assert "--file" in capsys.readouterr().err

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from tribridge.cli.common import print_json
+from tribridge.cli.common import print_json, run_json_lines
 from tribridge.errors import InvalidInput
 
 
@@ -42,21 +40,14 @@ def evaluate(deal: str, declarer: str, limit: str, gap: str, replacements: int) 
 def run(args: argparse.Namespace) -> int:
     """Evaluate one deal, or every line of a file (JSON lines out)."""
     if args.file:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
-        with stream:
-            for number, line in enumerate(stream, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                try:
-                    out = evaluate(text, args.declarer, args.limit, args.gap, args.replacements)
-                    out.pop("state")
-                    if not args.steps:
-                        out.pop("steps")
-                except InvalidInput as exc:
-                    out = {"line": number, "error": str(exc)}
-                sys.stdout.write(json.dumps(out) + "\n")
-        return 0
+        def one_line(text: str) -> dict:
+            out = evaluate(text, args.declarer, args.limit, args.gap, args.replacements)
+            out.pop("state")
+            if not args.steps:
+                out.pop("steps")
+            return out
+
+        return run_json_lines(args.file, one_line)
     if not args.deal:
         raise InvalidInput("deal", "give a PBN deal or --file")
     out = evaluate(args.deal, args.declarer, args.limit, args.gap, args.replacements)

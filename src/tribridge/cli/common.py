@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -51,3 +51,27 @@ def progress_bar(description: str, total: float | None, enabled: bool = True) ->
                 progress.advance(task, amount)
 
         yield _Handle()
+
+
+def run_json_lines(path: str, evaluate: "Callable[[str], dict[str, Any]]") -> int:
+    """Evaluate each non-blank, non-comment line of ``path`` (``-`` = stdin); write one JSON object per line.
+
+    A line that fails with ``InvalidInput`` gives ``{"line": N, "error": "..."}`` and the run goes on.
+    """
+    from tribridge.errors import InvalidInput
+
+    try:
+        stream = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InvalidInput("--file", f"cannot read {path!r}: {exc.strerror}") from None
+    with stream:
+        for number, line in enumerate(stream, 1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            try:
+                out = evaluate(text)
+            except InvalidInput as exc:
+                out = {"line": number, "error": str(exc)}
+            sys.stdout.write(json.dumps(out, default=_json_default) + "\n")
+    return 0

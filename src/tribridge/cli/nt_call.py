@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from tribridge.cli.common import print_json
+from tribridge.cli.common import print_json, run_json_lines
 from tribridge.errors import InvalidInput
 
 
@@ -68,21 +66,13 @@ def _text(out: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     """Evaluate one hand, or every line of a file (JSON lines out)."""
     if args.file:
-        stream = sys.stdin if args.file == "-" else open(args.file, encoding="utf-8")
-        with stream:
-            for number, line in enumerate(stream, 1):
-                text = line.strip()
-                if not text or text.startswith("#"):
-                    continue
-                parts = text.split()
-                try:
-                    if len(parts) > 2:
-                        raise InvalidInput("line", f"expected 'HAND' or 'HAND PARTNER', got {text!r}")
-                    out = evaluate(parts[0], args.level, parts[1] if len(parts) == 2 else args.partner)
-                except InvalidInput as exc:
-                    out = {"line": number, "error": str(exc)}
-                sys.stdout.write(json.dumps(out) + "\n")
-        return 0
+        def one_line(text: str) -> dict:
+            parts = text.split()
+            if len(parts) > 2:
+                raise InvalidInput("line", f"expected 'HAND' or 'HAND PARTNER', got {text!r}")
+            return evaluate(parts[0], args.level, parts[1] if len(parts) == 2 else args.partner)
+
+        return run_json_lines(args.file, one_line)
     if not args.hand:
         raise InvalidInput("hand", "give a PBN hand or --file")
     out = evaluate(args.hand, args.level, args.partner)
