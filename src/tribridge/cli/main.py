@@ -53,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InvalidInput as exc:
         print(f"tribridge {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a path given on the command line cannot be read or written
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"tribridge {args.command}: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
