@@ -92,11 +92,56 @@ def bid_requests(count: int, seed: int) -> list[dict[str, str]]:
     return out
 
 
-async def _load(url: str, path: str, requests: list[dict[str, str]], clients: int, pace: float = 0.0) -> tuple[list[float], int]:
+class RawHttpClient:
+    """A minimal HTTP/1.1 keep-alive GET client on asyncio streams.
+
+    httpx costs about a millisecond of CPU per request, which on a 2-core machine running the
+    server too is of the same order as what is measured; this client costs a few microseconds.
+    """
+
+    def __init__(self, url: str) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def __aenter__(self) -> "RawHttpClient":
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    async def get(self, path: str, params: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """One GET; returns (status, body)."""
+        from urllib.parse import urlencode
+
+        target = path + ("?" + urlencode(params) if params else "")
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(f"GET {target} HTTP/1.1\r\nHost: {self.host}\r\n\r\n".encode())
+        await self.writer.drain()
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length":
+                length = int(value)
+        return status, await self.reader.readexactly(length)
+
+
+async def _load(url: str, path: str, requests: list[dict[str, str]], clients: int, pace: float = 0.0,
+                client_kind: str = "raw") -> tuple[list[float], int]:
     """Send ``requests`` over ``clients`` concurrent connections; per-request latencies (s) and error count.
 
     ``pace`` 0: closed loop (each client sends its next request as soon as the last is answered,
     so the server is saturated); ``pace`` > 0: each client starts a request every ``pace`` seconds.
+    ``client_kind``: ``raw`` (:class:`RawHttpClient`) or ``httpx``.
     """
     import httpx
 
@@ -106,9 +151,12 @@ async def _load(url: str, path: str, requests: list[dict[str, str]], clients: in
     latencies: list[float] = []
     errors = 0
 
+    def open_client() -> Any:
+        return RawHttpClient(url) if client_kind == "raw" else httpx.AsyncClient(base_url=url, timeout=30)
+
     async def worker() -> None:
         nonlocal errors
-        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+        async with open_client() as client:
             next_start = time.perf_counter() + pace * np.random.default_rng().random()
             while True:
                 if pace:
@@ -121,7 +169,8 @@ async def _load(url: str, path: str, requests: list[dict[str, str]], clients: in
                 t0 = time.perf_counter()
                 r = await client.get(path, params=params)
                 latencies.append(time.perf_counter() - t0)
-                if r.status_code != 200:
+                status = r[0] if isinstance(r, tuple) else r.status_code
+                if status != 200:
                     errors += 1
 
     await asyncio.gather(*(worker() for _ in range(clients)))
@@ -129,18 +178,18 @@ async def _load(url: str, path: str, requests: list[dict[str, str]], clients: in
 
 
 def bench_bid(url: str, clients: int = 20, requests: int = 2000, repeats: int = 3, seed: int = 1,
-              pace_ms: float = 100.0) -> dict[str, Any]:
+              pace_ms: float = 100.0, client_kind: str = "raw") -> dict[str, Any]:
     """Latency of /apis/brill/bid and of /healthz at the same concurrency (medians of repeats), paced and saturated."""
     reqs = bid_requests(requests, seed)
-    asyncio.run(_load(url, "/apis/brill/bid", reqs[:200], clients))  # warm-up
-    out: dict[str, Any] = {"clients": clients, "requests_per_run": requests, "repeats": repeats}
+    asyncio.run(_load(url, "/apis/brill/bid", reqs[:200], clients, 0.0, client_kind))  # warm-up
+    out: dict[str, Any] = {"clients": clients, "requests_per_run": requests, "repeats": repeats, "client": client_kind}
     for mode, pace in (("paced", pace_ms / 1000.0), ("saturated", 0.0)):
         runs = []
         for _ in range(repeats):
             t0 = time.perf_counter()
-            bid_lat, bid_err = asyncio.run(_load(url, "/apis/brill/bid", reqs, clients, pace))
+            bid_lat, bid_err = asyncio.run(_load(url, "/apis/brill/bid", reqs, clients, pace, client_kind))
             wall = time.perf_counter() - t0
-            base_lat, base_err = asyncio.run(_load(url, "/healthz", [{}] * requests, clients, pace))
+            base_lat, base_err = asyncio.run(_load(url, "/healthz", [{}] * requests, clients, pace, client_kind))
             runs.append({
                 "bid_median_ms": statistics.median(bid_lat) * 1e3, "bid_p99_ms": percentile(bid_lat, 99) * 1e3,
                 "healthz_median_ms": statistics.median(base_lat) * 1e3, "healthz_p99_ms": percentile(base_lat, 99) * 1e3,
@@ -318,6 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--bot", default="random", help="bot for the table load (default random: cheap, so the server is what is measured)")
     parser.add_argument("--bot-delay", type=float, default=0.0)
+    parser.add_argument("--client", choices=["raw", "httpx"], default="raw", help="load-generator HTTP client for /bid (raw: minimal asyncio client; httpx: heavier)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
@@ -327,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
             proc, url = start_server(tmp_path / "robot.sqlite")
             try:
                 if args.which in ("bid", "all"):
-                    results["bid"] = bench_bid(url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms)
+                    results["bid"] = bench_bid(url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms, client_kind=args.client)
                 if args.which in ("play", "all"):
                     results["play"] = bench_play(url, args.positions, args.repeats)
             finally:
