@@ -193,6 +193,20 @@ def check_play_position(
     return due, trace
 
 
+def parse_dummy_and_played(params: Mapping[str, str], lead: bool) -> tuple[list[int] | None, list[int]]:
+    """The optional ``dummy`` hand and the ``played`` cards of a /lead (none allowed) or /play (required) request."""
+    dummy_text = params.get("dummy")
+    dummy = parse_hand(dummy_text, "dummy") if dummy_text not in (None, "") else None
+    played_text = params.get("played")
+    if lead:
+        if played_text not in (None, ""):
+            raise InvalidInput("played", "/lead is for the opening lead: no card may be played yet (use /play)")
+        return dummy, []
+    if played_text is None:
+        raise InvalidInput("played", "missing: /play needs the cards played so far (empty before the opening lead)")
+    return dummy, parse_played(played_text)
+
+
 def parse_card_request(params: Mapping[str, str], models: list[str], lead: bool) -> PlayPosition:
     """Check a ``/lead`` (``lead=True``) or ``/play`` request against ROBOT_API.md."""
     seat = parse_seat(params.get("seat"), "seat")
@@ -201,17 +215,7 @@ def parse_card_request(params: Mapping[str, str], models: list[str], lead: bool)
     hand = parse_hand(params.get("hand"), "hand")
     ctx = _get(params, "ctx")
     model = parse_model(params, models)
-    dummy_text = params.get("dummy")
-    dummy = parse_hand(dummy_text, "dummy") if dummy_text not in (None, "") else None
-    played_text = params.get("played")
-    if lead:
-        if played_text not in (None, ""):
-            raise InvalidInput("played", "/lead is for the opening lead: no card may be played yet (use /play)")
-        played: list[int] = []
-    else:
-        if played_text is None:
-            raise InvalidInput("played", "missing: /play needs the cards played so far (empty before the opening lead)")
-        played = parse_played(played_text)
+    dummy, played = parse_dummy_and_played(params, lead)
     auction = Auction4.from_calls(dealer, parse_ctx(ctx or ""), "ctx")
     contract = finished_contract(auction)
     due, trace = check_play_position(seat, hand, dummy, contract, played, lead)

@@ -101,17 +101,7 @@ def parse_card3(params: Mapping[str, str], lead: bool) -> tuple[rp.PlayPosition,
     vul = rp.parse_vul(params.get("vul"))
     hand = rp.parse_hand(params.get("hand"), "hand")
     rp.parse_model(params, CARD_MODELS)
-    dummy_text = params.get("dummy")
-    dummy = rp.parse_hand(dummy_text, "dummy") if dummy_text not in (None, "") else None
-    played_text = params.get("played")
-    if lead:
-        if played_text not in (None, ""):
-            raise InvalidInput("played", "/lead is for the opening lead: no card may be played yet (use /play)")
-        played: list[int] = []
-    else:
-        if played_text is None:
-            raise InvalidInput("played", "missing: /play needs the cards played so far (empty before the opening lead)")
-        played = rp.parse_played(played_text)
+    dummy, played = rp.parse_dummy_and_played(params, lead)
     dealer, state = parse_auction3(params)
     if not state.is_over:
         raise InvalidInput("ctx", "the auction is not over: no card can be played yet")
