@@ -175,9 +175,19 @@ def _hand_bits(m0, m1, m2, m3):
 
 
 @njit(cache=True)
-def _paper_auction(highest, seats):
-    """The paper's NT auction: ``(level, declarer seat)``; bidder k (in ``seats`` order from the dealer) bids the
-    next NT level while it is within ``highest[k]``; ends after a bid and two passes, or three passes (holder -1)."""
+def _paper_auction(deal_bits, dealer, highest, seats):
+    """The paper's NT auction of one deal: ``(level, declarer seat)``.
+
+    ``deal_bits[seat]`` has bit L-1 set when that hand qualifies at level L; the bidders are the dealer,
+    left and right (the widow opposite the dealer never calls); each bids the next NT level while it is
+    within its highest qualifying level; the auction ends after a bid and two passes, or three passes
+    (holder -1). ``highest`` and ``seats`` are int64[3] scratch arrays.
+    """
+    seats[0] = dealer
+    seats[1] = (dealer + 1) % 4
+    seats[2] = (dealer + 3) % 4
+    for k in range(3):
+        highest[k] = _highest_level(deal_bits[seats[k]])
     current = 0
     holder = -1
     passes = 0
@@ -206,12 +216,7 @@ def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements,
         for seat in range(4):
             bits[i, seat] = _hand_bits(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2], masks[i, seat, 3])
         dealer = (first_deal + i) % 3
-        seats[0] = dealer
-        seats[1] = (dealer + 1) % 4
-        seats[2] = (dealer + 3) % 4
-        for k in range(3):
-            highest[k] = _highest_level(bits[i, seats[k]])
-        current, holder = _paper_auction(highest, seats)
+        current, holder = _paper_auction(bits[i], dealer, highest, seats)
         levels[i] = current if holder >= 0 else 0
         declarers[i] = holder
         widow_ok[i] = 0
@@ -278,12 +283,7 @@ def game_auction_kernel(qualify_bits, first_deal):
     seats = np.zeros(3, dtype=np.int64)
     for i in range(n):
         dealer = (first_deal + i) % 3
-        seats[0] = dealer
-        seats[1] = (dealer + 1) % 4
-        seats[2] = (dealer + 3) % 4
-        for k in range(3):
-            highest[k] = _highest_level(qualify_bits[i, seats[k]])
-        current, holder = _paper_auction(highest, seats)
+        current, holder = _paper_auction(qualify_bits[i], dealer, highest, seats)
         if holder >= 0:
             levels[i] = current
             declarers[i] = holder
