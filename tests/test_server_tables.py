@@ -250,3 +250,71 @@ def test_replay_after_restart(tmp_path):
     with TestClient(app2) as c2:
         after = {ch: state(c2, tid, t) for ch, t in tokens.items()}
     assert after == before
+
+
+def test_table_bots_play_with_the_auction(monkeypatch):
+    """Card-playing table bots get the finished auction, so PIMC can sample layouts consistent with it."""
+    from dataclasses import replace
+
+    from tribridge.bots.belief import facts_for_play_view
+    from tribridge.rules.auction import Call, play_deal, reseat
+    from tribridge.rules.play import PlayState
+    from tribridge.server import tables
+
+    ds = tables.start_deal(7, 1)
+    auction = ds.auction
+    for call in ("1N", "P", "P"):
+        auction = auction.apply(Call.parse(call))
+    assert auction.is_over and auction.contract is not None
+    contract = auction.contract
+    ds = replace(ds, auction=auction, seat_map=reseat(ds.dealer, contract.declarer),
+                 play=PlayState.start(play_deal(ds.deal, ds.dealer, contract.declarer), contract))
+    seen = []
+
+    class Recorder:
+        name = "recorder"
+
+        def play(self, view):
+            seen.append(view)
+            return view.state.legal_cards()[-1]
+
+    class Bot:
+        player = Recorder()
+
+    monkeypatch.setattr("tribridge.bots.get_bot", lambda name, *a, **k: Bot())
+    chair = ds.chair_at(ds.play.turn)
+    action = tables.bot_action("recorder", ds, chair)
+    assert action == {"type": "play", "card": str(ds.play.legal_cards()[-1])}
+    assert seen[0].auction is auction
+    facts = facts_for_play_view(seen[0])
+    assert facts, "the opening leader should know what the 1NT bid and the passes say"
+
+
+def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
+    """A bot bug never stalls a table, and it never passes silently: the log names it."""
+    from dataclasses import replace
+
+    from tribridge.rules.auction import Call, play_deal, reseat
+    from tribridge.rules.play import PlayState
+    from tribridge.server import tables
+
+    ds = tables.start_deal(7, 1)
+    auction = ds.auction
+    for call in ("1N", "P", "P"):
+        auction = auction.apply(Call.parse(call))
+    contract = auction.contract
+    ds = replace(ds, auction=auction, seat_map=reseat(ds.dealer, contract.declarer),
+                 play=PlayState.start(play_deal(ds.deal, ds.dealer, contract.declarer), contract))
+    dummy_card = sorted(ds.play.deal[contract.declarer.partner].cards)[0]
+
+    class Bot:
+        class player:  # noqa: N801 - a stand-in object with a play method
+            @staticmethod
+            def play(view):
+                return dummy_card  # the opening leader cannot play dummy's card
+
+    monkeypatch.setattr("tribridge.bots.get_bot", lambda name, *a, **k: Bot())
+    with caplog.at_level("ERROR", logger="tribridge.server.tables"):
+        action = tables.bot_action("buggy", ds, ds.chair_at(ds.play.turn))
+    assert action["card"] == str(ds.play.legal_cards()[0])
+    assert any("illegal card" in r.getMessage() for r in caplog.records)

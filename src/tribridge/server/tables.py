@@ -739,6 +739,7 @@ def _analyse_locked(ds: DealState, scheme: str) -> dict[str, Any]:
 def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
     """The action a bot takes for ``chair`` now (runs in the bot thread)."""
     from tribridge.bots import get_bot
+    from tribridge.bots.play import AuctionPlayView
     from tribridge.rules.game import BidView, play_view
 
     bot = get_bot(bot_name)
@@ -747,17 +748,26 @@ def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
         view = BidView(seat=seat, hand=ds.deal[seat], dealer=ds.dealer, auction=ds.auction)
         bidder = getattr(bot, "bidder", bot)
         call = bidder.bid(view)
-        if ds.auction.is_legal(call) is not None:
+        reason = ds.auction.is_legal(call)
+        if reason is not None:  # a bot bug: keep the table going, but say so in the log
+            log.error("bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason)
             call = Call.parse("P")
         return {"type": "call", "call": str(call)}
     play = ds.play
     assert play is not None
-    view = play_view(play)
+    # the finished auction travels with the view, so PIMC samples layouts consistent with the calls
+    view = AuctionPlayView.wrap(play_view(play), ds.auction)
     player = getattr(bot, "player", bot)
     with DDS_LOCK:
         card = player.play(view)
-    if play.is_legal(card) is not None:
-        card = play.legal_cards()[0]
+    if isinstance(card, str):
+        card = Card.parse(card)
+    reason = play.is_legal(card)
+    if reason is not None:
+        fallback = play.legal_cards()[0]
+        log.error("bot %s chose the illegal card %s for chair %d (%s); playing %s instead", bot_name, card, chair,
+                  reason, fallback)
+        card = fallback
     return {"type": "play", "card": str(card)}
 
 
