@@ -76,26 +76,58 @@ def bench_speed(args: argparse.Namespace) -> dict:
             "ratio_pimc_to_one_dd_solve": statistics.fmean(per_card) / statistics.fmean(dd_card)}
 
 
-def bench_declarer(args: argparse.Namespace) -> dict:
-    """3NT by N: PIMC declarer and random declarer against double-dummy defenders; minus DD at the start."""
+def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int, with_random: bool) -> dict:
+    """One 3NT deal: DD tricks at the start, PIMC declarer's tricks (and random declarer's) against DD defence."""
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
     from tribridge.dd import dd_nt_tricks
 
-    pimc, rnd, dd = PimcPlayer(layouts=args.layouts), RandomPlayer(), DoubleDummyPlayer()
-    diffs_pimc: list[int] = []
-    diffs_random: list[int] = []
-    for i in range(args.deals):
-        state = _deal_3nt(args.seed, i)
-        start = int(dd_nt_tricks([state.deal], 0)[0])
-        diffs_pimc.append(_play_out(state, pimc, dd) - start)
-        diffs_random.append(_play_out(state, rnd, dd) - start)
+    pimc = PimcPlayer(layouts=layouts, first_trick_layouts=first_trick_layouts)
+    dd = DoubleDummyPlayer()
+    state = _deal_3nt(seed, index)
+    start = int(dd_nt_tricks([state.deal], 0, cache=False, workers=1)[0])
+    t0 = time.perf_counter()
+    out = {"deal": index, "dd": start, "pimc": _play_out(state, pimc, dd), "seconds": 0.0}
+    out["seconds"] = time.perf_counter() - t0
+    if with_random:
+        out["random"] = _play_out(state, RandomPlayer(), dd)
+    return out
+
+
+def bench_declarer(args: argparse.Namespace) -> dict:
+    """3NT by N: PIMC declarer and random declarer against double-dummy defenders; minus DD at the start."""
+    import sys
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    jobs = [(args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random)
+            for i in range(args.first_deal, args.first_deal + args.deals)]
+    rows: list[dict] = []
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+            for row in pool.map(_declarer_deal, *zip(*jobs)):
+                rows.append(row)
+                print(f"\rdeclarer benchmark: {len(rows)}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
+    else:
+        for job in jobs:
+            rows.append(_declarer_deal(*job))
+            print(f"\rdeclarer benchmark: {len(rows)}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    if args.out:
+        with open(args.out, "w") as fh:
+            json.dump(rows, fh)
 
     def ci(x: list[int]) -> float:
         return 1.96 * statistics.stdev(x) / len(x) ** 0.5 if len(x) > 1 else float("nan")
 
-    return {"deals": args.deals, "layouts": args.layouts, "defenders": "double dummy",
-            "pimc_minus_dd_mean": statistics.fmean(diffs_pimc), "pimc_ci95": ci(diffs_pimc),
-            "random_minus_dd_mean": statistics.fmean(diffs_random), "random_ci95": ci(diffs_random)}
+    diffs_pimc = [r["pimc"] - r["dd"] for r in rows]
+    out = {"deals": len(rows), "first_deal": args.first_deal, "layouts": args.layouts,
+           "first_trick_layouts": args.first_trick_layouts, "defenders": "double dummy",
+           "pimc_minus_dd_mean": statistics.fmean(diffs_pimc), "pimc_ci95": ci(diffs_pimc),
+           "pimc_s_per_deal_median": statistics.median(r["seconds"] for r in rows)}
+    if not args.no_random:
+        diffs_random = [r["random"] - r["dd"] for r in rows]
+        out.update({"random_minus_dd_mean": statistics.fmean(diffs_random), "random_ci95": ci(diffs_random)})
+    return out
 
 
 def bench_bidding(args: argparse.Namespace) -> dict:
@@ -133,7 +165,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="SimulationBidder's layouts (bidding benchmark; default 64 with the estimator, 8 with dd)")
     parser.add_argument("--objective", default="relative", choices=["relative", "own"],
                         help="SimulationBidder's objective (bidding benchmark)")
+    parser.add_argument("--first-trick-layouts", type=int, default=None,
+                        help="PIMC's layouts while the first trick is in progress (default: the player's default)")
+    parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
+    parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
+    parser.add_argument("--out", default=None, help="write the per-deal rows as JSON here (declarer benchmark)")
     args = parser.parse_args(argv)
+    if args.first_trick_layouts is None:
+        from tribridge.bots.play import FIRST_TRICK_LAYOUTS
+
+        args.first_trick_layouts = FIRST_TRICK_LAYOUTS
     out = {"speed": bench_speed, "declarer": bench_declarer, "bidding": bench_bidding}[args.name](args)
     print(json.dumps(out, indent=2))
 

@@ -47,3 +47,23 @@ def test_match_cli_json_and_bad_input(capsys):
     assert data["games"] == 6 and [s["bot"] for s in data["summary"]] == ["dd", "random", "paper+dd"]
     assert main(["match", "--bots", "dd,random", "--deals", "1"]) == 2
     assert "bots" in capsys.readouterr().err
+
+
+def test_repeated_auctions_reuse_the_play_and_change_nothing():
+    """The per-deal play cache: a rotation repeating an auction gets the very same result, from the cache."""
+    from tribridge.sim.match import _bots, assignments, deal_for, play_game
+
+    names = ("estimate+random", "estimate+random", "estimate+random")
+    bots = _bots(names)
+    checked = 0
+    for index in range(6):
+        deal, dealer = deal_for(11, index, 6)
+        cache: dict = {}
+        cached = [play_game(deal, dealer, bots, a, "classic", cache) for a in assignments()]
+        fresh = [play_game(deal, dealer, bots, a, "classic", None) for a in assignments()]
+        assert cached == fresh
+        if cached[0].contract is not None:
+            # same bidders everywhere: one auction, so one play stored for all six assignments
+            assert sum(1 for k in cache if k[0] == "play") == 1
+            checked += 1
+    assert checked, "no deal of the sample reached a contract"

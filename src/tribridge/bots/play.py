@@ -345,6 +345,10 @@ class RandomPlayer:
 
     name = "random"
 
+    def cache_key(self) -> tuple:
+        """Configuration that fixes this player's choices (it is deterministic for a position)."""
+        return ("random",)
+
     def candidates(self, view: Any) -> list[tuple[Card, float]]:
         """Every legal card with equal score."""
         legal = _legal_from_view(view)
@@ -364,6 +368,10 @@ class DoubleDummyPlayer:
     """Sees all four hands and plays a double-dummy best card (an upper bound, for tests and baselines)."""
 
     name = "dd"
+
+    def cache_key(self) -> tuple:
+        """Configuration that fixes this player's choices (it is deterministic for a position)."""
+        return ("dd",)
 
     def candidates(self, view: Any) -> list[tuple[Card, float]]:
         """Every legal card with its double-dummy tricks for the side to play."""
@@ -399,13 +407,21 @@ class PimcPlayer:
 
     name = "pimc"
 
-    def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None) -> None:
+    def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None,
+                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS) -> None:
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
+        if first_trick_layouts < 1:
+            raise InvalidInput("first_trick_layouts", f"expected at least 1 layout, got {first_trick_layouts}")
         self.layouts = layouts
+        self.first_trick_layouts = first_trick_layouts
         self.use_auction = use_auction
         self.max_draws = max_draws
         self.last: PimcDecision | None = None
+
+    def cache_key(self) -> tuple:
+        """Configuration that fixes this player's choices (it is deterministic for a position)."""
+        return ("pimc", self.layouts, self.first_trick_layouts, self.use_auction, self.max_draws)
 
     def _facts(self, view: Any) -> list[NtFact]:
         if not self.use_auction:
@@ -421,7 +437,7 @@ class PimcPlayer:
             decision = PimcDecision(legal[0].index, [(legal[0].index, float("nan"))], searched=False)
         else:
             decision = pimc_decide(position_from_view(view, self._facts(view)), self.layouts,
-                                   max_draws=self.max_draws)
+                                   max_draws=self.max_draws, first_trick_layouts=self.first_trick_layouts)
         self.last = decision
         return decision
 

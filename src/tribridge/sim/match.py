@@ -110,8 +110,13 @@ def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[in
     mapping = reseat(dealer, declarer)
     player_at_play_seat = {int(play): int(dealt) for dealt, play in mapping.items()}
     players = {s: bots[b].player for s, b in seat_bot.items()}
+    # The play depends only on the auction and on which player sits where; deterministic players
+    # with equal cache keys replay identically, so a rotation that repeats an auction reuses the play.
+    play_key = _play_cache_key(calls, player_at_play_seat, players)
     if all(isinstance(p, DoubleDummyPlayer) for p in players.values()):
         tricks = dd_tricks  # every seat plays double dummy: the result is the double-dummy value
+    elif dd_cache is not None and play_key is not None and play_key in dd_cache:
+        tricks = dd_cache[play_key]
     else:
         state = PlayState.start(pdeal, contract)
         while not state.is_over:
@@ -125,6 +130,8 @@ def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[in
                 raise IllegalAction("card", f"bot at {Seat(person).letter} chose {card}: {reason}")
             state = state.apply(card)
         tricks = int(state.declarer_tricks)
+        if dd_cache is not None and play_key is not None:
+            dd_cache[play_key] = tricks
     score = score_deal(contract, tricks, scheme)
     per_seat = {declarer: score.declarer,
                 player_at_play_seat[(declarer + 1) % 4]: score.defenders[0],
@@ -134,6 +141,21 @@ def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[in
         bot_scores[bot] += int(per_seat.get(seat, 0))
     return GameResult(assignment, str(contract), seat_bot[declarer], tricks, dd_tricks, bool(tricks >= contract.tricks_needed),
                       (bot_scores[0], bot_scores[1], bot_scores[2]), calls)
+
+
+def _play_cache_key(calls: tuple[str, ...], player_at_play_seat: dict[int, int], players: dict[int, Any]) -> tuple | None:
+    """Key of a game's card play: the calls and each play seat's player configuration (None: not cacheable)."""
+    keys = []
+    for play_seat in range(4):
+        person = player_at_play_seat.get(play_seat)
+        if person not in players:
+            keys.append(None)  # dummy: played by the declarer's player
+            continue
+        key_fn = getattr(players[person], "cache_key", None)
+        if key_fn is None:
+            return None
+        keys.append(key_fn())
+    return ("play", calls, tuple(keys))
 
 
 def deal_for(seed: int, index: int, n_deals: int) -> tuple[Deal, int]:
