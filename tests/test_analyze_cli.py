@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from tribridge.cli.main import main
@@ -63,3 +64,11 @@ def test_accuracy_study_tiny(tmp_path, capsys) -> None:
     assert len(out["actual"]) == 6 and plot.exists()
     floor = next(r for r in out["rows"] if r["estimator"].startswith("floor"))
     assert 0 <= floor["mae"] <= 13
+    # the whole-trick twins are the rounded (estimator, HCP fit) or median (floor) of the same deals
+    preds = {k: np.asarray(v) for k, v in out["predictions"].items()}
+    whole = preds["trick estimator, whole tricks (rounded)"]
+    assert np.array_equal(whole, np.floor(preds["trick estimator (estimators.tricks)"] + 0.5))
+    assert np.all(whole == np.round(whole))
+    assert any(n.startswith("floor, whole tricks (median") for n in names)
+    row = next(r for r in out["rows"] if r["estimator"] == "trick estimator, whole tricks (rounded)")
+    assert row["mae"] == pytest.approx(np.abs(whole - np.asarray(out["actual"])).mean())

@@ -112,3 +112,12 @@ def test_fit_mlp_learns_a_known_function() -> None:
     linear = design @ np.linalg.lstsq(design, y, rcond=None)[0]
     # the hidden layer must model the kink a linear fit cannot
     assert np.abs(pred - y).mean() < 0.5 * np.abs(linear - y).mean()
+
+
+def test_whole_tricks_rounds_halves_up_and_stays_on_the_board() -> None:
+    from tribridge.estimators.tricks import whole_tricks
+
+    assert whole_tricks([8.49, 8.5, 8.51, -0.4, 13.6, 0.0]).tolist() == [8, 9, 9, 0, 13, 0]
+    assert whole_tricks(np.array([[6.5, 7.2]])).shape == (1, 2)
+    with pytest.raises(InvalidInput, match="expected"):
+        whole_tricks([np.nan])

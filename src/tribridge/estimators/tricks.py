@@ -446,6 +446,19 @@ def estimate_nt_tricks(masks_declarer: Any, masks_partner: Any, model: TrickMode
     return model.predict_masks(d, p, (4,))[:, 0]
 
 
+def whole_tricks(expected: Any) -> np.ndarray:
+    """Whole-trick point estimate ``int8[...]`` from expected tricks (halves round up).
+
+    Double-dummy tricks are whole numbers, so the estimate that minimises the mean absolute error is
+    the median of the trick distribution, not its mean; rounding the expected tricks is that median
+    up to 0.003 tricks on held-out deals (docs/estimators.md), at no extra cost.
+    """
+    arr = np.asarray(expected, dtype=np.float64)
+    if arr.size and not np.all(np.isfinite(arr)):
+        raise InvalidInput("expected", "expected tricks must be finite numbers")
+    return np.clip(np.floor(arr + 0.5), 0, 13).astype(np.int8)
+
+
 def _checked_pair(masks_declarer: Any, masks_partner: Any) -> tuple[np.ndarray, np.ndarray]:
     d = _check_masks(masks_declarer, "masks_declarer")
     p = _check_masks(masks_partner, "masks_partner")
