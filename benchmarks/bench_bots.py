@@ -140,12 +140,28 @@ def bench_bidding(args: argparse.Namespace) -> dict:
                                      "objective": args.objective}}}
     if play == "pimc":
         for n in set(names):
-            options.setdefault(n, {})["player"] = {"layouts": args.layouts}
-    result = run_match(names, args.deals, args.seed, workers=args.workers, options=options)
+            options.setdefault(n, {})["player"] = {"layouts": args.layouts,
+                                                   "first_trick_layouts": args.first_trick_layouts}
+    import sys
+
+    done = [0]
+
+    def progress(k: int) -> None:
+        done[0] += k
+        print(f"\rbidding benchmark: {done[0]}/{args.deals} deals", end="", file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    result = run_match(names, args.deals, args.seed, workers=args.workers, options=options, on_progress=progress)
+    print(file=sys.stderr)
+    if args.out:
+        np.save(args.out, result.per_deal)
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
     half = 1.96 * margin.std(ddof=1) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
     return {"bots": names, "deals": args.deals, "games": result.games, "play": play, "evaluator": args.evaluator,
             "bid_layouts": args.bid_layouts, "objective": args.objective,
+            "play_layouts": args.layouts if play == "pimc" else None,
+            "play_first_trick_layouts": args.first_trick_layouts if play == "pimc" else None,
+            "seconds": time.perf_counter() - t0,
             "margin_simulation_minus_paper": float(margin.mean()), "ci95": float(half),
             "summary": [s.to_json() for s in result.summaries]}
 
@@ -169,7 +185,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="PIMC's layouts while the first trick is in progress (default: the player's default)")
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
     parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
-    parser.add_argument("--out", default=None, help="write the per-deal rows as JSON here (declarer benchmark)")
+    parser.add_argument("--out", default=None,
+                        help="write the per-deal results here (declarer: JSON rows; bidding: .npy of per-deal scores)")
     args = parser.parse_args(argv)
     if args.first_trick_layouts is None:
         from tribridge.bots.play import FIRST_TRICK_LAYOUTS

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from typing import Any, Callable, Sequence
 
@@ -169,7 +169,32 @@ def _run_deal(args: tuple[tuple[str, ...], int, int, int, str, dict | None]) -> 
     deal, dealer = deal_for(seed, index, n_deals)
     bots = _bots(names, options)
     cache: dict = {}
-    return [play_game(deal, dealer, bots, a, scheme, cache) for a in assignments()]
+    configs = [repr((n, sorted((options or {}).get(n, {}).items()))) for n in names]
+    played: dict[tuple[str, ...], GameResult] = {}
+    out = []
+    for a in assignments():
+        # bots are deterministic, so two assignments that seat the same configurations in the same
+        # chairs (e.g. A,B,B against A,B,B swapped) play the very same game: play it once
+        key = tuple(configs[b] for b in a)
+        if key in played:
+            out.append(relabel(played[key], a))
+        else:
+            played[key] = play_game(deal, dealer, bots, a, scheme, cache)
+            out.append(played[key])
+    return out
+
+
+def relabel(game: GameResult, assignment: tuple[int, int, int]) -> GameResult:
+    """The same game credited to ``assignment``, whose chairs hold bots configured like ``game``'s."""
+    scores = [0, 0, 0]
+    declarer_bot = None
+    for position, bot in enumerate(assignment):
+        old = game.assignment[position]
+        scores[bot] = game.bot_scores[old]
+        if game.declarer_bot == old:
+            declarer_bot = bot
+    return replace(game, assignment=assignment, declarer_bot=declarer_bot,
+                   bot_scores=(scores[0], scores[1], scores[2]))
 
 
 @dataclass
