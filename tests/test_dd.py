@@ -169,3 +169,17 @@ def test_one_suit_each_endgame_by_hand() -> None:
     # N leads in NT: every spade wins (nobody else has one), so North takes all 13
     result = dd.solve_position(dd.position_after(ONE_SUIT_EACH, None, 0, []))
     assert set(result.values()) == {13} and len(result) == 13
+
+
+def test_single_declarer_solves_match_the_full_tables() -> None:
+    """dd_declarer_tricks (one DDS search per cell) equals the full table's cell, every strain and seat."""
+    rng = np.random.default_rng(31)
+    deals = [random_deal(rng) for _ in range(4)]
+    tables = dd.dd_tables_array(deals, nt_only=False, cache=False, workers=1)
+    seats = np.array([0, 1, 2, 3] * 5)
+    strains = np.repeat(np.arange(5), 4)
+    for i, deal in enumerate(deals):
+        cells = dd.dd_declarer_tricks([deal] * 20, seats, strains, cache=False, workers=1)
+        assert cells.tolist() == tables[i, seats, strains].tolist()
+    with pytest.raises(InvalidInput, match="strains"):
+        dd.dd_declarer_tricks(deals[:1], 0, 5, cache=False, workers=1)

@@ -166,8 +166,8 @@ def _tables_batch(owners: np.ndarray, nt_only: bool) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, 4, 5), dtype=np.uint8)
 
 
-def _nt_declarer_chunk(owners: np.ndarray, declarers: np.ndarray) -> np.ndarray:
-    """DD NT tricks ``uint8[n]`` of each deal's declarer: one DDS solve with the declarer's LHO on lead."""
+def _declarer_chunk(owners: np.ndarray, declarers: np.ndarray, strains: np.ndarray) -> np.ndarray:
+    """DD tricks ``uint8[n]`` of each deal's declarer in its strain: one DDS solve with the declarer's LHO on lead."""
     import endplay._dds as _dds
 
     n = len(owners)
@@ -181,7 +181,7 @@ def _nt_declarer_chunk(owners: np.ndarray, declarers: np.ndarray) -> np.ndarray:
     for i in range(n):
         deal = boards.deals[i]
         _fill_remain_cards(deal.remainCards, owners[i])
-        deal.trump = NT
+        deal.trump = _dds_strain(int(strains[i]))
         deal.first = (int(declarers[i]) + 1) % 4
         for k in range(3):
             deal.currentTrickSuit[k] = 0
@@ -456,6 +456,22 @@ def dd_nt_tricks(
     Only the asked declarer is solved (one DDS search with the declarer's LHO on lead, about a third of
     an NT table's cost); the cache stores that one cell and answers from any table holding it.
     """
+    return dd_declarer_tricks(deals, declarers, NT, cache=cache, workers=workers, on_progress=on_progress)
+
+
+def dd_declarer_tricks(
+    deals: Deal | Sequence[Deal] | np.ndarray,
+    declarers: int | Sequence[int] | np.ndarray = Seat.N,
+    strains: int | Sequence[int] | np.ndarray = NT,
+    cache: Any = True,
+    workers: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """Double-dummy tricks ``int64[n]`` of each deal's declarer in its strain (0..3 C D H S, 4 NT).
+
+    ``declarers`` and ``strains`` are one value or one per deal. Only the asked cell is solved (one DDS
+    search with the declarer's LHO on lead); the cache stores that cell and answers from any table holding it.
+    """
     owners = _as_owners(deals)
     n = len(owners)
     try:
@@ -464,20 +480,26 @@ def dd_nt_tricks(
         raise InvalidInput("declarers", f"expected one seat or one per deal ({n}), got {np.shape(declarers)}") from exc
     if decl.size and (decl.min() < 0 or decl.max() > 3):
         raise InvalidInput("declarers", "declarer seats must be 0..3")
+    try:
+        strain = np.broadcast_to(np.asarray(strains, dtype=np.int64), (n,)).copy()
+    except (ValueError, TypeError) as exc:
+        raise InvalidInput("strains", f"expected one strain or one per deal ({n}), got {np.shape(strains)}") from exc
+    if strain.size and (strain.min() < 0 or strain.max() > 4):
+        raise InvalidInput("strains", "strains must be 0..4 (C D H S NT)")
     store = _resolve_cache(cache)
     tables = store.get(owners) if store is not None else np.full((n, 4, 5), UNKNOWN, np.uint8)
     rows = np.arange(n)
-    tricks = tables[rows, decl, NT].copy()
+    tricks = tables[rows, decl, strain].copy()
     todo = np.flatnonzero(tricks == UNKNOWN)
     if on_progress and n - len(todo):
         on_progress(n - len(todo))
     if len(todo):
-        solved = _run_chunks(_nt_declarer_chunk, (owners[todo], decl[todo]), (), MAX_BOARDS, 25, workers,
+        solved = _run_chunks(_declarer_chunk, (owners[todo], decl[todo], strain[todo]), (), MAX_BOARDS, 25, workers,
                              on_progress)
         tricks[todo] = solved
         if store is not None:
             fresh = np.full((len(todo), 4, 5), UNKNOWN, np.uint8)
-            fresh[np.arange(len(todo)), decl[todo], NT] = solved
+            fresh[np.arange(len(todo)), decl[todo], strain[todo]] = solved
             store.put(owners[todo], fresh)
     return tricks.astype(np.int64)
 
@@ -657,6 +679,7 @@ __all__ = [
     "STRAIN_NAMES",
     "DDCache",
     "Position",
+    "dd_declarer_tricks",
     "dd_nt_tricks",
     "dd_table",
     "dd_tables_array",

@@ -69,10 +69,9 @@ def _bots(names: Sequence[str], options: dict[str, dict] | None = None) -> list[
 
 def _dd_start(play_deal_obj: Deal, declarer: int, denom: int) -> int:
     """Double-dummy tricks of the declarer at the start of play."""
-    from tribridge.dd import dd_tables_array
+    from tribridge.dd import dd_declarer_tricks
 
-    table = dd_tables_array(play_deal_obj.to_owners()[None, :], nt_only=(denom == 4), cache=False, workers=1)
-    return int(table[0, declarer, denom])
+    return int(dd_declarer_tricks(play_deal_obj.to_owners()[None, :], declarer, denom, cache=False, workers=1)[0])
 
 
 def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[int, int, int], scheme: str,
