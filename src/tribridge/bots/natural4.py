@@ -348,6 +348,10 @@ def decide(view: Bid4View) -> tuple[str, str]:
         # within a third of a trick); the point count only breaks in when too few partner hands fit
         estimated = level_for_tricks(float(tricks[strain]), strain)
         target = max(estimated, floor_level)
+        if strain == 4:
+            # natural no-trump bidding: 25 combined points is game whatever a trick estimate a shade
+            # under 8.5 says (slams stay with the estimate)
+            target = max(target, min(3, _target_level(4, combined)))
         explanation_tricks = f"; about {tricks[strain]:.1f} tricks expected in {STRAINS[strain]}"
     else:
         target = max(_target_level(strain, combined), floor_level)
