@@ -450,8 +450,8 @@ def whole_tricks(expected: Any) -> np.ndarray:
     """Whole-trick point estimate ``int8[...]`` from expected tricks (halves round up).
 
     Double-dummy tricks are whole numbers, so the estimate that minimises the mean absolute error is
-    the median of the trick distribution, not its mean; rounding the expected tricks is that median
-    up to 0.003 tricks on held-out deals (docs/estimators.md), at no extra cost.
+    the median of the trick distribution, not its mean; rounding the expected tricks does as well as
+    a fitted median on held-out deals (docs/estimators.md), at no extra cost.
     """
     arr = np.asarray(expected, dtype=np.float64)
     if arr.size and not np.all(np.isfinite(arr)):
