@@ -86,8 +86,8 @@ def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int
     state = _deal_3nt(seed, index)
     start = int(dd_nt_tricks([state.deal], 0, cache=False, workers=1)[0])
     t0 = time.perf_counter()
-    out = {"deal": index, "dd": start, "pimc": _play_out(state, pimc, dd), "seconds": 0.0}
-    out["seconds"] = time.perf_counter() - t0
+    tricks = _play_out(state, pimc, dd)
+    out = {"deal": index, "dd": start, "pimc": tricks, "seconds": time.perf_counter() - t0}
     if with_random:
         out["random"] = _play_out(state, RandomPlayer(), dd)
     return out

@@ -102,18 +102,16 @@ def suit_order_key(d: int, p: int) -> int:
 
 
 @njit(cache=True)
-def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, keys: np.ndarray,
-                  order: np.ndarray) -> None:
-    """Feature vector of one partnership for one strain (0..3 a trump suit, 4 NT); ``keys``/``order``: scratch."""
-    for k in range(out.shape[0]):
-        out[k] = 0.0
-    # order the non-trump suits by a key of the holding alone (so the order never depends on which
-    # suit is which): combined length, combined points, then the masks themselves
+def _order_suits(d: np.ndarray, p: np.ndarray, strain: int, keys: np.ndarray, order: np.ndarray) -> None:
+    """Sort the non-trump suits by a key of the holding alone, largest first, into ``order``.
+
+    The key (combined length, combined points, then the masks) never depends on which suit is which;
+    the trump suit gets key -1 and sorts last, to be skipped.
+    """
     for s in range(4):
         keys[s] = suit_order_key(d[s], p[s])
         order[s] = s
     if strain < 4:
-        _suit_slot(d[strain], p[strain], out, 0)
         keys[strain] = -1
     for i in range(1, 4):  # insertion sort, largest key first
         j = i
@@ -122,6 +120,47 @@ def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, ke
             order[j - 1] = order[j]
             order[j] = t
             j -= 1
+
+
+@njit(cache=True)
+def _global_features(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, base: int) -> None:
+    """Write the ``GLOBAL_FEATURES`` numbers of a partnership at ``out[base:]``."""
+    hd = _hcp(d)
+    hp = _hcp(p)
+    short_d = 13
+    short_p = 13
+    stopped = 0
+    longest = 0
+    for s in range(4):
+        ld = _POP[d[s]]
+        lp = _POP[p[s]]
+        short_d = min(short_d, ld)
+        short_p = min(short_p, lp)
+        if _stopped(d[s], ld) or _stopped(p[s], lp):
+            stopped += 1
+        longest = max(longest, ld + lp)
+    total = hd + hp
+    out[base + 0] = hd / 10.0
+    out[base + 1] = hp / 10.0
+    out[base + 2] = total / 10.0
+    out[base + 3] = 1.0 if strain == 4 else 0.0
+    out[base + 4] = short_d / 4.0
+    out[base + 5] = short_p / 4.0
+    out[base + 6] = total * total / 400.0
+    out[base + 7] = stopped
+    out[base + 8] = longest / 4.0
+    out[base + 9] = abs(hd - hp) / 10.0
+
+
+@njit(cache=True)
+def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, keys: np.ndarray,
+                  order: np.ndarray) -> None:
+    """Feature vector of one partnership for one strain (0..3 a trump suit, 4 NT); ``keys``/``order``: scratch."""
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    _order_suits(d, p, strain, keys, order)
+    if strain < 4:
+        _suit_slot(d[strain], p[strain], out, 0)
     slot = 1
     for k in range(4):
         s = order[k]
@@ -129,32 +168,7 @@ def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, ke
             continue
         _suit_slot(d[s], p[s], out, slot * SLOT_FEATURES)
         slot += 1
-    g = N_SLOTS * SLOT_FEATURES
-    hd = _hcp(d)
-    hp = _hcp(p)
-    out[g + 0] = hd / 10.0
-    out[g + 1] = hp / 10.0
-    out[g + 2] = (hd + hp) / 10.0
-    out[g + 3] = 1.0 if strain == 4 else 0.0
-    short_d = 13
-    short_p = 13
-    total = hd + hp
-    stopped = 0
-    longest = 0
-    for s in range(4):
-        ld = _popcount13(d[s])
-        lp = _popcount13(p[s])
-        short_d = min(short_d, ld)
-        short_p = min(short_p, lp)
-        if _stopped(d[s], ld) or _stopped(p[s], lp):
-            stopped += 1
-        longest = max(longest, ld + lp)
-    out[g + 4] = short_d / 4.0
-    out[g + 5] = short_p / 4.0
-    out[g + 6] = total * total / 400.0
-    out[g + 7] = stopped
-    out[g + 8] = longest / 4.0
-    out[g + 9] = abs(hd - hp) / 10.0
+    _global_features(d, p, strain, out, N_SLOTS * SLOT_FEATURES)
 
 
 BLOCK = 2048
@@ -200,18 +214,7 @@ def _predict_tables_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarr
                 strain = strains[k]
                 for h in range(n_hidden):
                     hidden[h] = b1[h]
-                for s in range(4):
-                    keys[s] = suit_order_key(d[s], p[s])
-                    order[s] = s
-                if strain < 4:
-                    keys[strain] = -1
-                for a_ in range(1, 4):
-                    j = a_
-                    while j > 0 and keys[order[j - 1]] < keys[order[j]]:
-                        t = order[j - 1]
-                        order[j - 1] = order[j]
-                        order[j] = t
-                        j -= 1
+                _order_suits(d, p, strain, keys, order)
                 slot = 1
                 for q in range(5):
                     if q == 0:
@@ -239,31 +242,7 @@ def _predict_tables_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarr
                         if stop:
                             v += w_stop[sl, h]
                         hidden[h] += v
-                hd = _hcp(d)
-                hp = _hcp(p)
-                short_d = 13
-                short_p = 13
-                stopped = 0
-                longest = 0
-                for s in range(4):
-                    ld = _POP[d[s]]
-                    lp = _POP[p[s]]
-                    short_d = min(short_d, ld)
-                    short_p = min(short_p, lp)
-                    if _stopped(d[s], ld) or _stopped(p[s], lp):
-                        stopped += 1
-                    longest = max(longest, ld + lp)
-                total = hd + hp
-                glob[0] = hd / 10.0
-                glob[1] = hp / 10.0
-                glob[2] = total / 10.0
-                glob[3] = 1.0 if strain == 4 else 0.0
-                glob[4] = short_d / 4.0
-                glob[5] = short_p / 4.0
-                glob[6] = total * total / 400.0
-                glob[7] = stopped
-                glob[8] = longest / 4.0
-                glob[9] = abs(hd - hp) / 10.0
+                _global_features(d, p, strain, glob, 0)
                 for f in range(GLOBAL_FEATURES):
                     x = glob[f]
                     if x != 0.0:
