@@ -97,11 +97,12 @@ def run_accuracy(
         notes.append("capture estimator not available")
     hcp = np.array([_hcp(north[i]) + _hcp(south[i]) for i in range(deals)], dtype=np.float64)
     predictions["HCP linear fit (cross-fitted)"] = hcp_crossfit(hcp, actual)
-    predictions["HCP linear fit, whole tricks (rounded)"] = np.floor(predictions["HCP linear fit (cross-fitted)"] + 0.5)
+    from tribridge.estimators.tricks import whole_tricks
+
+    predictions["HCP linear fit, whole tricks (rounded)"] = whole_tricks(
+        predictions["HCP linear fit (cross-fitted)"]).astype(np.float64)
     try:
         from tribridge.estimators.tricks import estimate_nt_tricks
-
-        from tribridge.estimators.tricks import whole_tricks
 
         expected = estimate_nt_tricks(north, south).astype(np.float64)
         predictions["trick estimator (estimators.tricks)"] = expected
