@@ -76,12 +76,14 @@ def bench_speed(args: argparse.Namespace) -> dict:
             "ratio_pimc_to_one_dd_solve": statistics.fmean(per_card) / statistics.fmean(dd_card)}
 
 
-def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int, with_random: bool) -> dict:
+def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int, with_random: bool,
+                   check_plays: int = 0, oversample: int = 2) -> dict:
     """One 3NT deal: DD tricks at the start, PIMC declarer's tricks (and random declarer's) against DD defence."""
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
     from tribridge.dd import dd_nt_tricks
 
-    pimc = PimcPlayer(layouts=layouts, first_trick_layouts=first_trick_layouts)
+    pimc = PimcPlayer(layouts=layouts, first_trick_layouts=first_trick_layouts, check_plays=check_plays,
+                      oversample=oversample)
     dd = DoubleDummyPlayer()
     state = _deal_3nt(seed, index)
     start = int(dd_nt_tricks([state.deal], 0, cache=False, workers=1)[0])
@@ -99,7 +101,8 @@ def bench_declarer(args: argparse.Namespace) -> dict:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    jobs = [(args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random)
+    jobs = [(args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random, args.check_plays,
+             args.oversample)
             for i in range(args.first_deal, args.first_deal + args.deals)]
     rows: list[dict] = []
     if args.workers > 1:
@@ -121,7 +124,8 @@ def bench_declarer(args: argparse.Namespace) -> dict:
 
     diffs_pimc = [r["pimc"] - r["dd"] for r in rows]
     out = {"deals": len(rows), "first_deal": args.first_deal, "layouts": args.layouts,
-           "first_trick_layouts": args.first_trick_layouts, "defenders": "double dummy",
+           "first_trick_layouts": args.first_trick_layouts, "check_plays": args.check_plays,
+           "oversample": args.oversample, "defenders": "double dummy",
            "pimc_minus_dd_mean": statistics.fmean(diffs_pimc), "pimc_ci95": ci(diffs_pimc),
            "pimc_s_per_deal_median": statistics.median(r["seconds"] for r in rows)}
     if not args.no_random:
@@ -183,6 +187,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="SimulationBidder's objective (bidding benchmark)")
     parser.add_argument("--first-trick-layouts", type=int, default=None,
                         help="PIMC's layouts while the first trick is in progress (default: the player's default)")
+    parser.add_argument("--check-plays", type=int, default=0,
+                        help="PIMC keeps layouts where the defenders' last N cards were double-dummy best (declarer)")
+    parser.add_argument("--oversample", type=int, default=2,
+                        help="with --check-plays: layouts drawn per layout kept (declarer benchmark)")
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
     parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
     parser.add_argument("--out", default=None,

@@ -113,3 +113,93 @@ def test_first_trick_samples_fewer_layouts_later_tricks_all():
         with mock.patch.object(play_module, "sample_layouts", wraps=play_module.sample_layouts) as sampler:
             pimc_decide(position, layouts=9, first_trick_layouts=5)
         assert sampler.call_args.args[1] == expected
+
+
+def _dd_defended_state(seed: int, n_played: int) -> PlayState:
+    """3NT by seat 0 with every card (both sides) chosen double dummy, ``n_played`` cards in."""
+    from tribridge.bots.play import DoubleDummyPlayer
+
+    state = PlayState.start(random_deal(np.random.default_rng(seed)), Contract(3, Denom.NT, 0, 0))
+    player = DoubleDummyPlayer()
+    for _ in range(n_played):
+        state = state.apply(player.play(play_view(state)))
+    return state
+
+
+def _declarer_position(state: PlayState) -> CardPosition:
+    hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in (0, 2))
+    return CardPosition(0, None, hands, tuple(c.index for c in state.played))
+
+
+def test_hidden_plays_are_the_defenders_cards_most_recent_last():
+    from tribridge.bots.play import hidden_plays
+
+    state = _dd_defended_state(4, 10)
+    position = _declarer_position(state)
+    every = hidden_plays(position)
+    assert every == [i for i, (seat, _) in enumerate(position.trace) if seat in (1, 3)]
+    assert len(every) == 5  # two in each complete trick, one of the two cards of the third
+    assert hidden_plays(position, 2) == every[-2:]
+    assert hidden_plays(position, 0) == []
+
+
+def test_real_layout_explains_double_dummy_defence_and_not_a_blunder():
+    """In the real deal every double-dummy defender card is consistent; a card that gives a trick away is not."""
+    from tribridge.bots.play import play_inconsistencies
+    from tribridge.dd import solve_position
+
+    for seed in range(40):
+        state = _dd_defended_state(seed, 13)
+        position = _declarer_position(state)
+        real = np.asarray(state.deal.to_owners(), dtype=np.uint8)[None, :]
+        plays = [i for i, (seat, _) in enumerate(position.trace) if seat in (1, 3)]
+        assert play_inconsistencies(real, position, plays).tolist() == [0]
+        # a defender to play with a card that costs a trick: playing it is one inconsistency
+        view_state = state
+        if int(view_state.turn) in (1, 3):
+            scores = solve_position(view_state)
+            worse = [c for c, t in scores.items() if t < max(scores.values())]
+            if worse:
+                blunder = view_state.apply(Card(worse[0]))
+                blunder_position = _declarer_position(blunder)
+                misses = play_inconsistencies(real, blunder_position, [len(blunder_position.played) - 1])
+                assert misses.tolist() == [1]
+                return
+    raise AssertionError("no position with a losing defender card found")
+
+
+def test_play_checks_keep_the_layouts_that_explain_the_defence():
+    """With play checks on, the kept layouts rank by misses: the real deal (no miss) is kept before others."""
+    from tribridge.bots.play import consistent_layouts, play_inconsistencies
+    from tribridge.bots.belief import sample_layouts
+
+    state = _dd_defended_state(21, 9)
+    position = _declarer_position(state)
+    drawn = sample_layouts(position.knowledge(), 12, np.random.default_rng(0)).layouts
+    real = np.asarray(state.deal.to_owners(), dtype=np.uint8)[None, :]
+    pool = np.concatenate([drawn, real])
+    kept = consistent_layouts(pool, position, 4, check_plays=3)
+    misses = play_inconsistencies(pool, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
+    kept_misses = play_inconsistencies(kept, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
+    assert sorted(kept_misses.tolist()) == sorted(misses.tolist())[:4]
+    assert misses[-1] == 0
+    if int((misses[:-1] == 0).sum()) < 4:
+        assert any((row == real[0]).all() for row in kept)
+
+
+def test_pimc_with_play_checks_is_legal_and_deterministic():
+    state = _dd_defended_state(8, 18)
+    view = play_view(state)
+    player = PimcPlayer(layouts=6, check_plays=2)
+    card = player.play(view)
+    assert card in state.legal_cards()
+    assert PimcPlayer(layouts=6, check_plays=2).play(view) == card
+    assert player.cache_key() != PimcPlayer(layouts=6).cache_key()
+    import pytest
+
+    from tribridge.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="check_plays"):
+        PimcPlayer(check_plays=-1)
+    with pytest.raises(InvalidInput, match="oversample"):
+        PimcPlayer(check_plays=2, oversample=0)

@@ -651,8 +651,12 @@ def solve_position(position: Any) -> dict[int, int]:
     return solve_positions([position])[0]
 
 
-def solve_positions(positions: Iterable[Any]) -> list[dict[int, int]]:
-    """:func:`solve_position` for many positions (e.g. PIMC layouts), batched through DDS SolveAllBoards."""
+def solve_positions(positions: Iterable[Any], best_only: bool = False) -> list[dict[int, int]]:
+    """:func:`solve_position` for many positions (e.g. PIMC layouts), batched through DDS SolveAllBoards.
+
+    With ``best_only`` each answer holds only the cards that reach the best score (DDS solutions=2,
+    cheaper than scoring every card).
+    """
     import endplay._dds as _dds
 
     items = [_as_position(p) for p in positions]
@@ -666,7 +670,7 @@ def solve_positions(positions: Iterable[Any]) -> list[dict[int, int]]:
         for i, pos in enumerate(chunk):
             _fill_dds_deal(boards.deals[i], pos)
             boards.target[i] = -1
-            boards.solutions[i] = 3
+            boards.solutions[i] = 2 if best_only else 3
             boards.mode[i] = 1
         solved = _dds.solvedBoards()
         with _DDS_LOCK:

@@ -214,6 +214,38 @@ def dd_card_scores(layouts: np.ndarray, position: CardPosition) -> tuple[list[in
     return cards, scores
 
 
+def hidden_plays(position: CardPosition, last: int | None = None) -> list[int]:
+    """Indices in ``position.played`` of cards played by seats the decider cannot see (the ``last`` few, or all)."""
+    visible = {seat for seat, _ in position.hands}
+    found = [i for i, (seat, _) in enumerate(position.trace) if seat not in visible]
+    return found if last is None else found[len(found) - min(last, len(found)):]
+
+
+def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Sequence[int]) -> np.ndarray:
+    """Per layout, how many of the given plays were not double-dummy best for their side in that layout.
+
+    ``plays`` are indices into ``position.played``. A play is consistent with a layout when the card
+    is among the cards that take the most tricks (DDS, all equal cards included) at that moment.
+    """
+    from tribridge.dd import solve_positions
+
+    layouts = np.asarray(layouts)
+    counts = np.zeros(len(layouts), dtype=np.int64)
+    if len(layouts) == 0 or not plays:
+        return counts
+    dd_items = []
+    for i in plays:
+        prefix = CardPosition(position.declarer, position.trump, position.hands, position.played[:i], position.facts)
+        dd_items.extend(dd_positions(layouts, prefix))
+    best = solve_positions(dd_items, best_only=True)
+    for k, i in enumerate(plays):
+        card = position.played[i]
+        for row in range(len(layouts)):
+            if card not in best[k * len(layouts) + row]:
+                counts[row] += 1
+    return counts
+
+
 # --------------------------------------------------------------------------------------------
 # PIMC
 # --------------------------------------------------------------------------------------------
@@ -240,17 +272,44 @@ def layouts_for(position: CardPosition, layouts: int, first_trick_layouts: int =
     return layouts
 
 
+def consistent_layouts(layouts: np.ndarray, position: CardPosition, wanted: int, check_plays: int) -> np.ndarray:
+    """The ``wanted`` layouts that best explain the last ``check_plays`` hidden plays as double-dummy best.
+
+    Layouts are ranked by how many of those plays were not double-dummy best in them (fewest
+    first, sample order among equals), so when too few explain every play the closest fill in.
+    """
+    plays = hidden_plays(position, check_plays)
+    if not plays or len(layouts) <= wanted:
+        return layouts[:wanted]
+    misses = play_inconsistencies(layouts, position, plays)
+    return layouts[np.argsort(misses, kind="stable")[:wanted]]
+
+
 def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: int | None = None,
-                max_draws: int | None = None, first_trick_layouts: int = FIRST_TRICK_LAYOUTS) -> PimcDecision:
-    """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins."""
+                max_draws: int | None = None, first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
+                check_plays: int = 0, oversample: int = 2) -> PimcDecision:
+    """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins.
+
+    With ``check_plays`` > 0, ``oversample`` times as many layouts are drawn and those in which the
+    last ``check_plays`` cards of the unseen hands were double-dummy best are kept (the opponents
+    are assumed to play well); see :func:`consistent_layouts`.
+    """
     legal = position.legal_cards()
     if not legal:
         raise InvalidInput("position", "no card to play")
     if len(legal) == 1:
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
+    if check_plays < 0:
+        raise InvalidInput("check_plays", f"expected a number of plays >= 0, got {check_plays}")
+    if oversample < 1:
+        raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
     layouts = layouts_for(position, layouts, first_trick_layouts)
     rng = np.random.default_rng(position.seed() if seed is None else seed)
-    sample = sample_layouts(position.knowledge(), layouts, rng, max_draws=max_draws)
+    checking = check_plays > 0 and bool(hidden_plays(position, 1))
+    drawn = layouts * oversample if checking else layouts
+    sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
+    if checking:
+        sample.layouts = consistent_layouts(sample.layouts, position, layouts, check_plays)
     cards, scores = dd_card_scores(sample.layouts, position)
     means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
@@ -408,7 +467,7 @@ class PimcPlayer:
     name = "pimc"
 
     def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None,
-                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS) -> None:
+                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS, check_plays: int = 0, oversample: int = 2) -> None:
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
         if first_trick_layouts < 1:
@@ -417,11 +476,18 @@ class PimcPlayer:
         self.first_trick_layouts = first_trick_layouts
         self.use_auction = use_auction
         self.max_draws = max_draws
+        if check_plays < 0:
+            raise InvalidInput("check_plays", f"expected a number of plays >= 0, got {check_plays}")
+        if oversample < 1:
+            raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
+        self.check_plays = check_plays
+        self.oversample = oversample
         self.last: PimcDecision | None = None
 
     def cache_key(self) -> tuple:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
-        return ("pimc", self.layouts, self.first_trick_layouts, self.use_auction, self.max_draws)
+        return ("pimc", self.layouts, self.first_trick_layouts, self.use_auction, self.max_draws,
+                self.check_plays, self.oversample)
 
     def _facts(self, view: Any) -> list[NtFact]:
         if not self.use_auction:
@@ -437,7 +503,8 @@ class PimcPlayer:
             decision = PimcDecision(legal[0].index, [(legal[0].index, float("nan"))], searched=False)
         else:
             decision = pimc_decide(position_from_view(view, self._facts(view)), self.layouts,
-                                   max_draws=self.max_draws, first_trick_layouts=self.first_trick_layouts)
+                                   max_draws=self.max_draws, first_trick_layouts=self.first_trick_layouts,
+                                   check_plays=self.check_plays, oversample=self.oversample)
         self.last = decision
         return decision
 
