@@ -80,3 +80,21 @@ def test_identically_configured_chairs_share_one_game():
         shared = _run_deal((names, 5, index, 2, "classic", None))
         separate = [play_game(deal, dealer, bots, a, "classic", None) for a in assignments()]
         assert shared == separate
+
+
+def test_match_cli_passes_pimc_options_to_the_player():
+    """--pimc-layouts and --pimc-check-plays reach PimcPlayer (checked through the options run_match gets)."""
+    from unittest import mock
+
+    from tribridge.cli.main import main
+
+    with mock.patch("tribridge.sim.match.run_match", side_effect=RuntimeError("stop")) as runner:
+        with pytest.raises(RuntimeError):
+            main(["match", "--bots", "paper+pimc,random,dd", "--deals", "1", "--pimc-layouts", "6",
+                  "--pimc-check-plays", "2"])
+    options = runner.call_args.kwargs["options"]
+    assert options == {"paper+pimc": {"player": {"layouts": 6, "check_plays": 2}}}
+    from tribridge.bots import get_bot
+
+    player = get_bot("paper+pimc", player_options=options["paper+pimc"]["player"]).player
+    assert (player.layouts, player.check_plays) == (6, 2)

@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--pimc-layouts", type=int, default=None, help="layouts per PIMC card (default 32)")
+    p.add_argument("--pimc-check-plays", type=int, default=None,
+                   help="PIMC keeps the layouts in which the opponents' last N cards were double-dummy best "
+                        "(default 0: off; slower, stronger against strong defence; see docs/bots.md)")
     p.add_argument("--bid-layouts", type=int, default=None,
                    help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -41,8 +44,11 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         bidder, player = bot_parts(name)
         entry: dict[str, dict] = {}
-        if player == "pimc" and args.pimc_layouts is not None:
-            entry["player"] = {"layouts": args.pimc_layouts}
+        if player == "pimc":
+            if args.pimc_layouts is not None:
+                entry.setdefault("player", {})["layouts"] = args.pimc_layouts
+            if args.pimc_check_plays is not None:
+                entry.setdefault("player", {})["check_plays"] = args.pimc_check_plays
         if bidder in ("simulation", "estimate") and args.bid_layouts is not None:
             entry["bidder"] = {"layouts": args.bid_layouts}
         if entry:
