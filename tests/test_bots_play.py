@@ -203,3 +203,24 @@ def test_pimc_with_play_checks_is_legal_and_deterministic():
         PimcPlayer(check_plays=-1)
     with pytest.raises(InvalidInput, match="oversample"):
         PimcPlayer(check_plays=2, oversample=0)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(2, 30))
+@settings(max_examples=6, deadline=None)
+def test_play_inconsistencies_match_a_full_solve_of_every_play(seed, n_played):
+    """Counting misses (with forced cards skipped) equals solving every checked play with every card scored."""
+    from tribridge.bots.belief import sample_layouts
+    from tribridge.bots.play import dd_positions, hidden_plays, play_inconsistencies
+    from tribridge.dd import solve_positions
+
+    state = _random_state(seed, n_played)
+    position = _declarer_position(state)
+    layouts = sample_layouts(position.knowledge(), 5, np.random.default_rng(seed)).layouts
+    plays = hidden_plays(position, 3)
+    expected = np.zeros(len(layouts), dtype=np.int64)
+    for i in plays:
+        prefix = CardPosition(0, None, position.hands, position.played[:i])
+        for row, tricks in enumerate(solve_positions(dd_positions(layouts, prefix))):
+            if tricks[position.played[i]] < max(tricks.values()):
+                expected[row] += 1
+    assert play_inconsistencies(layouts, position, plays).tolist() == expected.tolist()

@@ -233,17 +233,34 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
     counts = np.zeros(len(layouts), dtype=np.int64)
     if len(layouts) == 0 or not plays:
         return counts
+    trace = position.trace
     dd_items = []
+    asked: list[tuple[int, int]] = []  # (row, card) per position sent to the solver
     for i in plays:
+        seat, card = trace[i]
         prefix = CardPosition(position.declarer, position.trump, position.hands, position.played[:i], position.facts)
-        dd_items.extend(dd_positions(layouts, prefix))
-    best = solve_positions(dd_items, best_only=True)
-    for k, i in enumerate(plays):
-        card = position.played[i]
-        for row in range(len(layouts)):
-            if card not in best[k * len(layouts) + row]:
-                counts[row] += 1
+        led = trace[i - i % 4][1] // 13 if i % 4 else None
+        before = set(position.played[:i])
+        # a seat with a single legal card in a layout had no choice there: nothing to check
+        rows = [row for row in range(len(layouts))
+                if _legal_count(layouts[row], seat, before, led) > 1]
+        dd_items.extend(dd_positions(layouts[rows], prefix))
+        asked.extend((row, card) for row in rows)
+    best = solve_positions(dd_items, best_only=True) if dd_items else []
+    for (row, card), cards in zip(asked, best):
+        if card not in cards:
+            counts[row] += 1
     return counts
+
+
+def _legal_count(layout: np.ndarray, seat: int, played: set[int], led: int | None) -> int:
+    """How many legal cards ``seat`` had in ``layout`` with ``played`` gone and suit ``led`` led (None: on lead)."""
+    held = [c for c in np.flatnonzero(layout == seat).tolist() if c not in played]
+    if led is not None:
+        follow = sum(1 for c in held if c // 13 == led)
+        if follow:
+            return follow
+    return len(held)
 
 
 # --------------------------------------------------------------------------------------------
