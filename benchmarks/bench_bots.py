@@ -51,7 +51,8 @@ def bench_speed(args: argparse.Namespace) -> dict:
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
     from tribridge.rules.game import play_view
 
-    pimc = PimcPlayer(layouts=args.layouts)
+    pimc = PimcPlayer(layouts=args.layouts, first_trick_layouts=args.first_trick_layouts,
+                      check_plays=args.check_plays, oversample=args.oversample)
     dd = DoubleDummyPlayer()
     per_card: list[float] = []
     per_deal: list[float] = []
@@ -69,7 +70,7 @@ def bench_speed(args: argparse.Namespace) -> dict:
             dd_card.append(time.perf_counter() - t1)
             state = state.apply(card)
         per_deal.append(time.perf_counter() - t_deal - sum(dd_card[-52:]))
-    return {"layouts": args.layouts, "deals": args.deals,
+    return {"layouts": args.layouts, "deals": args.deals, "check_plays": args.check_plays,
             "pimc_s_per_card_median": statistics.median(per_card), "pimc_s_per_card_mean": statistics.fmean(per_card),
             "pimc_s_per_card_max": max(per_card), "pimc_s_per_deal_median": statistics.median(per_deal),
             "dd_solve_s_per_card_mean": statistics.fmean(dd_card),
@@ -188,9 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-trick-layouts", type=int, default=None,
                         help="PIMC's layouts while the first trick is in progress (default: the player's default)")
     parser.add_argument("--check-plays", type=int, default=0,
-                        help="PIMC keeps layouts where the defenders' last N cards were double-dummy best (declarer)")
+                        help="PIMC keeps layouts where the opponents' last N cards were double-dummy best (speed, declarer)")
     parser.add_argument("--oversample", type=int, default=2,
-                        help="with --check-plays: layouts drawn per layout kept (declarer benchmark)")
+                        help="with --check-plays: layouts drawn per layout kept (speed, declarer)")
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
     parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
     parser.add_argument("--out", default=None,
