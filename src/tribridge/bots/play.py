@@ -289,17 +289,17 @@ def layouts_for(position: CardPosition, layouts: int, first_trick_layouts: int =
     return layouts
 
 
-def consistent_layouts(layouts: np.ndarray, position: CardPosition, wanted: int, check_plays: int) -> np.ndarray:
-    """The ``wanted`` layouts that best explain the last ``check_plays`` hidden plays as double-dummy best.
+def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, check_plays: int) -> np.ndarray:
+    """Indices of the ``wanted`` layouts that best explain the last ``check_plays`` hidden plays as double-dummy best.
 
     Layouts are ranked by how many of those plays were not double-dummy best in them (fewest
     first, sample order among equals), so when too few explain every play the closest fill in.
     """
     plays = hidden_plays(position, check_plays)
     if not plays or len(layouts) <= wanted:
-        return layouts[:wanted]
+        return np.arange(min(wanted, len(layouts)))
     misses = play_inconsistencies(layouts, position, plays)
-    return layouts[np.argsort(misses, kind="stable")[:wanted]]
+    return np.argsort(misses, kind="stable")[:wanted]
 
 
 def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: int | None = None,
@@ -309,7 +309,7 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
 
     With ``check_plays`` > 0, ``oversample`` times as many layouts are drawn and those in which the
     last ``check_plays`` cards of the unseen hands were double-dummy best are kept (the opponents
-    are assumed to play well); see :func:`consistent_layouts`.
+    are assumed to play well); see :func:`consistent_order`.
     """
     legal = position.legal_cards()
     if not legal:
@@ -326,7 +326,11 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
     drawn = layouts * oversample if checking else layouts
     sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
     if checking:
-        sample.layouts = consistent_layouts(sample.layouts, position, layouts, check_plays)
+        keep = consistent_order(sample.layouts, position, layouts, check_plays)
+        sample.layouts = sample.layouts[keep]
+        if sample.relaxed.size:
+            sample.relaxed = sample.relaxed[keep]
+        sample.requested = layouts
     cards, scores = dd_card_scores(sample.layouts, position)
     means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
