@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks bots speed --deals 3     # or: python -m benchmarks pimc --deals 3
     .venv/bin/python benchmarks/bench_bots.py declarer --deals 500      # 3NT: PIMC and random declarer vs DD
+    .venv/bin/python -m benchmarks declarer --deals 500 --workers 2 --no-random --check-plays 2  # with play checks
     .venv/bin/python benchmarks/bench_bots.py bidding --deals 2000      # simulation+dd vs paper+dd, 6 seatings
 
 Targets (issue 6): PIMC ≤ 0.2 s per card with 32 layouts; PIMC declarer tricks − DD tricks at the
