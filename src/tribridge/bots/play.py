@@ -289,6 +289,14 @@ def layouts_for(position: CardPosition, layouts: int, first_trick_layouts: int =
     return layouts
 
 
+def _check_play_options(check_plays: int, oversample: int) -> None:
+    """Raise InvalidInput naming the field unless ``check_plays`` >= 0 and ``oversample`` >= 1."""
+    if check_plays < 0:
+        raise InvalidInput("check_plays", f"expected a number of plays >= 0, got {check_plays}")
+    if oversample < 1:
+        raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
+
+
 def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, check_plays: int) -> np.ndarray:
     """Indices of the ``wanted`` layouts that best explain the last ``check_plays`` hidden plays as double-dummy best.
 
@@ -316,10 +324,7 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
         raise InvalidInput("position", "no card to play")
     if len(legal) == 1:
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
-    if check_plays < 0:
-        raise InvalidInput("check_plays", f"expected a number of plays >= 0, got {check_plays}")
-    if oversample < 1:
-        raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
+    _check_play_options(check_plays, oversample)
     layouts = layouts_for(position, layouts, first_trick_layouts)
     rng = np.random.default_rng(position.seed() if seed is None else seed)
     checking = check_plays > 0 and bool(hidden_plays(position, 1))
@@ -497,10 +502,7 @@ class PimcPlayer:
         self.first_trick_layouts = first_trick_layouts
         self.use_auction = use_auction
         self.max_draws = max_draws
-        if check_plays < 0:
-            raise InvalidInput("check_plays", f"expected a number of plays >= 0, got {check_plays}")
-        if oversample < 1:
-            raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
+        _check_play_options(check_plays, oversample)
         self.check_plays = check_plays
         self.oversample = oversample
         self.last: PimcDecision | None = None
