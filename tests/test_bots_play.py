@@ -170,7 +170,7 @@ def test_real_layout_explains_double_dummy_defence_and_not_a_blunder():
 
 def test_play_checks_keep_the_layouts_that_explain_the_defence():
     """With play checks on, the kept layouts rank by misses: the real deal (no miss) is kept before others."""
-    from tribridge.bots.play import consistent_order, play_inconsistencies
+    from tribridge.bots.play import consistent_order, hidden_plays, play_inconsistencies
     from tribridge.bots.belief import sample_layouts
 
     state = _dd_defended_state(21, 9)
@@ -178,7 +178,7 @@ def test_play_checks_keep_the_layouts_that_explain_the_defence():
     drawn = sample_layouts(position.knowledge(), 12, np.random.default_rng(0)).layouts
     real = np.asarray(state.deal.to_owners(), dtype=np.uint8)[None, :]
     pool = np.concatenate([drawn, real])
-    kept = pool[consistent_order(pool, position, 4, check_plays=3)]
+    kept = pool[consistent_order(pool, position, 4, hidden_plays(position, 3))]
     misses = play_inconsistencies(pool, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
     kept_misses = play_inconsistencies(kept, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
     assert sorted(kept_misses.tolist()) == sorted(misses.tolist())[:4]

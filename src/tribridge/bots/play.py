@@ -11,7 +11,7 @@ layouts are drawn from a generator seeded with a hash of the position as the sea
 from __future__ import annotations
 
 import random as _stdlib_random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -297,13 +297,13 @@ def _check_play_options(check_plays: int, oversample: int) -> None:
         raise InvalidInput("oversample", f"expected a factor >= 1, got {oversample}")
 
 
-def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, check_plays: int) -> np.ndarray:
-    """Indices of the ``wanted`` layouts that best explain the last ``check_plays`` hidden plays as double-dummy best.
+def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, plays: Sequence[int]) -> np.ndarray:
+    """Indices of the ``wanted`` layouts that best explain the given hidden ``plays`` as double-dummy best.
 
-    Layouts are ranked by how many of those plays were not double-dummy best in them (fewest
-    first, sample order among equals), so when too few explain every play the closest fill in.
+    ``plays`` are indices into ``position.played`` (see :func:`hidden_plays`). Layouts are ranked by
+    how many of those plays were not double-dummy best in them (fewest first, sample order among
+    equals), so when too few explain every play the closest fill in.
     """
-    plays = hidden_plays(position, check_plays)
     if not plays or len(layouts) <= wanted:
         return np.arange(min(wanted, len(layouts)))
     misses = play_inconsistencies(layouts, position, plays)
@@ -327,15 +327,13 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
     _check_play_options(check_plays, oversample)
     layouts = layouts_for(position, layouts, first_trick_layouts)
     rng = np.random.default_rng(position.seed() if seed is None else seed)
-    checking = check_plays > 0 and bool(hidden_plays(position, 1))
-    drawn = layouts * oversample if checking else layouts
+    plays = hidden_plays(position, check_plays) if check_plays else []
+    drawn = layouts * oversample if plays else layouts
     sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
-    if checking:
-        keep = consistent_order(sample.layouts, position, layouts, check_plays)
-        sample.layouts = sample.layouts[keep]
-        if sample.relaxed.size:
-            sample.relaxed = sample.relaxed[keep]
-        sample.requested = layouts
+    if plays:
+        keep = consistent_order(sample.layouts, position, layouts, plays)
+        sample = replace(sample, layouts=sample.layouts[keep], requested=layouts,
+                         relaxed=sample.relaxed[keep] if sample.relaxed.size else sample.relaxed)
     cards, scores = dd_card_scores(sample.layouts, position)
     means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
