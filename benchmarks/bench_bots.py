@@ -2,7 +2,7 @@
 
     .venv/bin/python -m benchmarks bots speed --deals 3     # or: python -m benchmarks pimc --deals 3
     .venv/bin/python benchmarks/bench_bots.py declarer --deals 500      # 3NT: PIMC and random declarer vs DD
-    .venv/bin/python -m benchmarks declarer --deals 500 --workers 2 --no-random --check-plays 2  # with play checks
+    .venv/bin/python -m benchmarks declarer --deals 500 --workers 2 --no-random --check-plays 2  # with play checks (--oversample 3)
     .venv/bin/python benchmarks/bench_bots.py bidding --deals 2000      # simulation+dd vs paper+dd, 6 seatings
 
 Targets (issue 6): PIMC ≤ 0.2 s per card with 32 layouts; PIMC declarer tricks − DD tricks at the
@@ -79,7 +79,7 @@ def bench_speed(args: argparse.Namespace) -> dict:
 
 
 def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int, with_random: bool,
-                   check_plays: int = 0, oversample: int = 2) -> dict:
+                   check_plays: int = 0, oversample: int = 3) -> dict:
     """One 3NT deal: DD tricks at the start, PIMC declarer's tricks (and random declarer's) against DD defence."""
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
     from tribridge.dd import dd_nt_tricks
@@ -191,8 +191,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="PIMC's layouts while the first trick is in progress (default: the player's default)")
     parser.add_argument("--check-plays", type=int, default=0,
                         help="PIMC keeps layouts where the opponents' last N cards were double-dummy best (speed, declarer)")
-    parser.add_argument("--oversample", type=int, default=2,
-                        help="with --check-plays: layouts drawn per layout kept (speed, declarer)")
+    parser.add_argument("--oversample", type=int, default=None,
+                        help="with --check-plays: layouts drawn per layout kept (default: the player's, 3; speed, declarer)")
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
     parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
     parser.add_argument("--out", default=None,
@@ -202,6 +202,10 @@ def main(argv: list[str] | None = None) -> None:
         from tribridge.bots.play import FIRST_TRICK_LAYOUTS
 
         args.first_trick_layouts = FIRST_TRICK_LAYOUTS
+    if args.oversample is None:
+        from tribridge.bots.play import OVERSAMPLE
+
+        args.oversample = OVERSAMPLE
     out = {"speed": bench_speed, "declarer": bench_declarer, "bidding": bench_bidding}[args.name](args)
     print(json.dumps(out, indent=2))
 

@@ -83,7 +83,7 @@ def test_identically_configured_chairs_share_one_game():
 
 
 def test_match_cli_passes_pimc_options_to_the_player():
-    """--pimc-layouts and --pimc-check-plays reach PimcPlayer (checked through the options run_match gets)."""
+    """--pimc-layouts, --pimc-check-plays and --pimc-oversample reach PimcPlayer (checked through the options run_match gets)."""
     from unittest import mock
 
     from tribridge.cli.main import main
@@ -91,10 +91,10 @@ def test_match_cli_passes_pimc_options_to_the_player():
     with mock.patch("tribridge.sim.match.run_match", side_effect=RuntimeError("stop")) as runner:
         with pytest.raises(RuntimeError):
             main(["match", "--bots", "paper+pimc,random,dd", "--deals", "1", "--pimc-layouts", "6",
-                  "--pimc-check-plays", "2"])
+                  "--pimc-check-plays", "2", "--pimc-oversample", "4"])
     options = runner.call_args.kwargs["options"]
-    assert options == {"paper+pimc": {"player": {"layouts": 6, "check_plays": 2}}}
+    assert options == {"paper+pimc": {"player": {"layouts": 6, "check_plays": 2, "oversample": 4}}}
     from tribridge.bots import get_bot
 
     player = get_bot("paper+pimc", player_options=options["paper+pimc"]["player"]).player
-    assert (player.layouts, player.check_plays) == (6, 2)
+    assert (player.layouts, player.check_plays, player.oversample) == (6, 2, 4)

@@ -32,6 +32,9 @@ DEFAULT_LAYOUTS = 32
 # a full 52-card deal here), so PIMC samples at most this many layouts while the first trick is in
 # progress. Deterministic (a function of the position), so "same position, same card" still holds.
 FIRST_TRICK_LAYOUTS = 12
+# With play checks on, PIMC draws this many layouts per layout it keeps (docs/bots.md, card play:
+# 3 was measured over 500 deals against 2; the difference is within the noise, 3 costs ~1.3x).
+OVERSAMPLE = 3
 TIE_EPSILON = 1e-9
 
 
@@ -312,7 +315,7 @@ def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, p
 
 def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: int | None = None,
                 max_draws: int | None = None, first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
-                check_plays: int = 0, oversample: int = 2) -> PimcDecision:
+                check_plays: int = 0, oversample: int = OVERSAMPLE) -> PimcDecision:
     """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins.
 
     With ``check_plays`` > 0, ``oversample`` times as many layouts are drawn and those in which the
@@ -491,7 +494,7 @@ class PimcPlayer:
     name = "pimc"
 
     def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None,
-                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS, check_plays: int = 0, oversample: int = 2) -> None:
+                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS, check_plays: int = 0, oversample: int = OVERSAMPLE) -> None:
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
         if first_trick_layouts < 1:

@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pimc-check-plays", type=int, default=None,
                    help="PIMC keeps the layouts in which the opponents' last N cards were double-dummy best "
                         "(default 0: off; slower, stronger against strong defence; see docs/bots.md)")
+    p.add_argument("--pimc-oversample", type=int, default=None,
+                   help="with --pimc-check-plays: layouts PIMC draws per layout it keeps (default 3)")
     p.add_argument("--bid-layouts", type=int, default=None,
                    help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -49,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
                 entry.setdefault("player", {})["layouts"] = args.pimc_layouts
             if args.pimc_check_plays is not None:
                 entry.setdefault("player", {})["check_plays"] = args.pimc_check_plays
+            if args.pimc_oversample is not None:
+                entry.setdefault("player", {})["oversample"] = args.pimc_oversample
         if bidder in ("simulation", "estimate") and args.bid_layouts is not None:
             entry["bidder"] = {"layouts": args.bid_layouts}
         if entry:
