@@ -161,14 +161,8 @@ class CardPosition:
 
     def legal_cards(self) -> list[int]:
         """Legal cards of the seat to play (its hand must be visible)."""
-        hand = self.remaining(self.to_play)
         cur = self.current_trick
-        if cur:
-            led = cur[0][1] // 13
-            follow = [c for c in hand if c // 13 == led]
-            if follow:
-                return follow
-        return hand
+        return _may_play(self.remaining(self.to_play), cur[0][1] // 13 if cur else None)
 
     def knowledge(self) -> Knowledge:
         """What the decider knows, for the belief sampler."""
@@ -241,7 +235,7 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
     asked: list[tuple[int, int]] = []  # (row, card) per position sent to the solver
     for i in plays:
         seat, card = trace[i]
-        prefix = CardPosition(position.declarer, position.trump, position.hands, position.played[:i], position.facts)
+        prefix = replace(position, played=position.played[:i])
         led = trace[i - i % 4][1] // 13 if i % 4 else None
         before = set(position.played[:i])
         # a seat with a single legal card in a layout had no choice there: nothing to check
@@ -258,12 +252,16 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
 
 def _legal_count(layout: np.ndarray, seat: int, played: set[int], led: int | None) -> int:
     """How many legal cards ``seat`` had in ``layout`` with ``played`` gone and suit ``led`` led (None: on lead)."""
-    held = [c for c in np.flatnonzero(layout == seat).tolist() if c not in played]
+    return len(_may_play([c for c in np.flatnonzero(layout == seat).tolist() if c not in played], led))
+
+
+def _may_play(hand: list[int], led: int | None) -> list[int]:
+    """The cards of ``hand`` that may be played with suit ``led`` led (None: on lead): follow suit if able."""
     if led is not None:
-        follow = sum(1 for c in held if c // 13 == led)
+        follow = [c for c in hand if c // 13 == led]
         if follow:
             return follow
-    return len(held)
+    return hand
 
 
 # --------------------------------------------------------------------------------------------
@@ -335,8 +333,7 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
     sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
     if plays:
         keep = consistent_order(sample.layouts, position, layouts, plays)
-        sample = replace(sample, layouts=sample.layouts[keep], requested=layouts,
-                         relaxed=sample.relaxed[keep] if sample.relaxed.size else sample.relaxed)
+        sample = replace(sample, layouts=sample.layouts[keep], requested=layouts, relaxed=sample.relaxed[keep])
     cards, scores = dd_card_scores(sample.layouts, position)
     means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))

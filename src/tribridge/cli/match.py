@@ -43,16 +43,14 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.bots import bot_parts
 
     options: dict[str, dict] = {}
+    pimc_options = {key: value for key, value in (("layouts", args.pimc_layouts),
+                                                  ("check_plays", args.pimc_check_plays),
+                                                  ("oversample", args.pimc_oversample)) if value is not None}
     for name in names:
         bidder, player = bot_parts(name)
         entry: dict[str, dict] = {}
-        if player == "pimc":
-            if args.pimc_layouts is not None:
-                entry.setdefault("player", {})["layouts"] = args.pimc_layouts
-            if args.pimc_check_plays is not None:
-                entry.setdefault("player", {})["check_plays"] = args.pimc_check_plays
-            if args.pimc_oversample is not None:
-                entry.setdefault("player", {})["oversample"] = args.pimc_oversample
+        if player == "pimc" and pimc_options:
+            entry["player"] = dict(pimc_options)
         if bidder in ("simulation", "estimate") and args.bid_layouts is not None:
             entry["bidder"] = {"layouts": args.bid_layouts}
         if entry:
