@@ -12,6 +12,7 @@ from typing import Iterable
 
 from tribridge.cards import Card, Deal, Seat, Suit
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules import trick
 from tribridge.rules.auction import Contract, opening_leader
 
 Trick = tuple[Seat, tuple[Card, ...], Seat]  # (leader, cards in play order, winner)
@@ -25,21 +26,7 @@ def trick_winner(cards: list[Card] | tuple[Card, ...], leader: Seat | int, trump
     """The seat winning a complete trick of four ``cards`` played clockwise from ``leader``."""
     if len(cards) != 4:
         raise InvalidInput("trick", f"a trick has 4 cards, got {len(cards)}")
-    return Seat((int(leader) + _winning_position(cards, trump)) % 4)
-
-
-def _winning_position(cards: list[Card] | tuple[Card, ...], trump: Suit | int | None) -> int:
-    best = 0
-    for i in range(1, len(cards)):
-        c, b = cards[i].index, cards[best].index
-        cs, bs = c // 13, b // 13
-        if cs == bs:
-            if c % 13 < b % 13:  # lower rank number = higher card
-                best = i
-        elif trump is not None and cs == int(trump):
-            best = i
-        # a discard of another suit never wins
-    return best
+    return Seat(trick.trick_winner(cards, int(leader), None if trump is None else int(trump)))
 
 
 @dataclass(frozen=True)
@@ -167,13 +154,11 @@ class PlayState:
         seat = self.turn
         if seat is None:
             return []
-        hand = self._d.remaining[seat]
-        if self._d.current:
-            led = self._d.current[0][1].index // 13
-            follow = sorted(c for c in hand if c // 13 == led)
-            if follow:
-                return [Card(c) for c in follow]
-        return [Card(c) for c in sorted(hand)]
+        return [Card(c) for c in trick.legal_cards(self._d.remaining[seat], self._led_suit())]
+
+    def _led_suit(self) -> int | None:
+        """The suit led to the trick in progress (None on lead)."""
+        return self._d.current[0][1].index // 13 if self._d.current else None
 
     def is_legal(self, card: Card) -> str | None:
         """None if ``card`` may be played now, else the reason it may not."""
@@ -186,10 +171,9 @@ class PlayState:
         hand = self._d.remaining[seat]
         if card.index not in hand:
             return f"{seat.letter} does not hold {card}"
-        if self._d.current:
-            led = self._d.current[0][1].index // 13
-            if card.index // 13 != led and any(c // 13 == led for c in hand):
-                return f"{seat.letter} must follow suit ({Suit(led).letter}) and holds one"
+        led = trick.revoke_suit(card, hand, self._led_suit())
+        if led is not None:
+            return f"{seat.letter} must follow suit ({Suit(led).letter}) and holds one"
         return None
 
     def apply(self, card: Card | str) -> "PlayState":
@@ -252,10 +236,9 @@ def _replay(deal: Deal, contract: Contract, played: tuple[Card, ...]) -> _Derive
         hand = d.remaining[seat]
         if card.index not in hand:
             raise IllegalAction(f"played[{i}]", f"{seat.letter} does not hold {card}")
-        if d.current:
-            led = d.current[0][1].index // 13
-            if card.index // 13 != led and any(c // 13 == led for c in hand):
-                raise IllegalAction(f"played[{i}]", f"{seat.letter} must follow suit with {Suit(led).letter}")
+        led = trick.revoke_suit(card, hand, d.current[0][1].index // 13 if d.current else None)
+        if led is not None:
+            raise IllegalAction(f"played[{i}]", f"{seat.letter} must follow suit with {Suit(led).letter}")
         d = _advance(d, seat, card, contract)
     return d
 
@@ -326,21 +309,17 @@ def _exact_side_tricks(state: PlayState, seat: Seat) -> int:
         if hit is not None:
             return hit
         hand = remaining[to_move]
-        if current:
-            led = current[0] // 13
-            options = [c for c in hand if c // 13 == led] or list(hand)
-        else:
-            options = list(hand)
+        options = trick.legal_cards(hand, current[0] // 13 if current else None)
         maximize = to_move % 2 == side
         best = -1 if maximize else 99
         for c in options:
             hand.discard(c)
-            trick = current + (c,)
-            if len(trick) == 4:
-                winner = (leader + _winning_position([Card(x) for x in trick], trump)) % 4
+            cards = current + (c,)
+            if len(cards) == 4:
+                winner = trick.trick_winner(cards, leader, trump)
                 value = (1 if winner % 2 == side else 0) + search(winner, ())
             else:
-                value = search(leader, trick)
+                value = search(leader, cards)
             hand.add(c)
             if maximize:
                 best = max(best, value)
