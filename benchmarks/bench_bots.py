@@ -34,23 +34,25 @@ def _deal_3nt(seed: int, index: int):
 
 def _play_out(state, declarer_player, defender_player, stats=None):
     """Play to the end: declarer (and dummy) by ``declarer_player``, defenders by ``defender_player``."""
-    from tribridge.rules.game import play_view
+    from tribridge.rules.deal import DealState
 
-    while not state.is_over:
-        view = play_view(state)
-        player = declarer_player if int(view.controller) == int(state.declarer) else defender_player
+    game = DealState.from_play(state)
+    while not game.is_terminal():
+        assert game.turn is not None and game.contract is not None
+        player = declarer_player if game.turn == game.contract.declarer else defender_player
+        view = game.view(game.turn, reveal_all=bool(getattr(player, "sees_all", False)))
         t0 = time.perf_counter()
         card = player.play(view)
         if stats is not None and player is declarer_player:
             stats.append(time.perf_counter() - t0)
-        state = state.apply(card)
-    return state.declarer_tricks
+        game = game.apply(card)
+    return game.declarer_tricks
 
 
 def bench_speed(args: argparse.Namespace) -> dict:
     """Time per card and per deal of PIMC (all four seats PIMC) against one DD solve per card."""
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
-    from tribridge.rules.game import play_view
+    from tribridge.rules.deal import DealState
 
     pimc = PimcPlayer(layouts=args.layouts, first_trick_layouts=args.first_trick_layouts,
                       check_plays=args.check_plays, oversample=args.oversample)
@@ -59,17 +61,18 @@ def bench_speed(args: argparse.Namespace) -> dict:
     per_deal: list[float] = []
     dd_card: list[float] = []
     for i in range(args.deals):
-        state = _deal_3nt(args.seed, i)
+        game = DealState.from_play(_deal_3nt(args.seed, i))
         t_deal = time.perf_counter()
-        while not state.is_over:
-            view = play_view(state)
+        while not game.is_terminal():
+            assert game.turn is not None
+            view = game.view(game.turn)
             t0 = time.perf_counter()
             card = pimc.play(view)
             per_card.append(time.perf_counter() - t0)
             t1 = time.perf_counter()
-            dd.candidates(view)
+            dd.candidates(game.view(game.turn, reveal_all=True))
             dd_card.append(time.perf_counter() - t1)
-            state = state.apply(card)
+            game = game.apply(card)
         per_deal.append(time.perf_counter() - t_deal - sum(dd_card[-52:]))
     return {"layouts": args.layouts, "deals": args.deals, "check_plays": args.check_plays,
             "pimc_s_per_card_median": statistics.median(per_card), "pimc_s_per_card_mean": statistics.fmean(per_card),

@@ -157,19 +157,13 @@ def test_inconsistent_knowledge_is_refused():
 
 def test_facts_reach_the_play_seats():
     from tribridge.bots.belief import facts_for_play_view
-    from tribridge.bots.play import AuctionPlayView
-    from tribridge.rules.auction import play_deal
-    from tribridge.rules.game import play_view
-    from tribridge.rules.play import PlayState
+    from tribridge.rules.deal import replay
 
     deal = random_deal(np.random.default_rng(9))
-    a = AuctionState.start(0)  # bidders N, E, W; widow S
-    for text in ["P", "1N", "P", "P"]:
-        a = a.apply(Call.parse(text))
-    contract = a.contract
-    assert int(contract.declarer) == 1
-    state = PlayState.start(play_deal(deal, 0, 1), contract)
-    view = AuctionPlayView.wrap(play_view(state), a)
+    state = replay(deal, 0, ["P", "1N", "P", "P"])  # bidders N, E, W; widow S
+    a = state.auction
+    assert int(a.contract.declarer) == 1
+    view = state.view(state.turn)
     # the opening leader (play seat S) is the player dealt at W (W and the widow S swap seats);
     # its own pass is not a fact to it; N passed twice (below 1NT, below 2NT); E bid 1NT
     assert int(view.seat) == 2

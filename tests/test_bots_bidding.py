@@ -6,14 +6,14 @@ from tribridge.bots.bidding import PaperBidder, RandomBidder, SimulationBidder
 from tribridge.cards import Hand, Seat, random_deal
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.rules.auction import AuctionState, Call
-from tribridge.rules.game import BidView
+from tribridge.rules.view import SeatView, bidding_view
 
 
-def _view(hand: Hand, calls: list[str], dealer: int = 0) -> BidView:
+def _view(hand: Hand, calls: list[str], dealer: int = 0) -> SeatView:
     a = AuctionState.start(dealer)
     for c in calls:
         a = a.apply(Call.parse(c))
-    return BidView(a.turn, hand, Seat(dealer), a)
+    return bidding_view(a.turn, hand, a)
 
 
 def test_paper_bidder_follows_the_nt_rule():

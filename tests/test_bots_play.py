@@ -10,8 +10,14 @@ from tribridge.bots import bot_parts, get_bot
 from tribridge.bots.play import CardPosition, PimcPlayer, RandomPlayer, pimc_decide, pimc_decide_four_handed
 from tribridge.cards import Card, random_deal
 from tribridge.rules.auction import Contract, Denom
-from tribridge.rules.game import play_view
+from tribridge.rules.deal import DealState
 from tribridge.rules.play import PlayState
+
+
+def play_view(state: PlayState, reveal_all: bool = False):
+    """The SeatView of the player deciding the next card of ``state`` (test deals: no reseating)."""
+    deal_state = DealState.from_play(state)
+    return deal_state.view(deal_state.turn, reveal_all=reveal_all)
 
 
 def _random_state(seed: int, n_played: int, denom: int = 4) -> PlayState:
@@ -122,7 +128,7 @@ def _dd_defended_state(seed: int, n_played: int) -> PlayState:
     state = PlayState.start(random_deal(np.random.default_rng(seed)), Contract(3, Denom.NT, 0, 0))
     player = DoubleDummyPlayer()
     for _ in range(n_played):
-        state = state.apply(player.play(play_view(state)))
+        state = state.apply(player.play(play_view(state, reveal_all=True)))
     return state
 
 

@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import PASS, AuctionOptions, Call, bid, reseat
+from tribridge.rules.view import SeatView
 from tribridge.rules.game import (
-    BidView, DealRecord, PlayView, play_deal_record, play_random_deal, random_bid_policy, random_play_policy,
+    DealRecord, play_deal_record, play_random_deal, random_bid_policy, random_play_policy,
 )
 from tribridge.rules.scoring import get_scheme, honours_held, score_deal
 
@@ -85,17 +86,17 @@ def test_declarer_plays_dummy_and_views_show_what_they_should():
     calls = {Seat.E: ["1S", "P"], Seat.S: ["P", "P"], Seat.N: ["2C", "P"]}
 
     def scripted(seat):
-        def policy(view: BidView) -> Call:
+        def policy(view: SeatView) -> Call:
             assert view.seat == seat and view.hand == deal[seat] and view.dealer == dealer
             return Call.parse(calls[seat].pop(0))
         return policy
 
-    seen: dict[Seat, list[PlayView]] = {s: [] for s in (Seat.E, Seat.S, Seat.N)}
+    seen: dict[Seat, list[SeatView]] = {s: [] for s in (Seat.E, Seat.S, Seat.N)}
 
     def recorder(person):
         inner = random_play_policy(np.random.default_rng(int(person)))
 
-        def policy(view: PlayView) -> Card:
+        def policy(view: SeatView) -> Card:
             seen[person].append(view)
             return inner(view)
         return policy
@@ -106,19 +107,20 @@ def test_declarer_plays_dummy_and_views_show_what_they_should():
     assert record.seat_map == reseat(Seat.E, Seat.N) == {Seat.N: Seat.N, Seat.E: Seat.E, Seat.S: Seat.W, Seat.W: Seat.S}
     assert record.play_deal[Seat.S] == deal[Seat.W]
     # the declarer (N) decided for N and for dummy (S); the player dealt S plays at W
-    assert {v.seat for v in seen[Seat.N]} == {Seat.N, Seat.S}
-    assert {v.seat for v in seen[Seat.S]} == {Seat.W}
-    assert {v.seat for v in seen[Seat.E]} == {Seat.E}
+    assert {v.to_play for v in seen[Seat.N]} == {Seat.N, Seat.S}
+    assert {v.to_play for v in seen[Seat.S]} == {Seat.W}
+    assert {v.to_play for v in seen[Seat.E]} == {Seat.E}
     assert len(seen[Seat.N]) == 26 and len(seen[Seat.S]) == 13 and len(seen[Seat.E]) == 13
     for person, views in seen.items():
         for v in views:
-            assert v.hand == record.play_deal[v.controller]
-            assert v.state.turn == v.seat
-            assert (v.dummy is None) == (len(v.state.played) == 0)
+            assert v.player == person and v.hand == deal[person]
+            assert v.seat == record.seat_map[person] and v.turn == person
+            assert v.all_hands is None  # a player's view never holds the hidden hands
+            assert (v.dummy is None) == (len(v.played) == 0)
             if v.dummy is not None:
                 assert v.dummy == deal[Seat.W]
     first = seen[Seat.E][0]
-    assert first.seat == Seat.E and first.dummy is None  # E (declarer's LHO) leads before dummy is exposed
+    assert first.to_play == Seat.E and first.dummy is None  # E (declarer's LHO) leads before dummy is exposed
 
 
 def test_thrown_in_deal():
@@ -139,7 +141,7 @@ def test_illegal_policy_choices_are_refused():
         play_deal_record(deal, "N", bidders, {})
     opener = {Seat.N: lambda v: bid(1, "NT") if not v.auction.calls else PASS, Seat.E: lambda v: PASS,
               Seat.W: lambda v: PASS}
-    bad_player = lambda view: Card(next(iter(view.state.remaining((view.seat + 1) % 4))))  # noqa: E731
+    bad_player = lambda view: Card(min(set(range(52)) - view.held - {c.index for c in view.played_cards}))  # noqa: E731
     with pytest.raises(IllegalAction, match="does not hold"):
         play_deal_record(deal, "N", opener, {s: bad_player for s in Seat})
     with pytest.raises(InvalidInput, match="no card-play policy"):

@@ -32,6 +32,9 @@ import numpy as np
 
 from tribridge.cards import owners_to_masks
 from tribridge.errors import InvalidInput
+from tribridge.estimators.nt_call import highest_nt_level_batch
+from tribridge.rules.auction import AuctionState, Denom
+from tribridge.rules.view import SeatView
 
 HAND_SIZE = 13
 
@@ -272,8 +275,6 @@ class _Dealer:
 
 def highest_nt_levels(layouts: np.ndarray, seat: int) -> np.ndarray:
     """Highest qualifying NT level (0 = none) of ``seat``'s dealt hand in each layout."""
-    from tribridge.estimators.nt_call import highest_nt_level_batch
-
     masks = layout_masks(layouts, seat)
     return np.asarray(highest_nt_level_batch(masks), dtype=np.int64)
 
@@ -408,8 +409,6 @@ def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
     bid of L NT says "highest >= L". Calls of ``exclude`` (the seat that knows its own hand) are
     skipped; doubles, redoubles and suit bids say nothing.
     """
-    from tribridge.rules.auction import AuctionState, Denom
-
     state = AuctionState.start(auction.dealer, auction.options)  # type: ignore[attr-defined]
     facts: list[NtFact] = []
     for call in auction.calls:  # type: ignore[attr-defined]
@@ -424,29 +423,17 @@ def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
     return facts
 
 
-def facts_to_play_seats(facts: Sequence[NtFact], dealer: int, declarer: int) -> list[NtFact]:
-    """The same facts with seats mapped from dealing seats to play seats (see ``rules.auction.reseat``)."""
-    from tribridge.rules.auction import reseat
-
-    mapping = reseat(dealer, declarer)
-    return [NtFact(int(mapping[f.seat]), f.at_least, f.below, f.source) for f in facts]
+def facts_to_play_seats(facts: Sequence[NtFact], seats: Mapping[int, int]) -> list[NtFact]:
+    """The same facts with each player's dealing seat replaced by its play seat (``seats``: dealing -> play)."""
+    mapping = {int(k): int(v) for k, v in seats.items()}
+    return [NtFact(mapping[f.seat], f.at_least, f.below, f.source) for f in facts]
 
 
-def facts_for_play_view(view: object) -> list[NtFact]:
-    """Auction facts in play seats for a ``PlayView`` (empty when the view carries no auction)."""
-    auction = getattr(view, "auction", None)
-    if auction is None or not getattr(auction, "calls", None):
+def facts_for_play_view(view: SeatView) -> list[NtFact]:
+    """Auction facts in play seats for a player's ``SeatView`` in the play (the player's own calls excluded)."""
+    auction = view.auction
+    declarer = auction.declarer
+    if not auction.calls or declarer is None:
         return []
-    declarer = auction.declarer  # type: ignore[attr-defined]
-    if declarer is None:
-        return []
-    seat = int(view.seat)  # type: ignore[attr-defined]
-    dealer = int(auction.dealer)  # type: ignore[attr-defined]
-    from tribridge.rules.auction import reseat
-
-    mapping = {int(k): int(v) for k, v in reseat(dealer, declarer).items()}
-    inverse = {v: k for k, v in mapping.items()}
-    play_declarer = int(declarer)
-    decider = play_declarer if seat == play_declarer ^ 2 else seat
-    facts = auction_facts(auction, exclude=inverse[decider])
-    return facts_to_play_seats(facts, dealer, int(declarer))
+    facts = auction_facts(auction, exclude=view.player)
+    return facts_to_play_seats(facts, view.seats)

@@ -3,7 +3,7 @@
 The PIMC core (:func:`pimc_decide`) works on a :class:`CardPosition`: the contract's declarer and
 trump, the whole original hands the deciding seat can see (its own, dummy's once exposed), the
 cards played so far in order, and optional auction facts. It serves three-player auction bridge
-(through :class:`PimcPlayer`, which reads a ``PlayView``) and ordinary four-handed bridge (the
+(through :class:`PimcPlayer`, which reads a player's ``SeatView``) and ordinary four-handed bridge (the
 robot API builds a ``CardPosition`` directly). The same position always gets the same card: the
 layouts are drawn from a generator seeded with a hash of the position as the seat sees it.
 """
@@ -24,8 +24,13 @@ from tribridge.bots.belief import (
     position_seed,
     sample_layouts,
 )
+from tribridge.bots.belief import facts_for_play_view
 from tribridge.cards import Card
+from tribridge.dd import Position, solve_positions
 from tribridge.errors import InvalidInput
+from tribridge.rules.trick import legal_cards as trick_legal_cards
+from tribridge.rules.trick import trick_winner
+from tribridge.rules.view import SeatView
 
 DEFAULT_LAYOUTS = 32
 # The first trick is by far the most expensive to solve double dummy (about 0.2-0.8 s a layout for
@@ -44,14 +49,7 @@ TIE_EPSILON = 1e-9
 
 def _winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
     """Seat that wins a complete trick given as (seat, card) in play order."""
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if card // 13 == best // 13:
-            if card % 13 < best % 13:
-                best_seat, best = seat, card
-        elif trump is not None and card // 13 == trump:
-            best_seat, best = seat, card
-    return best_seat
+    return trick_winner([c for _, c in trick], trick[0][0], trump)
 
 
 @dataclass(frozen=True)
@@ -162,7 +160,7 @@ class CardPosition:
     def legal_cards(self) -> list[int]:
         """Legal cards of the seat to play (its hand must be visible)."""
         cur = self.current_trick
-        return _may_play(self.remaining(self.to_play), cur[0][1] // 13 if cur else None)
+        return trick_legal_cards(self.remaining(self.to_play), cur[0][1] // 13 if cur else None)
 
     def knowledge(self) -> Knowledge:
         """What the decider knows, for the belief sampler."""
@@ -180,8 +178,6 @@ class CardPosition:
 
 def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
     """The double-dummy facade's ``Position`` of the current position in each layout."""
-    from tribridge.dd import Position
-
     played = set(position.played)
     trick = tuple(c for _, c in position.current_trick)
     trump = None if position.trump is None else int(position.trump)
@@ -198,8 +194,6 @@ def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
 
 def dd_card_scores(layouts: np.ndarray, position: CardPosition) -> tuple[list[int], np.ndarray]:
     """Tricks (from now, for the side to play) of each legal card in each layout: (cards, float[k, n])."""
-    from tribridge.dd import solve_positions
-
     cards = position.legal_cards()
     scores = np.zeros((len(layouts), len(cards)), dtype=np.float64)
     if len(layouts) == 0:
@@ -224,8 +218,6 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
     ``plays`` are indices into ``position.played``. A play is consistent with a layout when the card
     is among the cards that take the most tricks (DDS, all equal cards included) at that moment.
     """
-    from tribridge.dd import solve_positions
-
     layouts = np.asarray(layouts)
     counts = np.zeros(len(layouts), dtype=np.int64)
     if len(layouts) == 0 or not plays:
@@ -252,16 +244,7 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
 
 def _legal_count(layout: np.ndarray, seat: int, played: set[int], led: int | None) -> int:
     """How many legal cards ``seat`` had in ``layout`` with ``played`` gone and suit ``led`` led (None: on lead)."""
-    return len(_may_play([c for c in np.flatnonzero(layout == seat).tolist() if c not in played], led))
-
-
-def _may_play(hand: list[int], led: int | None) -> list[int]:
-    """The cards of ``hand`` that may be played with suit ``led`` led (None: on lead): follow suit if able."""
-    if led is not None:
-        follow = [c for c in hand if c // 13 == led]
-        if follow:
-            return follow
-    return hand
+    return len(trick_legal_cards([c for c in np.flatnonzero(layout == seat).tolist() if c not in played], led))
 
 
 # --------------------------------------------------------------------------------------------
@@ -370,7 +353,7 @@ def pimc_decide_four_handed(
 
 
 # --------------------------------------------------------------------------------------------
-# Players over the 3PAB PlayView
+# Players over a 3PAB SeatView
 # --------------------------------------------------------------------------------------------
 
 def _view_cards(hand: Any) -> tuple[int, ...]:
@@ -381,46 +364,18 @@ def _view_cards(hand: Any) -> tuple[int, ...]:
     return tuple(sorted(c.index if isinstance(c, Card) else int(c) for c in cards))
 
 
-def position_from_view(view: Any, facts: Sequence[NtFact] = ()) -> CardPosition:
-    """The CardPosition a ``PlayView`` shows (own hand, dummy once exposed, the cards played)."""
-    state = view.state
-    contract = state.contract
-    declarer = int(contract.declarer)
-    hands: dict[int, tuple[int, ...]] = {}
-    seat = int(view.seat)
-    decider = declarer if seat == declarer ^ 2 else seat
-    hands[decider] = _view_cards(view.hand)
-    dummy = getattr(view, "dummy", None)
-    if dummy is not None and len(_view_cards(dummy)) == 13:
-        hands[declarer ^ 2] = _view_cards(dummy)
+def position_from_view(view: SeatView, facts: Sequence[NtFact] = ()) -> CardPosition:
+    """The CardPosition a player's ``SeatView`` shows (own hand, dummy once exposed, the cards played)."""
+    contract = view.contract
+    if contract is None:
+        raise InvalidInput("view", "no contract: nothing to play")
+    hands: dict[int, tuple[int, ...]] = {int(view.seat): _view_cards(view.hand)}
+    if view.dummy is not None:
+        hands[int(contract.declarer) ^ 2] = _view_cards(view.dummy)
     trump = contract.trump
-    played = tuple(c.index for c in state.played)
-    return CardPosition(declarer, None if trump is None else int(trump), tuple(sorted(hands.items())), played,
-                        tuple(facts))
-
-
-@dataclass(frozen=True)
-class AuctionPlayView:
-    """A ``PlayView`` plus the finished auction (dealing seats), so PIMC can use what the calls say."""
-
-    seat: Any
-    hand: Any
-    dummy: Any
-    state: Any
-    auction: Any
-
-    @classmethod
-    def wrap(cls, view: Any, auction: Any) -> "AuctionPlayView":
-        """Attach ``auction`` to a PlayView."""
-        return cls(view.seat, view.hand, view.dummy, view.state, auction)
-
-    def legal_cards(self) -> list[Card]:
-        """The cards that may be played now."""
-        return self.state.legal_cards()
-
-
-def _legal_from_view(view: Any) -> list[Card]:
-    return list(view.state.legal_cards())
+    played = tuple(c.index for c in view.played_cards)
+    return CardPosition(int(contract.declarer), None if trump is None else int(trump), tuple(sorted(hands.items())),
+                        played, tuple(facts))
 
 
 class RandomPlayer:
@@ -434,13 +389,13 @@ class RandomPlayer:
 
     def candidates(self, view: Any) -> list[tuple[Card, float]]:
         """Every legal card with equal score."""
-        legal = _legal_from_view(view)
+        legal = view.legal_cards()
         return [(c, 1.0 / len(legal)) for c in legal]
 
     def play(self, view: Any) -> Card:
         """A random legal card."""
-        legal = sorted(_legal_from_view(view))
-        seed = position_seed("random", int(view.seat), tuple(c.index for c in view.state.played),
+        legal = sorted(view.legal_cards())
+        seed = position_seed("random", int(view.to_play), tuple(c.index for c in view.played_cards),
                              _view_cards(view.hand))
         return legal[_stdlib_random.Random(seed).randrange(len(legal))]
 
@@ -451,6 +406,7 @@ class DoubleDummyPlayer:
     """Sees all four hands and plays a double-dummy best card (an upper bound, for tests and baselines)."""
 
     name = "dd"
+    sees_all = True  # asks for views with every hand (``DealState.view(..., reveal_all=True)``)
 
     def cache_key(self) -> tuple:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
@@ -458,15 +414,16 @@ class DoubleDummyPlayer:
 
     def candidates(self, view: Any) -> list[tuple[Card, float]]:
         """Every legal card with its double-dummy tricks for the side to play."""
-        state = view.state
-        position = _full_position(state)
-        cards, scores = dd_card_scores(state.deal.to_owners()[None, :], position)
+        if view.all_hands is None:
+            raise InvalidInput("view", "the double-dummy player needs a view with every hand (reveal_all)")
+        position = _full_position(view)
+        cards, scores = dd_card_scores(view.all_hands.to_owners()[None, :], position)
         ranked = sorted(zip(cards, scores[0].tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
         return [(Card(c), float(m)) for c, m in ranked]
 
     def play(self, view: Any) -> Card:
         """The best double-dummy card (ties: lowest rank)."""
-        legal = _legal_from_view(view)
+        legal = view.legal_cards()
         if len(legal) == 1:
             return legal[0]
         ranked = self.candidates(view)
@@ -476,13 +433,14 @@ class DoubleDummyPlayer:
     __call__ = play
 
 
-def _full_position(state: Any) -> CardPosition:
+def _full_position(view: SeatView) -> CardPosition:
     """A CardPosition that sees all four hands (for the double-dummy player)."""
-    contract = state.contract
-    hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in range(4))
+    contract = view.contract
+    assert contract is not None and view.all_hands is not None
+    hands = tuple((s, tuple(sorted(view.all_hands[s].cards))) for s in range(4))
     trump = contract.trump
     return CardPosition(int(contract.declarer), None if trump is None else int(trump), hands,
-                        tuple(c.index for c in state.played))
+                        tuple(c.index for c in view.played_cards))
 
 
 class PimcPlayer:
@@ -510,16 +468,14 @@ class PimcPlayer:
         return ("pimc", self.layouts, self.first_trick_layouts, self.use_auction, self.max_draws,
                 self.check_plays, self.oversample)
 
-    def _facts(self, view: Any) -> list[NtFact]:
+    def _facts(self, view: SeatView) -> list[NtFact]:
         if not self.use_auction:
             return []
-        from tribridge.bots.belief import facts_for_play_view
-
         return facts_for_play_view(view)
 
     def decide(self, view: Any) -> PimcDecision:
-        """The full decision (card, candidates, sample statistics) for a PlayView."""
-        legal = _legal_from_view(view)
+        """The full decision (card, candidates, sample statistics) for a SeatView."""
+        legal = view.legal_cards()
         if len(legal) == 1:
             decision = PimcDecision(legal[0].index, [(legal[0].index, float("nan"))], searched=False)
         else:

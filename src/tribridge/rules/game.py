@@ -1,8 +1,8 @@
-"""One whole 3PAB deal: auction, reseating, play and score, driven by plain policy callables; the deal record.
+"""One whole 3PAB deal driven by plain policy callables over ``DealState``; the deal record.
 
 Seats: the three players are known by their *dealing* seats (the keys of the ``bidders`` and ``players``
-dicts); after the auction the widow's hand is moved opposite the declarer (``auction.reseat``), and a
-player's ``PlayView`` shows the *play* seats. The declarer's policy also plays dummy's cards.
+dicts); a policy is called with its player's ``SeatView`` (``DealState.view``), which shows the *play*
+seats after the auction. The declarer's policy also plays dummy's cards.
 """
 
 from __future__ import annotations
@@ -13,65 +13,17 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from tribridge.cards import Card, Deal, Hand, Seat
+from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import (
-    PASS, AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal, reseat,
-)
+from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal
+from tribridge.rules.deal import DealState, options_from, replay
 from tribridge.rules.play import PlayState
-from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme, honours_held, score_deal
+from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme
+from tribridge.rules.view import SeatView
 
 
-@dataclass(frozen=True)
-class BidView:
-    """What a bidder sees: its dealing ``seat``, its ``hand``, the ``dealer`` and the ``auction`` so far."""
-
-    seat: Seat
-    hand: Hand
-    dealer: Seat
-    auction: AuctionState
-
-    def legal_calls(self) -> list[Call]:
-        """The calls this bidder may make now."""
-        return self.auction.legal_calls()
-
-
-@dataclass(frozen=True)
-class PlayView:
-    """What a card player sees: ``seat`` to move (play seats; may be dummy's), the deciding player's own
-    13-card ``hand``, dummy's 13-card hand once exposed (after the opening lead), and the ``state``.
-
-    Bots must read only visible information from ``state``: the cards played, the contract, whose
-    turn it is, and ``state.remaining`` of their own hand and of dummy.
-    """
-
-    seat: Seat
-    hand: Hand
-    dummy: Hand | None
-    state: PlayState
-
-    @property
-    def controller(self) -> Seat:
-        """The seat that decides: the declarer when dummy is to play, else ``seat``."""
-        return self.state.declarer if self.seat == self.state.dummy else self.seat
-
-    def legal_cards(self) -> list[Card]:
-        """The cards that may be played now."""
-        return self.state.legal_cards()
-
-
-BidPolicy = Callable[[BidView], Call]
-PlayPolicy = Callable[[PlayView], Card]
-
-
-def play_view(state: PlayState) -> PlayView:
-    """The view of the player who decides the next card in ``state``."""
-    seat = state.turn
-    if seat is None:
-        raise InvalidInput("state", "play is over: nobody is to move")
-    controller = state.declarer if seat == state.dummy else seat
-    dummy = state.deal[state.dummy] if state.dummy_exposed else None
-    return PlayView(seat, state.deal[controller], dummy, state)
+BidPolicy = Callable[[SeatView], Call]
+PlayPolicy = Callable[[SeatView], Card]
 
 
 @dataclass(frozen=True)
@@ -116,6 +68,22 @@ class DealRecord:
         """The finished auction, replayed."""
         return AuctionState.from_calls(self.dealer, self.calls, self.options)
 
+    @classmethod
+    def from_state(cls, state: DealState, scheme: ScoringScheme | str = "classic") -> "DealRecord":
+        """The record of a finished ``DealState``, scored under ``scheme``."""
+        scheme_obj = get_scheme(scheme)
+        score = state.score(scheme_obj)
+        play = state.play
+        if play is None:
+            return cls(state.deal, state.dealer, state.auction.calls, None, state.seats, (), None, None, score,
+                       scheme_obj.name, state.auction.options)
+        return cls(state.deal, state.dealer, state.auction.calls, state.contract, state.seats, play.played,
+                   play.claimed, play.declarer_tricks, score, scheme_obj.name, state.auction.options)
+
+    def state(self) -> DealState:
+        """The deal replayed as a ``DealState`` (every call and card checked)."""
+        return replay(self.deal, self.dealer, self.calls, self.play, self.options, self.claimed)
+
     def play_state(self) -> PlayState | None:
         """The finished play, replayed (None when thrown in)."""
         if self.contract is None:
@@ -157,30 +125,22 @@ class DealRecord:
         try:
             deal = Deal.from_pbn(data["deal"], "record.deal")
             dealer = Seat.parse(data["dealer"], "record.dealer")
-            opts = data.get("options") or {}
-            options = AuctionOptions(opts.get("ranking", "contract"), bool(opts.get("dealer_must_bid", False)))
+            options = options_from(data.get("options"))
             calls = tuple(Call.parse(c, f"record.auction[{i}]") for i, c in enumerate(data["auction"]))
-            auction = AuctionState.from_calls(dealer, calls, options)
-            if not auction.is_over:
-                raise InvalidInput("record.auction", "the auction is not finished")
-            contract = auction.contract
-            if (None if contract is None else str(contract)) != data.get("contract"):
-                raise InvalidInput("record.contract", f"does not match the auction ({contract})")
             play = tuple(Card.parse(c, f"record.play[{i}]") for i, c in enumerate(data.get("play") or []))
             claimed_data = data.get("claimed")
             claimed = None if not claimed_data else (Seat.parse(claimed_data["seat"], "record.claimed.seat"),
                                                      int(claimed_data["tricks"]))
-            seat_map = {s: s for s in Seat} if contract is None else reseat(dealer, contract.declarer)
-            if contract is None and play:
-                raise InvalidInput("record.play", "a thrown-in deal has no play")
+            state = replay(deal, dealer, calls, play, options, claimed)  # every call and card checked
+            if not state.auction.is_over:
+                raise InvalidInput("record.auction", "the auction is not finished")
+            contract = state.contract
+            if (None if contract is None else str(contract)) != data.get("contract"):
+                raise InvalidInput("record.contract", f"does not match the auction ({contract})")
             tricks = data.get("declarer_tricks")
-            if contract is not None:
-                state = PlayState(play_deal(deal, dealer, contract.declarer), contract, play)  # validates the cards
-                if claimed is not None:
-                    state = state.apply_claim(*claimed)
-                if state.is_over and tricks != state.declarer_tricks:
-                    raise InvalidInput("record.declarer_tricks", f"the play gives {state.declarer_tricks}, not {tricks}")
-            return cls(deal, dealer, calls, contract, seat_map, play, claimed, tricks,
+            if state.play is not None and state.play.is_over and tricks != state.play.declarer_tricks:
+                raise InvalidInput("record.declarer_tricks", f"the play gives {state.play.declarer_tricks}, not {tricks}")
+            return cls(deal, dealer, calls, contract, state.seats, play, claimed, tricks,
                        DealScore.from_json(data["score"]), str(data.get("scheme", "classic")), options)
         except KeyError as exc:
             raise InvalidInput(f"record.{exc.args[0]}", "missing") from None
@@ -257,54 +217,51 @@ def play_deal_record(
     options: AuctionOptions | None = None,
 ) -> DealRecord:
     """Play one whole deal. ``bidders``/``players`` are keyed by the three players' dealing seats."""
-    dealer = Seat.parse(dealer, "dealer")
     scheme_obj = get_scheme(scheme)
-    auction = AuctionState.start(dealer, options or AuctionOptions())
-    for seat in auction.bidders:
+    state = DealState.start(deal, dealer, options)
+    for seat in state.players:
         if seat not in bidders:
             raise InvalidInput("bidders", f"no bidding policy for {seat.letter}")
-    while not auction.is_over:
-        seat = auction.turn
-        assert seat is not None
-        call = bidders[seat](BidView(seat, deal[seat], dealer, auction))
-        if isinstance(call, str):
-            call = Call.parse(call)
-        reason = auction.is_legal(call)
-        if reason is not None:
-            raise IllegalAction("call", f"policy for {seat.letter} chose {call}: {reason}")
-        auction = auction.apply(call)
-    contract = auction.contract
-    if contract is None:
-        score = score_deal(None, 0, scheme_obj)
-        return DealRecord(deal, dealer, auction.calls, None, {s: s for s in Seat}, (), None, None, score,
-                          scheme_obj.name, auction.options)
-    seat_map = reseat(dealer, contract.declarer)
-    play_seat_to_player = {play: dealt for dealt, play in seat_map.items()}
-    for seat in auction.bidders:
-        if seat not in players:
-            raise InvalidInput("players", f"no card-play policy for {seat.letter}")
-    state = PlayState.start(play_deal(deal, dealer, contract.declarer), contract)
-    while not state.is_over:
-        view = play_view(state)
-        person = play_seat_to_player[view.controller]
-        card = players[person](view)
-        if isinstance(card, str):
-            card = Card.parse(card)
-        reason = state.is_legal(card)
-        if reason is not None:
-            raise IllegalAction("card", f"policy for {person.letter} chose {card} for {view.seat.letter}: {reason}")
-        state = state.apply(card)
-    honours = honours_held(state.deal, contract) if scheme_obj.honours else None
-    score = score_deal(contract, state.declarer_tricks, scheme_obj, honours)
-    return DealRecord(deal, dealer, auction.calls, contract, seat_map, state.played, state.claimed,
-                      state.declarer_tricks, score, scheme_obj.name, auction.options)
+    while not state.is_terminal():
+        player = state.turn
+        assert player is not None
+        if state.phase == "auction":
+            state = state.apply(_policy_call(bidders[player], state, player))
+            continue
+        if player not in players:
+            raise InvalidInput("players", f"no card-play policy for {player.letter}")
+        state = state.apply(_policy_card(players[player], state, player))
+    return DealRecord.from_state(state, scheme_obj)
+
+
+def _policy_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:
+    """The call ``policy`` chooses for ``player``, checked against the rules."""
+    call = policy(state.view(player))
+    if isinstance(call, str):
+        call = Call.parse(call)
+    reason = state.auction.is_legal(call)
+    if reason is not None:
+        raise IllegalAction("call", f"policy for {player.letter} chose {call}: {reason}")
+    return call
+
+
+def _policy_card(policy: PlayPolicy, state: DealState, player: Seat) -> Card:
+    """The card ``policy`` chooses for ``player`` (for dummy too), checked against the rules."""
+    card = policy(state.view(player, reveal_all=bool(getattr(policy, "sees_all", False))))
+    if isinstance(card, str):
+        card = Card.parse(card)
+    assert state.play is not None and state.to_play is not None
+    reason = state.play.is_legal(card)
+    if reason is not None:
+        raise IllegalAction("card", f"policy for {player.letter} chose {card} for {state.to_play.letter}: {reason}")
+    return card
 
 
 def random_bid_policy(rng: np.random.Generator, pass_probability: float = 0.5) -> BidPolicy:
     """A bidder that passes with ``pass_probability`` when it may, else makes a uniformly random other legal call."""
 
-    def policy(view: BidView) -> Call:
-        legal = view.auction.legal_calls()
+    def policy(view: SeatView) -> Call:
+        legal = view.legal_calls()
         others = [c for c in legal if c != PASS]
         if PASS in legal and (not others or rng.random() < pass_probability):
             return PASS
@@ -316,8 +273,8 @@ def random_bid_policy(rng: np.random.Generator, pass_probability: float = 0.5) -
 def random_play_policy(rng: np.random.Generator) -> PlayPolicy:
     """A player that plays a uniformly random legal card."""
 
-    def policy(view: PlayView) -> Card:
-        legal = view.state.legal_cards()
+    def policy(view: SeatView) -> Card:
+        legal = view.legal_cards()
         return legal[int(rng.integers(len(legal)))]
 
     return policy
@@ -326,8 +283,6 @@ def random_play_policy(rng: np.random.Generator) -> PlayPolicy:
 def play_random_deal(seed: int | None, scheme: ScoringScheme | str = "classic", dealer: Seat | int | str = Seat.N,
                      options: AuctionOptions | None = None) -> DealRecord:
     """One random deal played by random policies (a smoke test of the whole engine)."""
-    from tribridge.cards import random_deal
-
     rng = np.random.default_rng(seed)
     deal = random_deal(rng)
     seats = AuctionState.start(dealer).bidders

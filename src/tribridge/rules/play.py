@@ -211,6 +211,14 @@ class PlayState:
         if not self.claim(seat, tricks):
             raise IllegalAction("claim", f"{Seat(seat).letter} cannot be certain of {tricks} of the "
                                           f"{self.tricks_left} remaining tricks; play on")
+        return self.agreed_claim(seat, tricks)
+
+    def agreed_claim(self, seat: Seat | int, tricks: int) -> "PlayState":
+        """The finished state after a claim the other side agreed to: ``seat``'s side takes ``tricks`` of the rest."""
+        if self.is_over:
+            raise IllegalAction("claim", "play is over")
+        if not 0 <= int(tricks) <= self.tricks_left:
+            raise InvalidInput("tricks", f"expected 0..{self.tricks_left} tricks, got {tricks}")
         return PlayState(self.deal, self.contract, self.played, (Seat(seat), int(tricks)), self._d)
 
 

@@ -739,15 +739,15 @@ def _analyse_locked(ds: DealState, scheme: str) -> dict[str, Any]:
 def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
     """The action a bot takes for ``chair`` now (runs in the bot thread)."""
     from tribridge.bots import get_bot
-    from tribridge.bots.play import AuctionPlayView
-    from tribridge.rules.game import BidView, play_view
+    from tribridge.rules.deal import replay
 
     bot = get_bot(bot_name)
+    player = ds.chair_seat[chair]
+    game = replay(ds.deal, ds.dealer, ds.auction.calls, ds.play.played if ds.play is not None else (),
+                  ds.auction.options)
     if ds.phase == "auction":
-        seat = ds.chair_seat[chair]
-        view = BidView(seat=seat, hand=ds.deal[seat], dealer=ds.dealer, auction=ds.auction)
         bidder = getattr(bot, "bidder", bot)
-        call = bidder.bid(view)
+        call = bidder.bid(game.view(player))
         reason = ds.auction.is_legal(call)
         if reason is not None:  # a bot bug: keep the table going, but say so in the log
             log.error("bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason)
@@ -755,11 +755,9 @@ def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
         return {"type": "call", "call": str(call)}
     play = ds.play
     assert play is not None
-    # the finished auction travels with the view, so PIMC samples layouts consistent with the calls
-    view = AuctionPlayView.wrap(play_view(play), ds.auction)
-    player = getattr(bot, "player", bot)
+    player_bot = getattr(bot, "player", bot)
     with DDS_LOCK:
-        card = player.play(view)
+        card = player_bot.play(game.view(player, reveal_all=bool(getattr(player_bot, "sees_all", False))))
     if isinstance(card, str):
         card = Card.parse(card)
     reason = play.is_legal(card)

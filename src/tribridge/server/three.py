@@ -15,10 +15,12 @@ from typing import Any, Mapping
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from tribridge.cards import SEAT_CHARS, Seat
+from tribridge.bots import BIDDER_NAMES, get_bidder
+from tribridge.cards import SEAT_CHARS, Hand, Seat
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
 from tribridge.rules.bridge4 import Contract4, parse_ctx
+from tribridge.rules.view import bidding_view
 from tribridge.server import robot_params as rp
 from tribridge.server.brill import DEFAULT_LAYOUTS, _guard, card_answer, layouts_for
 
@@ -31,8 +33,6 @@ router = APIRouter()
 
 def bid_models() -> list[str]:
     """Bidding bots offered at /apis/3pab/bid (from the bot registry)."""
-    from tribridge.bots import BIDDER_NAMES
-
     return list(BIDDER_NAMES)
 
 
@@ -76,11 +76,7 @@ def answer_bid3(params: Mapping[str, str]) -> dict[str, Any]:
         raise InvalidInput("ctx", "the auction is already over: no call is due")
     if state.turn != seat:
         raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is not on turn: {state.turn.letter} calls next")  # type: ignore[union-attr]
-    from tribridge.bots import get_bidder
-    from tribridge.cards import Hand
-    from tribridge.rules.game import BidView
-
-    view = BidView(seat=Seat(seat), hand=Hand(frozenset(hand)), dealer=Seat(dealer), auction=state)
+    view = bidding_view(Seat(seat), Hand(frozenset(hand)), state)
     bidder = get_bidder(model)
     call = bidder.bid(view)
     cands = list(bidder.candidates(view)) if hasattr(bidder, "candidates") else [(call, 1.0)]

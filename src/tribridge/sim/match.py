@@ -23,8 +23,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from tribridge.bots import bot_parts, get_bot
 from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.dd import dd_declarer_tricks
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.deal import DealState
+from tribridge.rules.scoring import get_scheme, score_deal
 
 ROTATION_SETS: tuple[tuple[tuple[int, int, int], ...], ...] = (
     ((0, 1, 2), (1, 2, 0), (2, 0, 1)),
@@ -57,8 +61,6 @@ _BOT_CACHE: dict[str, list[Any]] = {}
 
 def _bots(names: Sequence[str], options: dict[str, dict] | None = None) -> list[Any]:
     """The bots of a match (built once per process); ``options[name]`` may hold ``bidder``/``player`` kwargs."""
-    from tribridge.bots import get_bot
-
     options = options or {}
     key = repr((tuple(names), sorted((k, sorted(v.items())) for k, v in options.items())))
     if key not in _BOT_CACHE:
@@ -69,66 +71,46 @@ def _bots(names: Sequence[str], options: dict[str, dict] | None = None) -> list[
 
 def _dd_start(play_deal_obj: Deal, declarer: int, denom: int) -> int:
     """Double-dummy tricks of the declarer at the start of play."""
-    from tribridge.dd import dd_declarer_tricks
-
     return int(dd_declarer_tricks(play_deal_obj.to_owners()[None, :], declarer, denom, cache=False, workers=1)[0])
 
 
 def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[int, int, int], scheme: str,
               dd_cache: dict | None = None) -> GameResult:
     """Bid and play one deal with ``bots[assignment[p]]`` at position p; scores per bot."""
-    from tribridge.bots.play import AuctionPlayView, DoubleDummyPlayer
-    from tribridge.rules.auction import AuctionState, play_deal, reseat
-    from tribridge.rules.game import BidView, play_view
-    from tribridge.rules.play import PlayState
-    from tribridge.rules.scoring import score_deal
-
-    auction = AuctionState.start(Seat(dealer))
-    seat_bot = {int(seat): assignment[p] for p, seat in enumerate(auction.bidders)}
-    while not auction.is_over:
-        seat = auction.turn
-        assert seat is not None
-        call = bots[seat_bot[int(seat)]].bid(BidView(seat, deal[seat], Seat(dealer), auction))
-        reason = auction.is_legal(call)
+    state = DealState.start(deal, dealer)
+    seat_bot = {int(seat): assignment[p] for p, seat in enumerate(state.players)}
+    while state.phase == "auction":
+        player = state.turn
+        assert player is not None
+        bot = bots[seat_bot[int(player)]]
+        call = bot.bid(state.view(player))
+        reason = state.auction.is_legal(call)
         if reason is not None:
-            raise IllegalAction("call", f"bot {bots[seat_bot[int(seat)]].name} chose {call}: {reason}")
-        auction = auction.apply(call)
-    calls = tuple(str(c) for c in auction.calls)
-    contract = auction.contract
-    if contract is None:
+            raise IllegalAction("call", f"bot {bot.name} chose {call}: {reason}")
+        state = state.apply(call)
+    calls = tuple(str(c) for c in state.auction.calls)
+    contract = state.contract
+    if contract is None or state.play is None:
         return GameResult(assignment, None, None, None, None, None, (0, 0, 0), calls)
     declarer = int(contract.declarer)
-    pdeal = play_deal(deal, dealer, declarer)
     key = (declarer, int(contract.denom))
     if dd_cache is not None and key in dd_cache:
         dd_tricks = dd_cache[key]
     else:
-        dd_tricks = _dd_start(pdeal, declarer, int(contract.denom))
+        dd_tricks = _dd_start(state.play.deal, declarer, int(contract.denom))
         if dd_cache is not None:
             dd_cache[key] = dd_tricks
-    mapping = reseat(dealer, declarer)
-    player_at_play_seat = {int(play): int(dealt) for dealt, play in mapping.items()}
+    player_at_play_seat = {int(play): int(dealt) for dealt, play in state.seats.items()}
     players = {s: bots[b].player for s, b in seat_bot.items()}
     # The play depends only on the auction and on which player sits where; deterministic players
     # with equal cache keys replay identically, so a rotation that repeats an auction reuses the play.
     play_key = _play_cache_key(calls, player_at_play_seat, players)
-    if all(isinstance(p, DoubleDummyPlayer) for p in players.values()):
+    if all(getattr(p, "sees_all", False) for p in players.values()):
         tricks = dd_tricks  # every seat plays double dummy: the result is the double-dummy value
     elif dd_cache is not None and play_key is not None and play_key in dd_cache:
         tricks = dd_cache[play_key]
     else:
-        state = PlayState.start(pdeal, contract)
-        while not state.is_over:
-            view = play_view(state)
-            person = player_at_play_seat[int(view.controller)]
-            card = players[person].play(AuctionPlayView.wrap(view, auction))
-            if isinstance(card, str):
-                card = Card.parse(card)
-            reason = state.is_legal(card)
-            if reason is not None:
-                raise IllegalAction("card", f"bot at {Seat(person).letter} chose {card}: {reason}")
-            state = state.apply(card)
-        tricks = int(state.declarer_tricks)
+        tricks = _play_out(state, players)
         if dd_cache is not None and play_key is not None:
             dd_cache[play_key] = tricks
     score = score_deal(contract, tricks, scheme)
@@ -140,6 +122,22 @@ def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[in
         bot_scores[bot] += int(per_seat.get(seat, 0))
     return GameResult(assignment, str(contract), seat_bot[declarer], tricks, dd_tricks, bool(tricks >= contract.tricks_needed),
                       (bot_scores[0], bot_scores[1], bot_scores[2]), calls)
+
+
+def _play_out(state: DealState, players: dict[int, Any]) -> int:
+    """Play the deal to the end with each player's bot; the declarer's side's tricks."""
+    while not state.is_terminal():
+        player = state.turn
+        assert player is not None and state.play is not None
+        policy = players[int(player)]
+        card = policy.play(state.view(player, reveal_all=bool(getattr(policy, "sees_all", False))))
+        if isinstance(card, str):
+            card = Card.parse(card)
+        reason = state.play.is_legal(card)
+        if reason is not None:
+            raise IllegalAction("card", f"bot at {player.letter} chose {card}: {reason}")
+        state = state.apply(card)
+    return int(state.declarer_tricks)
 
 
 def _play_cache_key(calls: tuple[str, ...], player_at_play_seat: dict[int, int], players: dict[int, Any]) -> tuple | None:
@@ -281,8 +279,6 @@ def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classi
 
     ``options`` maps a bot name to ``{"bidder": {...}, "player": {...}}`` keyword arguments.
     """
-    from tribridge.bots import bot_parts
-    from tribridge.rules.scoring import get_scheme
 
     names = tuple(str(n).strip().lower() for n in names)
     if len(names) != 3:
