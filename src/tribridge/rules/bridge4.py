@@ -15,6 +15,8 @@ from typing import Iterable, Sequence
 
 from tribridge.cards import SEAT_CHARS, Card
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.trick import legal_cards as trick_legal_cards
+from tribridge.rules.trick import trick_winner
 
 STRAINS = "CDHSN"
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no-trump")
@@ -293,16 +295,7 @@ class PlayTrace:
 
 def winner_of_trick(cards: Sequence[int], leader: int, trump: int | None) -> int:
     """The seat that wins a complete trick of four cards led by ``leader``."""
-    best = 0
-    for i in range(1, 4):
-        c, b = cards[i], cards[best]
-        cs, bs = c // 13, b // 13
-        if cs == bs:
-            if c % 13 < b % 13:
-                best = i
-        elif trump is not None and cs == trump:
-            best = i
-    return (leader + best) % 4
+    return trick_winner(cards, leader, trump)
 
 
 def trace_play(
@@ -369,9 +362,4 @@ def legal_cards(trace: PlayTrace, hand: Iterable[int]) -> list[int]:
     """Cards of ``hand`` (original 13) still held and legal to play next in ``trace``."""
     held = set(int(c) for c in hand) - set(trace.played)
     trick = trace.current_trick
-    if trick:
-        led = trick[0][1] // 13
-        follow = [c for c in held if c // 13 == led]
-        if follow:
-            return sorted(follow)
-    return sorted(held)
+    return trick_legal_cards(held, trick[0][1] // 13 if trick else None)

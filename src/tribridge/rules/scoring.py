@@ -19,7 +19,12 @@ from tribridge.cards import Deal, Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Contract, Denom
 
-PRESETS: tuple[str, ...] = ("classic", "tribridge")
+# The scheme registry: one TOML file per preset in ``rules/schemes/``; ``classic`` first (the default).
+PRESETS: tuple[str, ...] = tuple(sorted(
+    (entry.name[:-5] for entry in resources.files("tribridge.rules").joinpath("schemes").iterdir()
+     if entry.name.endswith(".toml")),
+    key=lambda name: (name != "classic", name),
+))
 DENOM_KEYS: tuple[str, ...] = ("C", "D", "H", "S", "NT")
 
 
@@ -152,8 +157,13 @@ def load_scheme_text(text: str, source: str = "scheme") -> ScoringScheme:
 _PRESET_CACHE: dict[str, ScoringScheme] = {}
 
 
+def scheme_names() -> list[str]:
+    """The preset schemes' names (the registry), the default ``classic`` first."""
+    return list(PRESETS)
+
+
 def preset(name: str) -> ScoringScheme:
-    """A preset scheme by name (``classic`` or ``tribridge``)."""
+    """A preset scheme by name (see ``scheme_names``)."""
     if name not in PRESETS:
         raise InvalidInput("scheme", f"unknown preset {name!r} (expected one of {', '.join(PRESETS)} or a .toml file)")
     if name not in _PRESET_CACHE:
