@@ -38,7 +38,7 @@ BOT_PAIRS: dict[str, tuple[str, str]] = {
 
 def get_bidder(name: str, **options: Any) -> Any:
     """A bidder by name: random, paper, estimate, simulation."""
-    from tribridge.bots import bidding
+    from tribridge.bots import bidding  # imported here: start-up time (bot names without compiling kernels)
 
     classes = {"random": bidding.RandomBidder, "paper": bidding.PaperBidder,
                "estimate": bidding.EstimateBidder, "simulation": bidding.SimulationBidder}
@@ -50,7 +50,7 @@ def get_bidder(name: str, **options: Any) -> Any:
 
 def get_player(name: str, **options: Any) -> Any:
     """A card player by name: random, dd, pimc."""
-    from tribridge.bots import play
+    from tribridge.bots import play  # imported here: start-up time (bot names without compiling kernels)
 
     classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
     key = str(name).strip().lower()

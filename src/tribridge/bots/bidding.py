@@ -1,7 +1,7 @@
 """Bidders for three-player auction bridge: PaperBidder, EstimateBidder, SimulationBidder (and RandomBidder).
 
 Every bidder has ``bid(view) -> Call`` and ``candidates(view) -> list[(Call, score)]`` (best first);
-``view`` is a ``BidView`` (seat, hand, dealer, auction state). Scores mean different things per
+``view`` is the bidder's ``SeatView`` (``rules.view``: seat, hand, dealer, auction state). Scores mean different things per
 bidder and are documented on each class; the chosen call is always the first candidate and is
 always legal.
 """
@@ -23,7 +23,10 @@ from tribridge.bots.belief import (
     sample_layouts,
 )
 from tribridge.cards import Deal
+from tribridge.dd import dd_tables_array
 from tribridge.errors import InvalidInput
+from tribridge.estimators.nt_call import highest_nt_level_batch
+from tribridge.estimators.tricks import default_model, estimate_nt_tricks, estimate_tricks
 from tribridge.rules.auction import DOUBLE, PASS, REDOUBLE, AuctionState, Call, Contract, Denom, bid, play_deal
 from tribridge.rules.scoring import get_scheme, score_deal
 
@@ -31,11 +34,11 @@ NT = int(Denom.NT)
 
 
 # --------------------------------------------------------------------------------------------
-# Reading a BidView
+# Reading a bidder's SeatView
 # --------------------------------------------------------------------------------------------
 
 def view_auction(view: Any) -> AuctionState:
-    """The ``AuctionState`` of a BidView (field ``auction``, or ``state``)."""
+    """The ``AuctionState`` of a bidder's view (field ``auction``, or ``state``)."""
     auction = getattr(view, "auction", None)
     if auction is None:
         auction = getattr(view, "state", None)
@@ -132,8 +135,6 @@ class PaperBidder:
 
     def highest_level(self, view: Any) -> int:
         """The hand's highest qualifying NT level (0 = none)."""
-        from tribridge.estimators.nt_call import highest_nt_level_batch
-
         return int(highest_nt_level_batch(hand_masks(view_hand_cards(view))[None, :])[0])
 
     def candidates(self, view: Any) -> list[tuple[Call, float]]:
@@ -169,8 +170,6 @@ per strain C D H S NT (NaN where not computed)."""
 
 def dd_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool = False) -> np.ndarray:
     """Double-dummy tricks of declarer + widow per strain on each layout (via ``tribridge.dd``)."""
-    from tribridge.dd import dd_tables_array
-
     if len(layouts) == 0:
         return np.zeros((0, 5))
     deals = np.stack([play_deal(Deal.from_owners(layout), dealer, declarer).to_owners() for layout in layouts])
@@ -181,8 +180,6 @@ def dd_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool 
 
 def estimate_evaluator(layouts: np.ndarray, dealer: int, declarer: int, nt_only: bool = False) -> np.ndarray:
     """Estimated tricks of declarer + widow per strain (the fast estimator ``estimators.tricks``)."""
-    from tribridge.estimators.tricks import estimate_nt_tricks, estimate_tricks
-
     widow = dealer ^ 2
     decl = layout_masks(layouts, declarer)
     dummy = layout_masks(layouts, widow)
@@ -218,8 +215,6 @@ def resolve_evaluator(name: str) -> str:
     """``auto`` means the fast estimator when it is installed, else double dummy."""
     if name == "auto":
         try:
-            from tribridge.estimators.tricks import default_model
-
             default_model()
         except (ImportError, InvalidInput):
             return "dd"
@@ -383,8 +378,6 @@ class SimulationBidder:
 
     def candidates(self, view: Any) -> list[tuple[Call, float]]:
         """Every considered call with this seat's mean score over the layouts, best first."""
-        from tribridge.estimators.nt_call import highest_nt_level_batch
-
         auction = view_auction(view)
         seat = int(view.seat)
         sample = self.sample(view)

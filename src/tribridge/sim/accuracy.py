@@ -20,6 +20,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from tribridge.estimators.capture import ALL_READINGS, QUALIFIED, capture_masks_batch
+from tribridge.estimators.tricks import estimate_nt_tricks, whole_tricks
+
 from tribridge import dd
 from tribridge.cards import owners_to_masks
 
@@ -85,25 +88,16 @@ def run_accuracy(
     predictions: dict[str, np.ndarray] = {}
     qualifying: np.ndarray | None = None
     notes: list[str] = []
-    try:
-        from tribridge.estimators.capture import ALL_READINGS, QUALIFIED, capture_masks_batch
-
-        for reading in ALL_READINGS:
-            res = capture_masks_batch(north, south, reading.limit, reading.gap, reading.replacements)
-            predictions[f"capture {reading.label}"] = np.asarray(res.captures, dtype=np.float64)
-            q = np.asarray(res.status) == QUALIFIED
-            qualifying = q if qualifying is None else qualifying  # conditions A/B do not depend on the reading
-    except ImportError:
-        notes.append("capture estimator not available")
+    for reading in ALL_READINGS:
+        res = capture_masks_batch(north, south, reading.limit, reading.gap, reading.replacements)
+        predictions[f"capture {reading.label}"] = np.asarray(res.captures, dtype=np.float64)
+        q = np.asarray(res.status) == QUALIFIED
+        qualifying = q if qualifying is None else qualifying  # conditions A/B do not depend on the reading
     hcp = np.array([_hcp(north[i]) + _hcp(south[i]) for i in range(deals)], dtype=np.float64)
     predictions["HCP linear fit (cross-fitted)"] = hcp_crossfit(hcp, actual)
-    from tribridge.estimators.tricks import whole_tricks
-
     predictions["HCP linear fit, whole tricks (rounded)"] = whole_tricks(
         predictions["HCP linear fit (cross-fitted)"]).astype(np.float64)
     try:
-        from tribridge.estimators.tricks import estimate_nt_tricks
-
         expected = estimate_nt_tricks(north, south).astype(np.float64)
         predictions["trick estimator (estimators.tricks)"] = expected
         predictions["trick estimator, whole tricks (rounded)"] = whole_tricks(expected).astype(np.float64)

@@ -7,6 +7,8 @@ from typing import Any, Callable
 import numpy as np
 
 from tribridge import dd
+from tribridge.cards import owners_to_masks
+from tribridge.estimators.tricks import N_FEATURES, TrickModel, trick_features
 
 TRAIN_STREAM = 0
 HOLDOUT_STREAM = 1
@@ -45,8 +47,6 @@ PARTNERSHIPS = ((0, 2), (2, 0), (1, 3), (3, 1))  # (declarer, partner)
 
 def training_rows(owners: np.ndarray, tables: np.ndarray, strains: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rows (declarer masks, partner masks, strain, DD tricks) for every partnership and strain given."""
-    from tribridge.cards import owners_to_masks
-
     masks = np.stack([owners_to_masks(o) for o in owners]) if len(owners) else np.zeros((0, 4, 4), np.int64)
     decl, part, strain, label = [], [], [], []
     for s in strains:
@@ -61,8 +61,6 @@ def training_rows(owners: np.ndarray, tables: np.ndarray, strains: tuple[int, ..
 
 def row_features(decl: np.ndarray, part: np.ndarray, strain: np.ndarray) -> np.ndarray:
     """``float32[n, N_FEATURES]`` features of each row for its own strain."""
-    from tribridge.estimators.tricks import N_FEATURES, trick_features
-
     out = np.empty((len(decl), N_FEATURES), dtype=np.float32)
     for s in range(5):
         idx = np.flatnonzero(strain == s)
@@ -83,8 +81,6 @@ def fit_mlp(
     on_epoch: Callable[[int, float], None] | None = None,
 ) -> Any:
     """Fit a ReLU MLP by Adam on mean squared error; returns a ``TrickModel``."""
-    from tribridge.estimators.tricks import TrickModel
-
     rng = np.random.default_rng(seed)
     mean = x.mean(axis=0).astype(np.float32)
     scale = x.std(axis=0).astype(np.float32)
