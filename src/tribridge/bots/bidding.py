@@ -24,6 +24,7 @@ from tribridge.bots.belief import (
 )
 from tribridge.cards import Deal
 from tribridge.dd import dd_tables_array
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.estimators.tricks import default_model, estimate_nt_tricks, estimate_tricks
@@ -278,7 +279,7 @@ class EstimateBidder:
         auction = view_auction(view)
         seat = int(view.seat)
         k = build_knowledge({seat: view_hand_cards(view)})
-        rng = np.random.default_rng(position_seed("estimate", seat, tuple(view_hand_cards(view)),
+        rng = random_stream(position_seed("estimate", seat, tuple(view_hand_cards(view)),
                                                   tuple(str(c) for c in auction.calls)))
         return sample_layouts(k, self.layouts, rng).layouts
 
@@ -372,7 +373,7 @@ class SimulationBidder:
         seat = int(view.seat)
         cards = view_hand_cards(view)
         k = build_knowledge({seat: cards}, facts=auction_facts(auction, exclude=seat))
-        rng = np.random.default_rng(position_seed("simulation", seat, tuple(cards), int(auction.dealer),
+        rng = random_stream(position_seed("simulation", seat, tuple(cards), int(auction.dealer),
                                                   tuple(str(c) for c in auction.calls)))
         return sample_layouts(k, self.layouts, rng, max_draws=self.max_draws)
 

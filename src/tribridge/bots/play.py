@@ -27,6 +27,7 @@ from tribridge.bots.belief import (
 from tribridge.bots.belief import facts_for_play_view
 from tribridge.cards import Card
 from tribridge.dd import Position, solve_positions
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.rules.trick import legal_cards as trick_legal_cards
 from tribridge.rules.trick import trick_winner
@@ -310,7 +311,7 @@ def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: in
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
     _check_play_options(check_plays, oversample)
     layouts = layouts_for(position, layouts, first_trick_layouts)
-    rng = np.random.default_rng(position.seed() if seed is None else seed)
+    rng = random_stream(position.seed() if seed is None else seed)
     plays = hidden_plays(position, check_plays) if check_plays else []
     drawn = layouts * oversample if plays else layouts
     sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
+from tribridge.dealing.streams import seed_sequence, seed_stream
 from tribridge.errors import InvalidInput
 
 BLOCK_SIZE = 1 << 16
@@ -145,23 +146,9 @@ def _deal_masks_kernel(keys, first_block, start, n_hands, out):
                     out[i, h, c // 13] |= np.int64(1) << (c % 13)
 
 
-def seed_sequence(seed: int | np.random.SeedSequence | None) -> np.random.SeedSequence:
-    """The root ``SeedSequence`` of a study (fresh entropy for ``None``)."""
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if seed is None:
-        return np.random.SeedSequence()
-    if isinstance(seed, (bool, float)) or not isinstance(seed, (int, np.integer)) or int(seed) < 0:
-        raise InvalidInput("seed", f"expected a non-negative integer, got {seed!r}")
-    return np.random.SeedSequence(int(seed))
-
-
 def block_seed_sequence(seed: int | np.random.SeedSequence | None, block: int) -> np.random.SeedSequence:
     """The ``SeedSequence`` child that keys block ``block`` of the dealing stream."""
-    root = seed_sequence(seed)
-    return np.random.SeedSequence(
-        root.entropy, spawn_key=tuple(root.spawn_key) + (DEALING_STREAM, int(block)), pool_size=root.pool_size
-    )
+    return seed_stream(seed, DEALING_STREAM, block)
 
 
 def block_keys(seed: int | np.random.SeedSequence | None, first_block: int, n_blocks: int) -> np.ndarray:

@@ -14,6 +14,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal
 from tribridge.rules.deal import DealState, options_from, replay
@@ -283,7 +284,7 @@ def random_play_policy(rng: np.random.Generator) -> PlayPolicy:
 def play_random_deal(seed: int | None, scheme: ScoringScheme | str = "classic", dealer: Seat | int | str = Seat.N,
                      options: AuctionOptions | None = None) -> DealRecord:
     """One random deal played by random policies (a smoke test of the whole engine)."""
-    rng = np.random.default_rng(seed)
+    rng = random_stream(seed)
     deal = random_deal(rng)
     seats = AuctionState.start(dealer).bidders
     bidders = {s: random_bid_policy(rng) for s in seats}

@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import numpy as np
 
+from tribridge.dealing.streams import seed_stream
 from tribridge.errors import InvalidInput
 
 BLOCK_SIZE = 1 << 16
@@ -64,12 +65,7 @@ class ChunkSpec:
         for block in range(first_block, last_block + 1):
             lo = max(self.start, block * self.block_size)
             hi = min(self.stop, (block + 1) * self.block_size)
-            yield block, lo, hi, block_seed_sequence(self.seed, self.run, block)
-
-
-def block_seed_sequence(seed: int, run: int, block: int) -> np.random.SeedSequence:
-    """The stream of block ``block`` of run ``run``: ``SeedSequence(seed).spawn(..)[run].spawn(..)[block]``."""
-    return np.random.SeedSequence(int(seed), spawn_key=(int(run), int(block)))
+            yield block, lo, hi, seed_stream(self.seed, self.run, block)
 
 
 @dataclass

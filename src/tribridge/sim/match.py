@@ -8,7 +8,7 @@ over the six assignments; the match reports the mean of that over the deals with
 confidence interval (normal approximation, deals independent), how often it declared, made %,
 and the tricks its declarer play lost against double dummy at the start of play.
 
-Deals are drawn from ``SeedSequence(seed).spawn(n)``, so the results do not depend on the number
+Deal ``i`` is drawn from the stream ``(seed, i)`` (``dealing.streams``), so the results do not depend on the number
 of worker processes.
 """
 
@@ -26,6 +26,7 @@ import numpy as np
 from tribridge.bots import bot_parts, get_bot
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dd import dd_declarer_tricks
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.scoring import get_scheme, score_deal
@@ -157,8 +158,7 @@ def _play_cache_key(calls: tuple[str, ...], player_at_play_seat: dict[int, int],
 
 def deal_for(seed: int, index: int, n_deals: int) -> tuple[Deal, int]:
     """Deal ``index`` of a match and its dealer (seat ``index % 4``)."""
-    seq = np.random.SeedSequence(seed).spawn(n_deals)[index]
-    return random_deal(np.random.default_rng(seq)), index % 4
+    return random_deal(random_stream(seed, index)), index % 4
 
 
 def _run_deal(args: tuple[tuple[str, ...], int, int, int, str, dict | None]) -> list[GameResult]:
