@@ -65,7 +65,7 @@ def main() -> None:
         for _ in range(args.baseline_deals):
             python_gsr_deal(rng, args.shuffles, plist)
         slow.append(args.baseline_deals / (time.perf_counter() - t))
-        R._pair_statistic_cached.cache_clear()
+        R.clear_pair_statistic_cache()
         t = time.perf_counter()
         R.ascent_descent_distribution([13] * 4)
         dp.append(time.perf_counter() - t)
