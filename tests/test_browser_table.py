@@ -24,7 +24,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Trick values and doubling bonus of the classic preset (RULES.md), for checking the page's score.
+# Trick values and doubling bonus of the classic preset (docs/rules.md), for checking the page's score.
 TRICK_VALUE = {"C": 6, "D": 7, "H": 8, "S": 9, "N": 10}
 SUIT_OF_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "NT": "N", "N": "N"}
 ACTIONABLE = """() => {
@@ -167,7 +167,7 @@ def contract_from_page(page) -> tuple[int, str, int]:
 
 
 def classic_scores(level: int, denom: str, doubling: int, tricks: int) -> tuple[int, int]:
-    """(declarer's points, each defender's points) of a deal under RULES.md's classic preset, honours off."""
+    """(declarer's points, each defender's points) of a deal under docs/rules.md's classic preset, honours off."""
     multiplier = (1, 2, 4)[doubling]
     needed = level + 6
     if tricks >= needed:
@@ -223,7 +223,7 @@ def test_full_game_against_two_bots(page, server_url):
     assert declarer_tricks + defender_tricks == 13
     assert page.locator(".felt .hand .card.face").count() == 0, "no card is left in the hands"
 
-    # The result line and this deal's score under the classic scheme, recomputed from RULES.md.
+    # The result line and this deal's score under the classic scheme, recomputed from docs/rules.md.
     level, denom, doubling = contract_from_page(page)
     assert str(declarer_tricks) in page.inner_text("#result")
     declarer_points, defender_points = classic_scores(level, denom, doubling, declarer_tricks)

@@ -1,4 +1,4 @@
-"""Tests of the capture estimator: the reading of ALGORITHMS.md §2 pinned by hand-worked examples; kernel = reference."""
+"""Tests of the capture estimator: the reading of docs/algorithms.md §2 pinned by hand-worked examples; kernel = reference."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Tests of scoring: classic cases computed by hand from RULES.md, the tribridge preset, TOML schemes, rubbers."""
+"""Tests of scoring: classic cases computed by hand from docs/rules.md, the tribridge preset, TOML schemes, rubbers."""
 
 import pytest
 
@@ -15,7 +15,7 @@ def C(text):
     return Contract.parse(text, Seat.S)
 
 
-# (contract, declarer's tricks, declarer's score, each defender's score) — worked by hand from RULES.md:
+# (contract, declarer's tricks, declarer's score, each defender's score) — worked by hand from docs/rules.md:
 # made: (t-6)*v*m, plus 50*(m/2)*(1+t-N) when doubled; failed: each defender 50*m per undertrick;
 # 12 tricks +50, 13 tricks +100 for the declarer (by tricks won).
 CLASSIC_CASES = [
@@ -156,7 +156,7 @@ def test_presets_round_trip_through_their_layout():
     for name in ("classic", "tribridge"):
         s = preset(name)
         assert scheme_from_dict(s.to_toml_dict()) == s
-    # the classic file holds exactly the dataclass defaults (RULES.md values)
+    # the classic file holds exactly the dataclass defaults (docs/rules.md values)
     assert preset("classic") == ScoringScheme(name="classic", description=preset("classic").description)
 
 

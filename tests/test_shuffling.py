@@ -13,7 +13,7 @@ from tribridge.dealing import randomness as R
 from tribridge.dealing import shuffles as S
 from tribridge.errors import InvalidInput
 
-# REFERENCE.md (Bayer–Diaconis 1992, 52 cards, k = 1..10 riffles)
+# Published figures (Bayer–Diaconis 1992, 52 cards, k = 1..10 riffles)
 PUBLISHED_52 = [1.000, 1.000, 1.000, 1.000, 0.924, 0.614, 0.334, 0.167, 0.085, 0.043]
 
 

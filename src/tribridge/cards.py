@@ -1,6 +1,6 @@
 """Cards, hands, seats and deals; PBN text I/O; owner-array and suit-mask conversions.
 
-Conventions (DESIGN.md): card index ``c = suit*13 + rank``, suit 0=♣ 1=♦ 2=♥ 3=♠,
+Conventions (docs/dev/architecture.md): card index ``c = suit*13 + rank``, suit 0=♣ 1=♦ 2=♥ 3=♠,
 rank 0=A … 12=2; seats N=0 E=1 S=2 W=3 clockwise; a suit holding is a 13-bit mask
 with bit r set when rank r is held (bit 0 = Ace).
 """

@@ -91,7 +91,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     best.set_defaults(func=run_best)
 
     rep = cmds.add_parser("report", help="the shuffling tables beside the published figures",
-                          description="All shuffling tables of the reproduction (ours beside REFERENCE.md).")
+                          description="All shuffling tables of the reproduction (ours beside the published figures).")
     rep.add_argument("--scale", choices=("quick", "paper", "full"), default="quick",
                      help="quick (about 7 s of CPU) or paper (= full: 100,000 deals per Monte Carlo point)")
     rep.add_argument("--seed", type=int, default=2024, help="random seed")

@@ -1,6 +1,6 @@
 """Riffle shuffles (GSR and Bayer–Diaconis a-shuffles, forward and inverse) and dealing patterns.
 
-Conventions (ALGORITHMS.md §4): positions 0..n-1 top to bottom; a shuffle is a
+Conventions (docs/shuffling.md): positions 0..n-1 top to bottom; a shuffle is a
 permutation ``pi`` with the card at position ``i`` moving to position ``pi[i]``.
 A dealing pattern ``L`` gives, for each position of the shuffled deck, the player
 who receives that card; so the player who receives the card that started at

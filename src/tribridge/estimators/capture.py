@@ -1,4 +1,4 @@
-"""The iterative capture estimator (ALGORITHMS.md §2): readable reference (any n suits × m ranks) and batch kernels.
+"""The iterative capture estimator (docs/algorithms.md §2): readable reference (any n suits × m ranks) and batch kernels.
 
 State matrix D (rows = suits ♣ ♦ ♥ ♠, columns A..2): 1 = declarer's card, 2 = partner's card,
 0 = an opponent's card, 3 = an opponent's card marked played by the replacement step.

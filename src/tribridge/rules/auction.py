@@ -1,6 +1,6 @@
 """The three-player auction of 3PAB as an immutable state machine; contract, reseating and opening lead.
 
-Rules (RULES.md): the widow is dealt opposite the dealer; the three players call clockwise from the
+Rules (docs/rules.md): the widow is dealt opposite the dealer; the three players call clockwise from the
 dealer, skipping the widow's seat; the auction ends when a bid (or double or redouble) is followed by
 two passes; three passes at the start throw the deal in (unless ``dealer_must_bid``). The declarer
 is the player who made the final bid; the widow's hand becomes dummy opposite the declarer.
@@ -49,7 +49,7 @@ class Denom(IntEnum):
         raise InvalidInput(field, f"expected a denomination C, D, H, S or NT, got {text!r}")
 
 
-# Classic auction-bridge trick values (RULES.md): ♣6 ♦7 ♥8 ♠9 NT10; used by ranking="value".
+# Classic auction-bridge trick values (docs/rules.md): ♣6 ♦7 ♥8 ♠9 NT10; used by ranking="value".
 TRICK_VALUES: tuple[int, int, int, int, int] = (6, 7, 8, 9, 10)
 
 _BID_RE = re.compile(r"^([1-7])\s*(NT|N|C|D|H|S|♣|♦|♥|♠)$")

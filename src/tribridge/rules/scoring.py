@@ -1,7 +1,7 @@
 """Scoring of 3PAB deals with schemes given as data (preset names or TOML files), and rubber bookkeeping.
 
 A deal's score is per player: the declarer scores for a made contract; when it fails, *each* defender
-scores the undertrick penalty (RULES.md). Presets live as TOML files in ``rules/schemes/``; a user's
+scores the undertrick penalty (docs/rules.md). Presets live as TOML files in ``rules/schemes/``; a user's
 TOML file may set any subset of the fields, the rest taking the ``classic`` values. Loading a file is
 the caller's business (``load_scheme_text`` takes the text; ``get_scheme`` reads a path for the CLI
 and server, the one place this pure layer touches a file, and only on request).

@@ -1,4 +1,4 @@
-"""Robot API (ROBOT_API.md): BEN/Brill-compatible /apis/brill for four-handed positions and /apis/3pab for three-player ones."""
+"""Robot API (docs/server.md): BEN/Brill-compatible /apis/brill for four-handed positions and /apis/3pab for three-player ones."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Parsing and checking of the robot API's query parameters (ROBOT_API.md encodings) into positions.
+"""Parsing and checking of the robot API's query parameters (encodings in docs/server.md) into positions.
 
 Every bad input raises ``InvalidInput`` with a precise message; the HTTP layer turns it into
 400 ``{"error": ...}``. Nothing here chooses a call or a card.
@@ -20,7 +20,7 @@ VUL_ALIASES = {
     "EW": "EW", "E-W": "EW",
     "ALL": "All", "BOTH": "All", "B": "All",
 }
-# Parameters some clients send that the server ignores (ROBOT_API.md); unknown ones are ignored too.
+# Parameters some clients send that the server ignores (docs/server.md); unknown ones are ignored too.
 IGNORED_PARAMS = ("board", "matchtype", "tournament", "meanings", "partnerMeanings", "user", "dealno", "details")
 
 
@@ -208,7 +208,7 @@ def parse_dummy_and_played(params: Mapping[str, str], lead: bool) -> tuple[list[
 
 
 def parse_card_request(params: Mapping[str, str], models: list[str], lead: bool) -> PlayPosition:
-    """Check a ``/lead`` (``lead=True``) or ``/play`` request against ROBOT_API.md."""
+    """Check a ``/lead`` (``lead=True``) or ``/play`` request against the robot API (docs/server.md)."""
     seat = parse_seat(params.get("seat"), "seat")
     dealer = parse_seat(params.get("dealer"), "dealer")
     vul = parse_vul(params.get("vul"))

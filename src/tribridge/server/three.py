@@ -3,7 +3,7 @@
 Seats are *dealing seats* throughout: ``seat`` is the asking player's seat at the deal, ``dealer``
 the dealer, the widow sits opposite the dealer (``widow`` may be given and must say so), ``ctx``
 is the three-player auction from the dealer (the same tokens as /apis/brill), ``dummy`` is the
-widow's 13 cards. For the play the server reseats the hands itself (RULES.md: the widow goes
+widow's 13 cards. For the play the server reseats the hands itself (docs/rules.md: the widow goes
 opposite the declarer, the player who sat there takes the widow's old seat), so clients never
 convert seats; ``played`` lists the cards in order exactly as at /apis/brill.
 """

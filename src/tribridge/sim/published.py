@@ -1,4 +1,9 @@
-"""Published figures of the seed papers that our studies are compared with (from REFERENCE.md)."""
+"""Published figures that our studies are compared with, each with its source.
+
+NT call: "3 Players Auction Bridge — Statistical Algorithmic Strategies", Tables 3 and 4. Capture
+estimator: S. Sarkar, "Winning Before You Play" (arXiv:2609.29615), Tables I, II and IV (as summarised,
+the full text being unavailable).
+"""
 
 from __future__ import annotations
 

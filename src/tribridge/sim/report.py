@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-# Table IV of the capture-estimator paper (REFERENCE.md): three runs of 10,000,000 deals.
+# Table IV of the capture-estimator paper (sim/published.py): three runs of 10,000,000 deals.
 PUBLISHED_TABLE_IV: dict[str, Any] = {
     "deals_per_run": 10_000_000,
     "made_pct": [65.86, 66.00, 66.03],
@@ -142,7 +142,7 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
         "",
         game_table_markdown(result),
         "",
-        "Our `tribridge` scheme is our own (RULES.md), not the paper's unpublished new scheme "
+        "Our `tribridge` scheme is our own (docs/rules.md), not the paper's unpublished new scheme "
         f"(which the paper reports at {PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
         f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
         "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
@@ -315,7 +315,7 @@ def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | Non
         "# tribridge reproduction report",
         "",
         f"Scale `{scale}` (seed {seed}, tribridge {__version__}). Each table shows our figures beside the "
-        "published ones (REFERENCE.md); differences are reported as they are, never tuned away.",
+        "published ones (`tribridge.sim.published`); differences are reported as they are, never tuned away.",
         "",
     ]
     for section in sections:

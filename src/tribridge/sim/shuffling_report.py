@@ -1,4 +1,4 @@
-"""Shuffling tables for the reproduction report: ours beside REFERENCE.md, as data, plus the figure."""
+"""Shuffling tables for the reproduction report: ours beside the published figures, as data, plus the figure."""
 
 from __future__ import annotations
 
