@@ -122,3 +122,66 @@ def test_hand_pattern_frequencies_match_exact_probabilities():
             # hands of one deal are dependent; 5 sd of the independent case is still a tight check
             assert abs(count - p * hands) < 5 * sd * 1.5, (pattern, count, p * hands)
     assert _within(chi2, dof, sigmas=6.0), (chi2, dof)
+
+
+# --- the generator exactly as docs/algorithms.md §5 states it, in plain Python -------------------
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def mix64(z: int) -> int:
+    """SplitMix64's finaliser on a 64-bit integer."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def xoshiro256starstar(state: list[int]):
+    """The xoshiro256** stream of 64-bit outputs from a four-word state."""
+    s0, s1, s2, s3 = state
+    while True:
+        rot = (s1 * 5) & MASK64
+        result = ((((rot << 7) | (rot >> 57)) & MASK64) * 9) & MASK64
+        t = (s1 << 17) & MASK64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = ((s3 << 45) | (s3 >> 19)) & MASK64
+        yield result
+
+
+def documented_deal(seed: int, j: int) -> np.ndarray:
+    """Owner seats of deal ``j`` of ``seed``, computed step by step from the documented recipe."""
+    root = np.random.SeedSequence(seed)
+    block, index = divmod(j, 65536)
+    key = int(np.random.SeedSequence(root.entropy, spawn_key=(0xDEA1, block)).generate_state(1, np.uint64)[0])
+    deal_seed = mix64((key + (index + 1) * GAMMA) & MASK64)
+    outputs = xoshiro256starstar([mix64((deal_seed + k * GAMMA) & MASK64) for k in range(1, 5)])
+
+    def words():
+        for value in outputs:
+            yield value >> 32
+            yield value & 0xFFFFFFFF
+
+    stream = words()
+    deck = list(range(52))
+    for p in range(51):
+        bound = 52 - p
+        while True:
+            m = next(stream) * bound
+            if m % (1 << 32) >= (1 << 32) % bound:
+                break
+        r = m >> 32
+        deck[p], deck[p + r] = deck[p + r], deck[p]
+    owners = np.empty(52, dtype=np.uint8)
+    for position, card in enumerate(deck):
+        owners[card] = position // 13
+    return owners
+
+
+@pytest.mark.parametrize("seed,j", [(0, 0), (1, 1), (7, 12345), (2026, BLOCK_SIZE - 1), (2026, BLOCK_SIZE),
+                                    (3, 3 * BLOCK_SIZE + 17)])
+def test_deals_follow_the_documented_recipe(seed, j):
+    assert np.array_equal(deal_batch(1, seed, start=j)[0], documented_deal(seed, j))
