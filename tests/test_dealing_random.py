@@ -181,7 +181,8 @@ def documented_deal(seed: int, j: int) -> np.ndarray:
     return owners
 
 
-@pytest.mark.parametrize("seed,j", [(0, 0), (1, 1), (7, 12345), (2026, BLOCK_SIZE - 1), (2026, BLOCK_SIZE),
-                                    (3, 3 * BLOCK_SIZE + 17)])
+@pytest.mark.parametrize(
+    "seed,j", [(0, 0), (1, 1), (7, 12345), (2026, BLOCK_SIZE - 1), (2026, BLOCK_SIZE), (3, 3 * BLOCK_SIZE + 17)]
+)
 def test_deals_follow_the_documented_recipe(seed, j):
     assert np.array_equal(deal_batch(1, seed, start=j)[0], documented_deal(seed, j))

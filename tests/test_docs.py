@@ -25,8 +25,9 @@ TEXT_SUFFIXES = {".md", ".py", ".toml", ".js", ".html", ".css", ".sh", ".txt", "
 
 def tracked_text_files() -> list[Path]:
     """Tracked text files under the checked folders (git's view of the repository)."""
-    out = subprocess.run(["git", "ls-files", "--", *CHECKED_DIRS], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = subprocess.run(
+        ["git", "ls-files", "--", *CHECKED_DIRS], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     return [ROOT / name for name in out if Path(name).suffix in TEXT_SUFFIXES and (ROOT / name).is_file()]
 
 
@@ -84,7 +85,7 @@ def table_rows(text: str, header_start: str) -> list[list[str]]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(header_start))
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
