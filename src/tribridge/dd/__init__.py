@@ -22,6 +22,7 @@ from tribridge.dd.pool import (
     default_workers,
     shutdown_pool,
     solver_pool,
+    solving_at,
 )
 from tribridge.dd.position import Position, position_after, position_from_play_state
 from tribridge.dd.solve import solve_position, solve_positions
@@ -54,6 +55,7 @@ __all__ = [
     "solve_position",
     "solve_positions",
     "solver_pool",
+    "solving_at",
     "table_to_dict",
     "to_endplay",
 ]

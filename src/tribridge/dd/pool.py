@@ -26,6 +26,13 @@ On a :class:`SolverPool`, ``fn`` is a picklable top-level callable (the processe
 - ``call(fn, *args, priority=..., **kwargs)``: submit and wait, from sync code.
 - ``stats()``: workers, running jobs, queued jobs and limits per class.
 
+``with solving_at(priority): ...`` routes the solver calls made inside the block by this thread
+(or asyncio task) to the pool in that class: each ``solve_positions`` call and each chunk of a
+table batch becomes one job, while the code around them (a bot's sampling, the analysis) runs
+where it is. Outside such a block the solving functions solve in the calling process (holding
+``DDS_LOCK``), or, for table batches with ``workers > 1``, on the pool in the ``BATCH`` class.
+``QueueFull`` is raised from the solver call inside the block.
+
 Scheduling: strict priority, first come first served within a class. At most ``workers`` jobs
 are handed to the processes at once, so a job submitted later in a higher class starts as soon as
 any process is free; a running job is never interrupted, and lower classes wait while higher
@@ -37,6 +44,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import contextvars
 import enum
 import multiprocessing
 import os
@@ -45,7 +54,7 @@ from collections import deque
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from tribridge.dd.dds import SolverUnavailable, require_dds
 from tribridge.errors import InvalidInput
@@ -59,8 +68,10 @@ __all__ = [
     "configure_pool",
     "default_workers",
     "in_solver_process",
+    "routed_priority",
     "shutdown_pool",
     "solver_pool",
+    "solving_at",
 ]
 
 DDS_LOCK = threading.Lock()  # never two DDS calls at once from threads of one process
@@ -93,11 +104,27 @@ class QueueFull(RuntimeError):
 
 
 _IN_SOLVER_PROCESS = False
+_ROUTED: contextvars.ContextVar[Priority | None] = contextvars.ContextVar("tribridge_dd_priority", default=None)
 
 
 def in_solver_process() -> bool:
     """True inside a process of the solver pool."""
     return _IN_SOLVER_PROCESS
+
+
+@contextlib.contextmanager
+def solving_at(priority: Priority) -> Iterator[None]:
+    """Inside the block, this thread's (or task's) solver calls run on the pool in ``priority``'s class."""
+    token = _ROUTED.set(Priority(priority))
+    try:
+        yield
+    finally:
+        _ROUTED.reset(token)
+
+
+def routed_priority() -> Priority | None:
+    """The class a :func:`solving_at` block gives this context's solver calls; None: solve here."""
+    return None if _IN_SOLVER_PROCESS else _ROUTED.get()
 
 
 def _worker_init() -> None:

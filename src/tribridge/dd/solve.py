@@ -1,9 +1,8 @@
 """Solve positions: tricks the side on turn takes with each legal card (DDS ``SolveAllBoardsBin``).
 
 Positions are solved in the calling process, DDS calls serialised by the one lock of
-:mod:`tribridge.dd.pool`. To solve on the pool's processes at a priority instead, submit the
-whole decision (e.g. a bot's ``play``) with ``solver_pool().call(...)``; inside a pool process
-this module then solves directly.
+:mod:`tribridge.dd.pool`; inside a ``solving_at(priority)`` block they are solved by the solver
+pool in that class instead (one job per call).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from tribridge.dd.dds import DDS_RANK_BIT, MAX_BOARDS, NT, UNKNOWN, dds_strain, fill_remain_cards, require_dds
-from tribridge.dd.pool import DDS_LOCK
+from tribridge.dd.pool import DDS_LOCK, routed_priority, solver_pool
 from tribridge.dd.position import Position, as_position
 
 __all__ = ["solve_position", "solve_positions"]
@@ -71,6 +70,9 @@ def solve_positions(positions: Iterable[Any], best_only: bool = False) -> list[d
     items = [as_position(p) for p in positions]
     for p in items:
         p.validate()
+    priority = routed_priority()
+    if priority is not None:  # inside a solving_at block: one job on the solver pool
+        return solver_pool().call(solve_positions, items, best_only, priority=priority)
     results: list[dict[int, int]] = []
     for start in range(0, len(items), MAX_BOARDS):
         chunk = items[start : start + MAX_BOARDS]

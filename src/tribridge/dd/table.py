@@ -30,7 +30,7 @@ from tribridge.dd.dds import (
     fill_remain_cards,
     require_dds,
 )
-from tribridge.dd.pool import DDS_LOCK, Priority, default_workers, shutdown_pool, solver_pool
+from tribridge.dd.pool import DDS_LOCK, Priority, default_workers, routed_priority, shutdown_pool, solver_pool
 from tribridge.errors import InvalidInput
 
 __all__ = ["dd_declarer_tricks", "dd_nt_tricks", "dd_table", "dd_tables_array", "table_to_dict"]
@@ -104,9 +104,13 @@ def _run_chunks(
     workers: int | None,
     on_progress: Callable[[int], None] | None,
 ) -> np.ndarray:
-    """Apply a DDS chunk function over row-aligned arrays, in this process or on the solver pool (BATCH)."""
+    """Apply a DDS chunk function over row-aligned arrays, in this process or on the solver pool.
+
+    The pool is used with more than one worker (class BATCH) or inside a ``solving_at`` block (its class).
+    """
     n = len(arrays[0])
     workers = default_workers() if workers is None else max(1, int(workers))
+    priority = routed_priority()
     parts: list[np.ndarray] = []
 
     def collect(part: np.ndarray) -> None:
@@ -114,20 +118,21 @@ def _run_chunks(
         if on_progress:
             on_progress(len(part))
 
-    if workers == 1 or n < 2 * workers:
+    if priority is None and (workers == 1 or n < 2 * workers):
         for i in range(0, n, limit):
             collect(fn(*(a[i : i + limit] for a in arrays), *extra))
         return np.concatenate(parts)
-    # small chunks balance the processes; at most the DDS limit per call; a window of chunks in flight
-    size = max(1, min(limit, pool_chunk, -(-n // (workers * 2))))
     try:
-        pool = solver_pool(workers)
+        pool = solver_pool(workers if priority is None else None)
+        # small chunks balance the processes; at most the DDS limit per call; a window of chunks in flight
+        size = max(1, min(limit, pool_chunk, -(-n // (pool.workers * 2))))
         pending: deque[Future[np.ndarray]] = deque()
         for i in range(0, n, size):
             if len(pending) >= 2 * pool.workers:
                 collect(pending.popleft().result())
-            pending.append(pool.submit(fn, *(a[i : i + size] for a in arrays), *extra, priority=Priority.BATCH,
-                                       block=True))
+            pending.append(pool.submit(fn, *(a[i : i + size] for a in arrays), *extra,
+                                       priority=Priority.BATCH if priority is None else priority,
+                                       block=priority is None))
         while pending:
             collect(pending.popleft().result())
     except BrokenProcessPool:

@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 
 from tribridge.bots import natural4
 from tribridge.cards import Card
+from tribridge.dd import Priority, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import to_brill
 from tribridge.server import robot_params as rp
@@ -93,9 +94,9 @@ async def brill_bid(request: Request) -> JSONResponse:
 
 def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Choose a card for a checked play position (PIMC over sampled layouts)."""
-    from tribridge.server.cardplay import DDS_LOCK, choose_card
+    from tribridge.server.cardplay import choose_card
 
-    with DDS_LOCK:
+    with solving_at(Priority.ROBOT_API):
         card, cands = choose_card(pos, layouts=layouts, seed=rp.position_seed(pos.key()))
     return {
         "card": str(Card(card)),

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import math
-import threading
 
 from tribridge.server.robot_params import PlayPosition
-
-# DDS keeps per-thread global state: one card search at a time in this process (robot API and table bots).
-DDS_LOCK = threading.Lock()
 
 
 def choose_card(pos: PlayPosition, layouts: int, seed: int | None = None) -> tuple[int, list[tuple[int, float | None]]]:

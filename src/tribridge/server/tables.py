@@ -27,19 +27,19 @@ from fastapi import APIRouter, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from tribridge.cards import SEAT_CHARS, Card, Deal, Seat, random_deal
+from tribridge.dd import Priority, solving_at
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionState, Call, play_deal, reseat
 from tribridge.rules.play import PlayState
-from tribridge.server.cardplay import DDS_LOCK
 from tribridge.server.store import Store, token_hash
 
 log = logging.getLogger("tribridge.server.tables")
 
 SCHEMES = ["classic", "tribridge"]
 
-# One thread thinks for every bot: DDS (behind PIMC) must not run in two threads at once.
+# One thread asks for every bot's action; its double-dummy solves run on the solver pool (tribridge.dd.pool).
 BOT_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-bot")
-# Post-deal analysis has its own thread so a slow analysis never holds up the bots (DDS_LOCK serialises DDS).
+# Post-deal analysis has its own thread; it runs on the solver pool below the bots' priority.
 ANALYSIS_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-analysis")
 
 
@@ -729,10 +729,10 @@ class TableManager:
 
 
 def _analyse_locked(ds: DealState, scheme: str) -> dict[str, Any]:
-    """Post-deal analysis holding the DDS lock."""
+    """Post-deal analysis; its double-dummy solves run on the solver pool in the ANALYSIS class."""
     from tribridge.server.analysis import analyse
 
-    with DDS_LOCK:
+    with solving_at(Priority.ANALYSIS):
         return analyse(ds, scheme)
 
 
@@ -756,7 +756,7 @@ def bot_action(bot_name: str, ds: DealState, chair: int) -> dict[str, Any]:
     play = ds.play
     assert play is not None
     player_bot = getattr(bot, "player", bot)
-    with DDS_LOCK:
+    with solving_at(Priority.INTERACTIVE):
         card = player_bot.play(game.view(player, reveal_all=bool(getattr(player_bot, "sees_all", False))))
     if isinstance(card, str):
         card = Card.parse(card)
