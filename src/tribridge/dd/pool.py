@@ -24,7 +24,7 @@ On a :class:`SolverPool`, ``fn`` is a picklable top-level callable (the processe
 - ``await run(fn, *args, priority=..., **kwargs)``: the same from async code (the event loop is
   never blocked; a cancelled await drops the queued job).
 - ``call(fn, *args, priority=..., **kwargs)``: submit and wait, from sync code.
-- ``stats()``: workers, running jobs, queued jobs and limits per class.
+- ``stats()``: workers, running jobs, queued and completed jobs and limits per class.
 
 ``with solving_at(priority): ...`` routes the solver calls made inside the block by this thread
 (or asyncio task) to the pool in that class: each ``solve_positions`` call and each chunk of a
@@ -174,6 +174,7 @@ class SolverPool:
         self._cond = threading.Condition()
         self._queues: dict[Priority, deque[_Job]] = {p: deque() for p in Priority}
         self._running = 0
+        self._completed = {p: 0 for p in Priority}
         self._closed = False
         self._executor: ProcessPoolExecutor | None = None
         self._broken = False  # set when a process died; the dispatcher then starts fresh ones
@@ -212,12 +213,13 @@ class SolverPool:
         return self.submit(fn, *args, priority=priority, **kwargs).result()
 
     def stats(self) -> dict[str, Any]:
-        """``{"workers", "running", "queued": {class: n}, "limits": {class: n}}``."""
+        """``{"workers", "running", "queued": {class: n}, "completed": {class: n}, "limits": {class: n}}``."""
         with self._cond:
             return {
                 "workers": self.workers,
                 "running": self._running,
                 "queued": {p.name: len(self._queues[p]) for p in Priority},
+                "completed": {p.name: self._completed[p] for p in Priority},
                 "limits": {p.name: self.queue_limits[p] for p in Priority},
             }
 
@@ -294,6 +296,7 @@ class SolverPool:
             job.future.set_result(result)
         with self._cond:
             self._running -= 1
+            self._completed[job.priority] += 1
             self._cond.notify_all()
 
     def _live_executor(self) -> ProcessPoolExecutor:

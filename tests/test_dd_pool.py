@@ -1,0 +1,150 @@
+"""Tests of the solver pool: priority order under load, bounded queues, sync and async use, results vs direct solves."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import numpy as np
+import pytest
+
+from tribridge import dd
+from tribridge.cards import random_deal
+from tribridge.dd import Priority, QueueFull, SolverPool
+from tribridge.dd.pool import in_solver_process, routed_priority
+from tribridge.rules.trick import legal_cards
+
+pytest.importorskip("endplay._dds")
+
+
+def _wait_running(pool: SolverPool, count: int) -> None:
+    """Wait until ``count`` jobs are handed to the processes."""
+    deadline = time.monotonic() + 60
+    while pool.stats()["running"] < count:
+        assert time.monotonic() < deadline, "the pool never started the job"
+        time.sleep(0.01)
+
+
+def _random_positions(seed: int, count: int) -> list[dd.Position]:
+    """Positions after a random number of random legal cards on random deals, random trump and leader."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        deal = random_deal(rng)
+        trump = int(rng.integers(5))
+        leader = int(rng.integers(4))
+        played: list[int] = []
+        pos = dd.position_after(deal, trump, leader, played)
+        for _ in range(int(rng.integers(0, 40))):
+            led = pos.trick[0] // 13 if pos.trick else None
+            legal = legal_cards(pos.hands[pos.turn], led)
+            played.append(legal[int(rng.integers(len(legal)))])
+            pos = dd.position_after(deal, trump, leader, played)
+        out.append(pos)
+    return out
+
+
+def _solve_nested(positions: list[dd.Position]) -> tuple[bool, object, list[dict[int, int]]]:
+    """Run in a solver process: a solving_at block and a nested submission both solve right there."""
+    with dd.solving_at(Priority.INTERACTIVE):
+        routed = routed_priority()
+        solved = dd.solver_pool().call(dd.solve_positions, positions, priority=Priority.INTERACTIVE)
+    return in_solver_process(), routed, solved
+
+
+@pytest.fixture(scope="module")
+def one_worker():
+    pool = SolverPool(workers=1, queue_limits={Priority.ANALYSIS: 2, Priority.ROBOT_API: 0})
+    yield pool
+    pool.shutdown()
+
+
+def test_highest_class_runs_first_under_load(one_worker: SolverPool) -> None:
+    blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.BATCH)
+    _wait_running(one_worker, 1)
+    order: list[str] = []
+    jobs = [("batch-1", Priority.BATCH), ("analysis", Priority.ANALYSIS), ("interactive-1", Priority.INTERACTIVE),
+            ("batch-2", Priority.BATCH), ("interactive-2", Priority.INTERACTIVE)]
+    futures = []
+    for label, priority in jobs:
+        fut = one_worker.submit(abs, -len(label), priority=priority)
+        fut.add_done_callback(lambda _f, label=label: order.append(label))
+        futures.append(fut)
+    assert one_worker.stats()["queued"] == {"INTERACTIVE": 2, "ROBOT_API": 0, "ANALYSIS": 1, "BATCH": 2}
+    assert [f.result(timeout=60) for f in futures] == [len(label) for label, _ in jobs]
+    assert blocker.result() is None
+    assert order == ["interactive-1", "interactive-2", "analysis", "batch-1", "batch-2"]
+    assert one_worker.idle()
+
+
+def test_a_full_class_is_refused_and_others_still_accepted(one_worker: SolverPool) -> None:
+    blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.INTERACTIVE)
+    _wait_running(one_worker, 1)
+    queued = [one_worker.submit(abs, -(i + 1), priority=Priority.ANALYSIS) for i in range(2)]
+    with pytest.raises(QueueFull, match="ANALYSIS") as err:
+        one_worker.submit(abs, -3, priority=Priority.ANALYSIS)
+    assert err.value.priority is Priority.ANALYSIS and err.value.limit == 2
+    with pytest.raises(QueueFull):
+        one_worker.submit(abs, -3, priority=Priority.ANALYSIS, block=True, timeout=0.05)
+    with pytest.raises(QueueFull):
+        one_worker.submit(abs, -3, priority=Priority.ROBOT_API)  # a limit of 0 refuses every job
+    batch = one_worker.submit(abs, -4, priority=Priority.BATCH)
+    assert queued[1].cancel()  # a cancelled queued job leaves its place
+    room = one_worker.submit(abs, -5, priority=Priority.ANALYSIS)
+    assert [f.result(timeout=60) for f in (queued[0], room, batch)] == [1, 5, 4]
+    assert blocker.result() is None
+
+
+def test_errors_of_a_job_reach_the_caller(one_worker: SolverPool) -> None:
+    with pytest.raises(ValueError):
+        one_worker.call(int, "not a number", priority=Priority.INTERACTIVE)
+    assert one_worker.call(abs, -2, priority=Priority.BATCH) == 2
+
+
+def test_async_submission(one_worker: SolverPool) -> None:
+    async def main() -> tuple[int, list[float]]:
+        ticks: list[float] = []
+
+        async def tick() -> None:
+            for _ in range(5):
+                ticks.append(time.monotonic())
+                await asyncio.sleep(0.02)
+
+        slept, _ = await asyncio.gather(one_worker.run(time.sleep, 0.3, priority=Priority.INTERACTIVE), tick())
+        assert slept is None
+        with pytest.raises(QueueFull):
+            await one_worker.run(abs, -1, priority=Priority.ROBOT_API)
+        return await one_worker.run(abs, -6, priority=Priority.ANALYSIS), ticks
+
+    value, ticks = asyncio.run(main())
+    assert value == 6
+    assert len(ticks) == 5  # the event loop kept running while the job ran
+
+
+def test_pool_results_equal_direct_solves() -> None:
+    positions = _random_positions(41, 12)
+    direct = dd.solve_positions(positions)
+    pool = SolverPool(workers=2)
+    try:
+        futures = [pool.submit(dd.solve_positions, [p], priority=Priority(i % 4)) for i, p in enumerate(positions)]
+        assert [f.result(timeout=120)[0] for f in futures] == direct
+        nested, routed, solved = pool.call(_solve_nested, positions, priority=Priority.ROBOT_API)
+        assert nested and routed is None and solved == direct
+    finally:
+        pool.shutdown()
+
+
+def test_solving_at_routes_solves_and_tables_to_the_shared_pool() -> None:
+    positions = _random_positions(42, 6)
+    deals = [random_deal(np.random.default_rng(43 + i)) for i in range(3)]
+    direct = dd.solve_positions(positions)
+    tables = dd.dd_tables_array(deals, cache=False, workers=1)
+    before = dd.solver_pool().stats()["completed"]["ROBOT_API"]
+    with dd.solving_at(Priority.ROBOT_API):
+        assert routed_priority() is Priority.ROBOT_API
+        assert dd.solve_positions(positions) == direct
+        assert (dd.dd_tables_array(deals, cache=False, workers=1) == tables).all()
+    assert routed_priority() is None
+    stats = dd.solver_pool().stats()
+    assert stats["completed"]["ROBOT_API"] - before >= 2  # one solve job, at least one table chunk
+    assert dd.solver_pool().idle()
