@@ -35,7 +35,7 @@ def _random_positions(seed: int, count: int) -> list[dd.Position]:
         leader = int(rng.integers(4))
         played: list[int] = []
         pos = dd.position_after(deal, trump, leader, played)
-        for _ in range(int(rng.integers(0, 40))):
+        for _ in range(int(rng.integers(20, 44))):
             led = pos.trick[0] // 13 if pos.trick else None
             legal = legal_cards(pos.hands[pos.turn], led)
             played.append(legal[int(rng.integers(len(legal)))])
@@ -89,9 +89,12 @@ def test_a_full_class_is_refused_and_others_still_accepted(one_worker: SolverPoo
     with pytest.raises(QueueFull):
         one_worker.submit(abs, -3, priority=Priority.ROBOT_API)  # a limit of 0 refuses every job
     batch = one_worker.submit(abs, -4, priority=Priority.BATCH)
+    arrays = [one_worker.submit(np.sum, np.arange(k), priority=Priority.BATCH) for k in (3, 4)]
     assert queued[1].cancel()  # a cancelled queued job leaves its place
+    assert arrays[1].cancel()  # (jobs are told apart by identity, whatever their arguments)
+    assert one_worker.stats()["queued"]["BATCH"] == 2
     room = one_worker.submit(abs, -5, priority=Priority.ANALYSIS)
-    assert [f.result(timeout=60) for f in (queued[0], room, batch)] == [1, 5, 4]
+    assert [f.result(timeout=60) for f in (queued[0], room, batch, arrays[0])] == [1, 5, 4, 3]
     assert blocker.result() is None
 
 

@@ -150,8 +150,10 @@ def default_workers() -> int:
     return max(1, os.cpu_count() or 1)
 
 
-@dataclass
+@dataclass(eq=False)  # jobs are found in their queue by identity
 class _Job:
+    """A submitted call, its class and the future its caller holds."""
+
     fn: Callable[..., Any]
     args: tuple[Any, ...]
     kwargs: dict[str, Any]
@@ -192,7 +194,7 @@ class SolverPool:
         limit = self.queue_limits[job.priority]
         with self._cond:
             queue = self._queues[job.priority]
-            if block:
+            if block and limit > 0:
                 self._cond.wait_for(lambda: self._closed or len(queue) < limit, timeout)
             if self._closed:
                 raise RuntimeError("the solver pool is shut down")
