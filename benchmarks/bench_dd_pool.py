@@ -116,13 +116,22 @@ def main() -> None:
     finally:
         pool.shutdown()
     stats = {mode: summary(v) for mode, v in results.items()}
-    print(json.dumps({
-        "workers": args.workers, "samples": args.samples, "depth": args.depth, "flood_deals": args.flood_deals,
-        "layouts": args.layouts, "seconds": stats,
-        "ratio_fifo_vs_priority_median": round(stats["fifo"]["median_s"] / stats["priority"]["median_s"], 2),
-        "ratio_priority_vs_idle_median": round(stats["priority"]["median_s"] / stats["idle"]["median_s"], 2),
-        "raw": {mode: [round(x, 4) for x in v] for mode, v in results.items()},
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "workers": args.workers,
+                "samples": args.samples,
+                "depth": args.depth,
+                "flood_deals": args.flood_deals,
+                "layouts": args.layouts,
+                "seconds": stats,
+                "ratio_fifo_vs_priority_median": round(stats["fifo"]["median_s"] / stats["priority"]["median_s"], 2),
+                "ratio_priority_vs_idle_median": round(stats["priority"]["median_s"] / stats["idle"]["median_s"], 2),
+                "raw": {mode: [round(x, 4) for x in v] for mode, v in results.items()},
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

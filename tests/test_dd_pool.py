@@ -63,8 +63,13 @@ def test_highest_class_runs_first_under_load(one_worker: SolverPool) -> None:
     blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.BATCH)
     _wait_running(one_worker, 1)
     order: list[str] = []
-    jobs = [("batch-1", Priority.BATCH), ("analysis", Priority.ANALYSIS), ("interactive-1", Priority.INTERACTIVE),
-            ("batch-2", Priority.BATCH), ("interactive-2", Priority.INTERACTIVE)]
+    jobs = [
+        ("batch-1", Priority.BATCH),
+        ("analysis", Priority.ANALYSIS),
+        ("interactive-1", Priority.INTERACTIVE),
+        ("batch-2", Priority.BATCH),
+        ("interactive-2", Priority.INTERACTIVE),
+    ]
     futures = []
     for label, priority in jobs:
         fut = one_worker.submit(abs, -len(label), priority=priority)

@@ -47,14 +47,16 @@ import atexit
 import contextlib
 import contextvars
 import enum
+import functools
 import multiprocessing
 import os
 import threading
 from collections import deque
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
 
 from tribridge.dd.dds import SolverUnavailable, require_dds
 from tribridge.errors import InvalidInput
@@ -184,8 +186,15 @@ class SolverPool:
         self._dispatcher.start()
 
     # --- submission -------------------------------------------------------------------------
-    def submit(self, fn: Callable[..., Any], *args: Any, priority: Priority = Priority.BATCH, block: bool = False,
-               timeout: float | None = None, **kwargs: Any) -> Future[Any]:
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        *args: Any,
+        priority: Priority = Priority.BATCH,
+        block: bool = False,
+        timeout: float | None = None,
+        **kwargs: Any,
+    ) -> Future[Any]:
         """Queue ``fn(*args, **kwargs)`` in ``priority``'s class; its Future; QueueFull when the class is full."""
         job = _Job(fn, args, kwargs, Priority(priority))
         if _IN_SOLVER_PROCESS:
@@ -205,8 +214,7 @@ class SolverPool:
         job.future.add_done_callback(lambda _fut: self._forget(job))
         return job.future
 
-    async def run(self, fn: Callable[..., Any], *args: Any, priority: Priority = Priority.BATCH,
-                  **kwargs: Any) -> Any:
+    async def run(self, fn: Callable[..., Any], *args: Any, priority: Priority = Priority.BATCH, **kwargs: Any) -> Any:
         """Await ``fn(*args, **kwargs)`` run by the pool in ``priority``'s class (QueueFull when it is full)."""
         return await asyncio.wrap_future(self.submit(fn, *args, priority=priority, **kwargs))
 
@@ -260,8 +268,9 @@ class SolverPool:
         """Wait for a free process and a queued job; the highest-class oldest job, None once shut down."""
         with self._cond:
             while True:
-                self._cond.wait_for(lambda: self._closed or (
-                    self._running < self.workers and any(self._queues.values())))
+                self._cond.wait_for(
+                    lambda: self._closed or (self._running < self.workers and any(self._queues.values()))
+                )
                 if self._closed:
                     return None
                 job = next(self._queues[p] for p in Priority if self._queues[p]).popleft()
@@ -279,7 +288,7 @@ class SolverPool:
                 self._broken = True
                 self._finish(job, None, exc)
                 continue
-            running.add_done_callback(lambda fut, job=job: self._done(job, fut))
+            running.add_done_callback(functools.partial(self._done, job))
 
     def _done(self, job: _Job, running: Future[Any]) -> None:
         """Pass a process's outcome to the job's future and free its slot."""
@@ -309,7 +318,8 @@ class SolverPool:
         self._broken = False
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init)
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init
+            )
         return self._executor
 
 

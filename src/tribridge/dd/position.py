@@ -6,8 +6,9 @@ they are written.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from tribridge.cards import SEAT_CHARS, Card, Deal
 from tribridge.dd.dds import NT

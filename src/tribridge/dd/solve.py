@@ -7,7 +7,8 @@ pool in that class instead (one job per call).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -130,15 +131,23 @@ def _run_chunks(
         for i in range(0, n, size):
             if len(pending) >= 2 * pool.workers:
                 collect(pending.popleft().result())
-            pending.append(pool.submit(fn, *(a[i : i + size] for a in arrays), *extra,
-                                       priority=Priority.BATCH if priority is None else priority,
-                                       block=priority is None))
+            pending.append(
+                pool.submit(
+                    fn,
+                    *(a[i : i + size] for a in arrays),
+                    *extra,
+                    priority=Priority.BATCH if priority is None else priority,
+                    block=priority is None,
+                )
+            )
         while pending:
             collect(pending.popleft().result())
     except BrokenProcessPool:
         # e.g. a script without the ``if __name__ == "__main__":`` guard that spawn needs
         shutdown_pool()
-        warnings.warn("double-dummy worker processes failed to start; solving in this process", RuntimeWarning)
+        warnings.warn(
+            "double-dummy worker processes failed to start; solving in this process", RuntimeWarning, stacklevel=2
+        )
         return _run_chunks(fn, arrays, extra, limit, pool_chunk, 1, on_progress)
     return np.concatenate(parts)
 
@@ -260,8 +269,9 @@ def dd_declarer_tricks(
     if on_progress and n - len(todo):
         on_progress(n - len(todo))
     if len(todo):
-        solved = _run_chunks(_declarer_chunk, (owners[todo], decl[todo], strain[todo]), (), MAX_BOARDS, 25, workers,
-                             on_progress)
+        solved = _run_chunks(
+            _declarer_chunk, (owners[todo], decl[todo], strain[todo]), (), MAX_BOARDS, 25, workers, on_progress
+        )
         tricks[todo] = solved
         if store is not None:
             fresh = np.full((len(todo), 4, 5), UNKNOWN, np.uint8)
