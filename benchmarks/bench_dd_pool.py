@@ -5,7 +5,8 @@
 One solver pool of ``--workers`` processes. The "interactive" job is one PIMC-sized decision: the
 double-dummy scores of 32 layouts a few cards into the play (``dd.solve_positions``). The flood keeps
 ``--depth`` jobs waiting at all times, each a batch of full DD tables (``dd.dd_tables_array`` on
-``--flood-deals`` deals, solved in the process). Three modes in the same run, ``--samples``
+``--flood-deals`` deals, solved in the process), or with ``--flood-sleep S`` a sleep of S seconds
+(no CPU: the scheduler alone, readable on a busy machine). Three modes in the same run, ``--samples``
 interactive jobs each (submit to result, in seconds):
 
 - ``idle``: no flood (the floor);
@@ -51,17 +52,20 @@ def decision_positions(rng: np.random.Generator, layouts: int, cards_played: int
 
 
 class Flood:
-    """Keeps ``depth`` BATCH table jobs waiting on the pool until stopped."""
+    """Keeps ``depth`` BATCH jobs waiting on the pool until stopped: table batches, or sleeps of ``sleep`` s."""
 
-    def __init__(self, pool: SolverPool, deals: np.ndarray, depth: int) -> None:
-        self.pool, self.deals, self.stopped = pool, deals, threading.Event()
+    def __init__(self, pool: SolverPool, deals: np.ndarray, depth: int, sleep: float | None) -> None:
+        self.pool, self.deals, self.sleep, self.stopped = pool, deals, sleep, threading.Event()
         for _ in range(depth):
             self._add()
 
     def _add(self) -> None:
         if self.stopped.is_set():
             return
-        fut = self.pool.submit(dd.dd_tables_array, self.deals, cache=False, workers=1, priority=Priority.BATCH)
+        if self.sleep is not None:
+            fut = self.pool.submit(time.sleep, self.sleep, priority=Priority.BATCH)
+        else:
+            fut = self.pool.submit(dd.dd_tables_array, self.deals, cache=False, workers=1, priority=Priority.BATCH)
         fut.add_done_callback(lambda _f: self._add())
 
     def stop(self) -> None:
@@ -96,6 +100,12 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=12)
     ap.add_argument("--depth", type=int, default=4, help="flood jobs kept waiting")
     ap.add_argument("--flood-deals", type=int, default=10, help="deals per flood job (full tables)")
+    ap.add_argument(
+        "--flood-sleep",
+        type=float,
+        default=None,
+        help="flood jobs sleep this many seconds instead (the scheduler alone, whatever the CPU load)",
+    )
     ap.add_argument("--layouts", type=int, default=32)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
@@ -110,7 +120,7 @@ def main() -> None:
             pool.call(dd.solve_positions, decisions[0][:1], priority=Priority.INTERACTIVE)
         results["idle"] = measure(pool, decisions, Priority.INTERACTIVE)
         for mode, priority in (("priority", Priority.INTERACTIVE), ("fifo", Priority.BATCH)):
-            flood = Flood(pool, flood_deals, args.depth)
+            flood = Flood(pool, flood_deals, args.depth, args.flood_sleep)
             results[mode] = measure(pool, decisions, priority)
             flood.stop()
     finally:
@@ -123,6 +133,7 @@ def main() -> None:
                 "samples": args.samples,
                 "depth": args.depth,
                 "flood_deals": args.flood_deals,
+                "flood_sleep": args.flood_sleep,
                 "layouts": args.layouts,
                 "seconds": stats,
                 "ratio_fifo_vs_priority_median": round(stats["fifo"]["median_s"] / stats["priority"]["median_s"], 2),

@@ -301,14 +301,15 @@ class SolverPool:
         self._finish(job, None if exc is not None else running.result(), exc)
 
     def _finish(self, job: _Job, result: Any, exc: BaseException | None) -> None:
-        if exc is not None:
-            job.future.set_exception(exc)
-        else:
-            job.future.set_result(result)
+        """Free the job's slot, then complete its future (so a caller woken by it sees the slot free)."""
         with self._cond:
             self._running -= 1
             self._completed[job.priority] += 1
             self._cond.notify_all()
+        if exc is not None:
+            job.future.set_exception(exc)
+        else:
+            job.future.set_result(result)
 
     def _live_executor(self) -> ProcessPoolExecutor:
         """The process pool, started on first use and again after a process died (dispatcher thread only)."""
