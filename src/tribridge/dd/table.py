@@ -233,14 +233,14 @@ def dd_nt_tricks(
     return dd_declarer_tricks(deals, declarers, NT, cache=cache, workers=workers, on_progress=on_progress)
 
 
-def _per_deal(values: Any, n: int, field: str, top: int, what: str) -> np.ndarray:
+def _per_deal(values: Any, n: int, field: str, top: int, what: str, out_of_range: str) -> np.ndarray:
     """``values`` (one or one per deal) as ``int64[n]`` in 0..top, or InvalidInput naming ``field``."""
     try:
         out = np.broadcast_to(np.asarray(values, dtype=np.int64), (n,)).copy()
     except (ValueError, TypeError) as exc:
         raise InvalidInput(field, f"expected one {what} or one per deal ({n}), got {np.shape(values)}") from exc
     if out.size and (out.min() < 0 or out.max() > top):
-        raise InvalidInput(field, f"{field} must be 0..{top}")
+        raise InvalidInput(field, out_of_range)
     return out
 
 
@@ -260,8 +260,8 @@ def dd_declarer_tricks(
     require_dds()  # a cached answer never hides a missing solver
     owners = as_owners(deals)
     n = len(owners)
-    decl = _per_deal(declarers, n, "declarers", 3, "seat")
-    strain = _per_deal(strains, n, "strains", 4, "strain")
+    decl = _per_deal(declarers, n, "declarers", 3, "seat", "declarer seats must be 0..3")
+    strain = _per_deal(strains, n, "strains", 4, "strain", "strains must be 0..4 (C D H S NT)")
     store = resolve_cache(cache)
     tables = store.get(owners) if store is not None else np.full((n, 4, 5), UNKNOWN, np.uint8)
     tricks = tables[np.arange(n), decl, strain].copy()
