@@ -41,7 +41,7 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path):
     proc, url = start_server(db)
     try:
         with httpx.Client(base_url=url, timeout=10) as c:
-            body = c.post("/api/tables", json={"chairs": [{"kind": "human"}] * 3, "seed": 5, "take": 0}).json()
+            body = c.post("/api/tables", json={"chairs": [{"kind": "human"}] * 3, "take": 0}).json()
             tid, tokens = body["table_id"], {0: body["token"]}
             for chair in (1, 2):
                 tokens[chair] = c.post(f"/api/tables/{tid}/seats/{chair}").json()["token"]

@@ -36,7 +36,10 @@ def client(tmp_path):
 
 
 def new_table(client, chairs=HUMANS, seed=7):
-    r = client.post("/api/tables", json={"chairs": chairs, "scheme": "classic", "seed": seed, "take": 0})
+    body = {"chairs": chairs, "scheme": "classic", "take": 0}
+    if sum(c["kind"] == "human" for c in chairs) == 1:  # a chosen seed only where the other chairs are bots
+        body["seed"] = seed
+    r = client.post("/api/tables", json=body)
     assert r.status_code == 200, r.text
     body = r.json()
     tokens = {0: body["token"]}
@@ -252,23 +255,26 @@ def test_replay_after_restart(tmp_path):
     assert after == before
 
 
+def _one_no_trump_deal():
+    """Deal 1 of seed 7 after 1NT by the dealer and two passes, with its players."""
+    from tribridge.cards import Seat
+    from tribridge.rules.deal import DealState
+    from tribridge.server.table import chair_seats, deal_for
+
+    state = DealState.start(deal_for(7, 1), Seat.N)
+    for call in ("1N", "P", "P"):
+        state = state.apply(call)
+    assert state.phase == "play" and state.contract is not None
+    return state, chair_seats(1)
+
+
 def test_table_bots_play_with_the_auction(monkeypatch):
     """Card-playing table bots get the finished auction, so PIMC can sample layouts consistent with it."""
-    from dataclasses import replace
-
     from tribridge.bots.belief import facts_for_play_view
-    from tribridge.rules.auction import Call, play_deal, reseat
-    from tribridge.rules.play import PlayState
-    from tribridge.server import tables
+    from tribridge.server import table_bots
 
-    ds = tables.start_deal(7, 1)
-    auction = ds.auction
-    for call in ("1N", "P", "P"):
-        auction = auction.apply(Call.parse(call))
-    assert auction.is_over and auction.contract is not None
-    contract = auction.contract
-    ds = replace(ds, auction=auction, seat_map=reseat(ds.dealer, contract.declarer),
-                 play=PlayState.start(play_deal(ds.deal, ds.dealer, contract.declarer), contract))
+    state, seats = _one_no_trump_deal()
+    auction = state.auction
     seen = []
 
     class Recorder:
@@ -281,10 +287,10 @@ def test_table_bots_play_with_the_auction(monkeypatch):
     class Bot:
         player = Recorder()
 
-    monkeypatch.setattr("tribridge.bots.get_bot", lambda name, *a, **k: Bot())
-    chair = ds.chair_at(ds.play.turn)
-    action = tables.bot_action("recorder", ds, chair)
-    assert action == {"type": "play", "card": str(ds.play.legal_cards()[-1])}
+    monkeypatch.setattr(table_bots, "get_bot", lambda name, *a, **k: Bot())
+    player = state.turn
+    action = table_bots.bot_action("recorder", state, player, seats.index(player))
+    assert action == {"type": "play", "card": str(state.play.legal_cards()[-1])}
     assert seen[0].auction == auction
     facts = facts_for_play_view(seen[0])
     assert facts, "the opening leader should know what the 1NT bid and the passes say"
@@ -292,20 +298,11 @@ def test_table_bots_play_with_the_auction(monkeypatch):
 
 def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
     """A bot bug never stalls a table, and it never passes silently: the log names it."""
-    from dataclasses import replace
+    from tribridge.server import table_bots
 
-    from tribridge.rules.auction import Call, play_deal, reseat
-    from tribridge.rules.play import PlayState
-    from tribridge.server import tables
-
-    ds = tables.start_deal(7, 1)
-    auction = ds.auction
-    for call in ("1N", "P", "P"):
-        auction = auction.apply(Call.parse(call))
-    contract = auction.contract
-    ds = replace(ds, auction=auction, seat_map=reseat(ds.dealer, contract.declarer),
-                 play=PlayState.start(play_deal(ds.deal, ds.dealer, contract.declarer), contract))
-    dummy_card = sorted(ds.play.deal[contract.declarer.partner].cards)[0]
+    state, seats = _one_no_trump_deal()
+    contract = state.contract
+    dummy_card = sorted(state.play.deal[contract.declarer.partner].cards)[0]
 
     class Bot:
         class player:  # noqa: N801 - a stand-in object with a play method
@@ -313,8 +310,9 @@ def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
             def play(view):
                 return dummy_card  # the opening leader cannot play dummy's card
 
-    monkeypatch.setattr("tribridge.bots.get_bot", lambda name, *a, **k: Bot())
+    monkeypatch.setattr(table_bots, "get_bot", lambda name, *a, **k: Bot())
+    player = state.turn
     with caplog.at_level("ERROR", logger="tribridge.server.tables"):
-        action = tables.bot_action("buggy", ds, ds.chair_at(ds.play.turn))
-    assert action["card"] == str(ds.play.legal_cards()[0])
+        action = table_bots.bot_action("buggy", state, player, seats.index(player))
+    assert action["card"] == str(state.play.legal_cards()[0])
     assert any("illegal card" in r.getMessage() for r in caplog.records)

@@ -106,7 +106,8 @@ def create_app(
     layouts the PIMC card search of the robot API samples per card.
     """
     from tribridge.server import brill, three
-    from tribridge.server.tables import TableManager, make_router
+    from tribridge.server.manager import TableManager
+    from tribridge.server.routes import make_router
 
     path = Path(db_path) if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)

@@ -3,16 +3,18 @@
 Every accepted action is committed (WAL journal, ``synchronous=FULL``) before the caller
 acknowledges it, so a table replays to exactly the acknowledged state after a crash. The log is
 the source of truth: a table's state is its configuration plus its actions in ``seq`` order.
+The file is created readable by its owner only (0600): it holds the tables' deal secrets.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +29,7 @@ CREATE TABLE IF NOT EXISTS seat_tokens (
     chair INTEGER NOT NULL,
     token_hash TEXT NOT NULL,
     created REAL NOT NULL,
+    name TEXT,
     PRIMARY KEY (table_id, chair)
 );
 CREATE TABLE IF NOT EXISTS actions (
@@ -53,6 +56,7 @@ class StoredTable:
     config: dict[str, Any]
     token_hashes: dict[int, str]
     actions: list[tuple[int, int | None, dict[str, Any]]]  # (seq, chair, action)
+    names: dict[int, str] = field(default_factory=dict)  # names given by the players who took chairs
 
 
 class Store:
@@ -62,12 +66,16 @@ class Store:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            _create_private(self.path)
         self._lock = threading.Lock()
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
         self._conn.executescript(SCHEMA)
+        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(seat_tokens)")}
+        if "name" not in columns:  # a store from before chair names
+            self._conn.execute("ALTER TABLE seat_tokens ADD COLUMN name TEXT")
 
     def close(self) -> None:
         """Checkpoint the WAL and close the connection."""
@@ -85,13 +93,13 @@ class Store:
                 (table_id, time.time(), json.dumps(config, sort_keys=True)),
             )
 
-    def set_token(self, table_id: str, chair: int, token: str) -> bool:
-        """Store a chair's token hash; False if the chair was already taken."""
+    def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
+        """Store a chair's token hash (and its player's name); False if the chair was already taken."""
         with self._lock:
             try:
                 self._conn.execute(
-                    "INSERT INTO seat_tokens (table_id, chair, token_hash, created) VALUES (?, ?, ?, ?)",
-                    (table_id, chair, token_hash(token), time.time()),
+                    "INSERT INTO seat_tokens (table_id, chair, token_hash, created, name) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, chair, token_hash(token), time.time(), name),
                 )
             except sqlite3.IntegrityError:
                 return False
@@ -118,7 +126,7 @@ class Store:
             if row is None:
                 return None
             tokens = self._conn.execute(
-                "SELECT chair, token_hash FROM seat_tokens WHERE table_id = ?", (table_id,)
+                "SELECT chair, token_hash, name FROM seat_tokens WHERE table_id = ?", (table_id,)
             ).fetchall()
             acts = self._conn.execute(
                 "SELECT seq, chair, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
@@ -126,8 +134,9 @@ class Store:
         return StoredTable(
             table_id,
             json.loads(row[0]),
-            {int(c): h for c, h in tokens},
+            {int(c): h for c, h, _n in tokens},
             [(int(s), c if c is None else int(c), json.loads(a)) for s, c, a in acts],
+            {int(c): n for c, _h, n in tokens if n},
         )
 
     def action_counts(self) -> dict[str, int]:
@@ -148,3 +157,10 @@ class Store:
                 problems.append(f"{table_id}: action {expected} missing or out of order (found seq {seq})")
                 break
         return problems
+
+
+def _create_private(path: str) -> None:
+    """Create the database file readable and writable by its owner only (SQLite gives its WAL files the same mode)."""
+    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(fd)
+    os.chmod(path, 0o600)

@@ -1,0 +1,106 @@
+"""The post-deal analysis queue: bounded, coalesced per table, cached per deal, dropped when superseded.
+
+One job per table at most waits: a newer deal of the same table replaces the waiting one. At most
+``limit`` tables wait; beyond that a request is refused (the deal's analysis says so). A job whose
+deal is no longer the table's current deal when its turn comes is dropped, and so is a result that
+arrives after the table moved on. Jobs run one at a time in ``executor`` (``run(state, scheme)``
+is the blocking analysis); results are cached in ``table.analysis[deal_no]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from tribridge.rules.deal import DealState
+from tribridge.server.table import Table
+
+__all__ = ["AnalysisQueue", "busy_analysis"]
+
+log = logging.getLogger("tribridge.server.tables")
+
+
+@dataclass(frozen=True)
+class _Job:
+    table: Table
+    deal_no: int
+    state: DealState
+
+
+def busy_analysis(note: str) -> dict[str, Any]:
+    """An analysis object with no parts and one note (refused, failed)."""
+    return {"hands": None, "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": [note]}
+
+
+class AnalysisQueue:
+    """Runs post-deal analyses one at a time; ``on_done(table)`` is called after a result is cached."""
+
+    def __init__(self, run: Callable[[DealState, str], dict[str, Any]], executor: Executor | None,
+                 on_done: Callable[[Table], None], limit: int = 32) -> None:
+        self.run = run
+        self.executor = executor
+        self.on_done = on_done
+        self.limit = int(limit)
+        self.waiting: OrderedDict[str, _Job] = OrderedDict()
+        self.ran: list[tuple[str, int]] = []  # (table id, deal number) of every analysis computed, in order
+        self.dropped = 0
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the worker task."""
+        self._task = asyncio.get_running_loop().create_task(self._work())
+
+    async def stop(self) -> None:
+        """Stop the worker (a running analysis finishes in its thread; its result is discarded)."""
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+        self.waiting.clear()
+
+    def request(self, table: Table) -> bool:
+        """Queue the analysis of the table's finished current deal; False when refused (the queue is full)."""
+        state, deal_no = table.current(), table.deal_no
+        if state.phase != "done" or deal_no in table.analysis:
+            return True
+        key = table.table_id
+        if key not in self.waiting and len(self.waiting) >= self.limit:
+            self.dropped += 1
+            table.analysis[deal_no] = busy_analysis("analysis skipped: the server is busy with other analyses")
+            return False
+        if key in self.waiting:
+            self.dropped += 1  # the older deal's job is superseded
+        self.waiting[key] = _Job(table, deal_no, state)
+        self._wake.set()
+        return True
+
+    async def _work(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self.waiting:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            _key, job = self.waiting.popitem(last=False)
+            if job.table.deal_no != job.deal_no or job.deal_no in job.table.analysis:
+                self.dropped += 1  # superseded by a newer deal, or already cached
+                continue
+            try:
+                result = await loop.run_in_executor(self.executor, self.run, job.state, job.table.scheme)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - an analysis failure is shown as a note, the server goes on
+                log.exception("analysis failed", extra={"table_id": job.table.table_id})
+                result = busy_analysis(f"analysis failed: {exc}")
+            self.ran.append((job.table.table_id, job.deal_no))
+            del self.ran[:-1000]
+            if job.table.deal_no == job.deal_no:
+                job.table.analysis[job.deal_no] = result
+                self.on_done(job.table)
+            else:
+                self.dropped += 1

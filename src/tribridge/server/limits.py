@@ -1,0 +1,93 @@
+"""Limits on the work one client (or everyone together) can make the table server do, and input checks for names.
+
+A table is *live* while something happened at it (created, an action, a subscriber) in the last
+``idle_seconds``. Creating a table is refused with 429 when the client already has
+``tables_per_client`` live tables, when ``live_tables`` tables are live in all, or when the
+client (``creations_per_minute_per_client``) or everyone (``creations_per_minute``) created that
+many tables in the last minute. A table takes at most ``sockets_per_table`` WebSocket subscribers.
+"""
+
+from __future__ import annotations
+
+import time
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from tribridge.errors import InvalidInput
+
+__all__ = ["MAX_NAME_LENGTH", "RateWindow", "TableLimits", "TooMany", "check_name"]
+
+MAX_NAME_LENGTH = 40
+
+
+class TooMany(Exception):
+    """A limit was reached (HTTP 429 with ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = int(retry_after)
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """The table server's limits (see the module docstring); ``tribridge serve`` flags change them."""
+
+    live_tables: int = 500
+    tables_per_client: int = 20
+    creations_per_minute: int = 300
+    creations_per_minute_per_client: int = 30
+    sockets_per_table: int = 12
+    idle_seconds: float = 3600.0
+    analysis_queue: int = 32
+    send_timeout: float = 5.0
+
+
+class RateWindow:
+    """Counts events in a sliding window of ``seconds`` (one deque of times per key)."""
+
+    def __init__(self, seconds: float = 60.0) -> None:
+        self.seconds = float(seconds)
+        self._events: dict[str, deque[float]] = {}
+
+    def count(self, key: str, now: float | None = None) -> int:
+        """Events for ``key`` inside the window ending now."""
+        now = time.monotonic() if now is None else now
+        events = self._events.get(key)
+        if events is None:
+            return 0
+        while events and events[0] <= now - self.seconds:
+            events.popleft()
+        if not events:
+            del self._events[key]
+            return 0
+        return len(events)
+
+    def add(self, key: str, now: float | None = None) -> None:
+        """Record one event for ``key``."""
+        self._events.setdefault(key, deque()).append(time.monotonic() if now is None else now)
+
+    def retry_after(self, key: str, now: float | None = None) -> int:
+        """Whole seconds until the oldest event for ``key`` leaves the window."""
+        now = time.monotonic() if now is None else now
+        events = self._events.get(key)
+        if not events:
+            return 0
+        return max(1, int(events[0] + self.seconds - now + 0.999))
+
+
+def check_name(value: Any, field: str) -> str:
+    """A player's name: text of 1..40 characters without control characters or lone surrogates, trimmed."""
+    if not isinstance(value, str):
+        raise InvalidInput(field, f"expected a name (text), got {type(value).__name__}")
+    name = value.strip()
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(field, "a name must be valid Unicode text (it holds a lone surrogate)") from None
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters, got {len(name)}")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        raise InvalidInput(field, "a name may not hold control, format or unassigned characters")
+    return name

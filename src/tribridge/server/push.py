@@ -1,0 +1,87 @@
+"""Pushing views to WebSocket subscribers without ever holding up an action.
+
+Each subscriber has its own writer task. A view is the whole state, so a subscriber keeps no
+queue of views: ``notify`` only marks it stale, and the writer renders the newest view when it is
+ready to send (older, unsent views are never built). A subscriber that cannot take a view within
+``send_timeout`` seconds is closed with code 1013 and a reason; the page reconnects and gets the
+current view, as after a reload. Memory per subscriber is one view, whatever the client does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Callable
+
+__all__ = ["SLOW_CLOSE_CODE", "Subscriber"]
+
+log = logging.getLogger("tribridge.server.tables")
+
+SLOW_CLOSE_CODE = 1013  # "try again later": the client reconnects for the current view
+
+
+class Subscriber:
+    """One WebSocket following one chair of a table; ``notify()`` after every change, never awaited by actions."""
+
+    def __init__(self, websocket: Any, chair: int, render: Callable[[], str], send_timeout: float = 5.0,
+                 close_timeout: float = 2.0) -> None:
+        self.websocket = websocket
+        self.chair = chair
+        self.render = render
+        self.send_timeout = float(send_timeout)
+        self.close_timeout = float(close_timeout)
+        self.closed = False
+        self.sent = 0
+        self._stale = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start the writer; it sends the current view first."""
+        self._stale.set()
+        self._task = asyncio.get_running_loop().create_task(self._write())
+
+    def notify(self) -> None:
+        """Mark the view stale: the writer sends the newest one as soon as the client can take it."""
+        if not self.closed:
+            self._stale.set()
+
+    async def _write(self) -> None:
+        while not self.closed:
+            await self._stale.wait()
+            self._stale.clear()
+            if self.closed:
+                return
+            try:
+                text = self.render()
+            except Exception:  # noqa: BLE001 - a view that cannot be built is a bug: log it, close the socket
+                log.exception("view failed", extra={"event": "view_error"})
+                await self.close(1011, "the server could not build your view")
+                return
+            try:
+                await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
+            except asyncio.TimeoutError:
+                log.info("slow subscriber closed", extra={"event": "slow_subscriber"})
+                await self.close(SLOW_CLOSE_CODE, f"too slow: a view was not taken within {self.send_timeout:g} s; "
+                                                  "reconnect for the current view")
+                return
+            except Exception:  # noqa: BLE001 - the socket is gone
+                self.closed = True
+                return
+            self.sent += 1
+
+    async def close(self, code: int, reason: str) -> None:
+        """Close the socket with ``code`` and ``reason`` (at most ``close_timeout`` seconds; never raises)."""
+        self.closed = True
+        self._stale.set()
+        try:
+            await asyncio.wait_for(self.websocket.close(code=code, reason=reason), self.close_timeout)
+        except Exception:  # noqa: BLE001 - already closed or the peer is stuck: nothing more to do
+            pass
+
+    async def stop(self) -> None:
+        """Stop the writer (the socket is left to its handler)."""
+        self.closed = True
+        task = self._task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)

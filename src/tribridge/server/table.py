@@ -1,0 +1,292 @@
+"""One three-player table: configuration, chairs and names, the current ``DealState``, finished deals, score sheet.
+
+A table is its configuration plus an ordered action log kept in the store (``store.py``); the
+in-memory state is rebuilt by replaying the log. ``Table.prepare`` checks an action through the
+rules (``rules.deal.DealState``) and changes nothing; ``Table.install`` makes the checked result
+current once it is committed.
+
+Chairs 0..2 are the three players. For deal ``k`` (1-based) the dealer is chair ``(k-1) % 3`` at
+dealing seat ``(k-1) % 4``; the next chair clockwise sits at the dealer's left, the third at the
+dealer's right, and the widow opposite the dealer. Each chair plays as its dealing seat (a
+*player* of the ``DealState``); after the auction its hand sits in its play seat.
+
+Deals come from the table's deal source (``config["deals"]``): a server secret that is never sent
+(``{"secret": hex}``, every table with more than one person), or, at a table whose other chairs
+are all bots, a chosen seed (``{"seed": n}``) or PBN deal set (``{"pbn": [...]}``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.auction import AuctionOptions, Call
+from tribridge.rules.deal import DealState, options_from
+from tribridge.rules.game import DealRecord
+from tribridge.rules.scoring import DealScore, Rubber, get_scheme
+from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
+
+__all__ = [
+    "ACTION_TYPES", "Prepared", "Table", "chair_seats", "deal_for", "deal_from_source", "result_of", "score_sheet",
+]
+
+ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next")
+
+
+def deal_for(seed: int, deal_no: int) -> Deal:
+    """Deal number ``deal_no`` of the stream keyed by ``seed`` (deterministic; a table's secret or chosen seed)."""
+    rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal_no)]))
+    return random_deal(rng)
+
+
+def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:
+    """Deal ``deal_no`` of a table from its configured source (secret, chosen seed or PBN set)."""
+    source = config.get("deals")
+    if source is None:  # tables stored before deal sources: a seed in the configuration
+        return deal_for(int(config["seed"]), deal_no)
+    if "secret" in source:
+        return deal_for(int(source["secret"], 16), deal_no)
+    if "seed" in source:
+        return deal_for(int(source["seed"]), deal_no)
+    pbn = source["pbn"]
+    return Deal.from_pbn(pbn[(deal_no - 1) % len(pbn)])
+
+
+def chair_seats(deal_no: int) -> tuple[Seat, Seat, Seat]:
+    """The dealing seat of each chair in deal ``deal_no`` (the dealer rotates through chairs and seats)."""
+    dealer_chair = (deal_no - 1) % 3
+    dealer = Seat((deal_no - 1) % 4)
+    seats = [dealer] * 3
+    seats[(dealer_chair + 1) % 3] = dealer.lho
+    seats[(dealer_chair + 2) % 3] = dealer.rho
+    return seats[0], seats[1], seats[2]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A checked action's outcome: the new deal state, its number, and the record if the deal just finished."""
+
+    state: DealState
+    deal_no: int
+    record: dict[str, Any] | None = None
+
+
+@dataclass
+class Table:
+    """A table: configuration, seat-token hashes, names, the current deal, finished deals, analyses, log length."""
+
+    table_id: str
+    config: dict[str, Any]
+    token_hashes: dict[int, str] = field(default_factory=dict)
+    taken_names: dict[int, str] = field(default_factory=dict)
+    log_len: int = 0
+    deal_no: int = 0
+    state: DealState | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)  # finished deals (records)
+    analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
+    last_active: float = field(default_factory=time.monotonic)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    # --- facts -----------------------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """Grows with every change: actions logged plus seats taken."""
+        return self.log_len + len(self.token_hashes)
+
+    @property
+    def scheme(self) -> str:
+        """The table's scoring scheme name."""
+        return str(self.config["scheme"])
+
+    def is_bot(self, chair: int) -> bool:
+        """Whether a chair is played by a bot."""
+        return self.config["chairs"][chair]["kind"] == "bot"
+
+    @property
+    def all_bots(self) -> bool:
+        """Whether every chair is a bot."""
+        return all(self.is_bot(c) for c in range(3))
+
+    def chair_name(self, chair: int) -> str:
+        """The name shown for a chair: the bot's, the name its player gave, or ``Player N``."""
+        spec = self.config["chairs"][chair]
+        if spec["kind"] == "bot":
+            return f"Bot ({spec['bot']})"
+        return self.taken_names.get(chair) or spec.get("name") or f"Player {chair + 1}"
+
+    @property
+    def chairs(self) -> list[dict[str, Any]]:
+        """The three chairs: kind, bot name, shown name, taken."""
+        return [{"kind": c["kind"], "bot": c.get("bot"), "name": self.chair_name(i),
+                 "taken": c["kind"] == "bot" or i in self.token_hashes}
+                for i, c in enumerate(self.config["chairs"])]
+
+    def options(self) -> AuctionOptions:
+        """Auction options of this table."""
+        return options_from(self.config.get("options"))
+
+    # --- chairs and players of the current deal --------------------------------------------------
+    @property
+    def seats(self) -> tuple[Seat, Seat, Seat]:
+        """The dealing seat (the player) of each chair in the current deal."""
+        return chair_seats(self.deal_no)
+
+    def player_of(self, chair: int) -> Seat:
+        """The player (dealing seat) a chair plays as in the current deal."""
+        return self.seats[chair]
+
+    def chair_of(self, player: Seat | None) -> int | None:
+        """The chair playing as ``player`` (a dealing seat) in the current deal; None for None or the widow."""
+        if player is None:
+            return None
+        seats = self.seats
+        return seats.index(player) if player in seats else None
+
+    def current(self) -> DealState:
+        """The current deal state (the table has begun)."""
+        if self.state is None:
+            raise RuntimeError(f"table {self.table_id} has not begun")
+        return self.state
+
+    # --- actions ---------------------------------------------------------------------------------
+    def start_deal(self, deal_no: int) -> DealState:
+        """The opening state of deal ``deal_no``."""
+        return DealState.start(deal_from_source(self.config, deal_no), Seat((deal_no - 1) % 4), self.options())
+
+    def begin(self) -> None:
+        """Start deal 1 (a fresh or replayed table)."""
+        self.deal_no = 1
+        self.state = self.start_deal(1)
+
+    def prepare(self, chair: int | None, action: Any) -> Prepared:
+        """Check an action by ``chair`` (None: the table itself, for ``next`` at an all-bot table); changes nothing."""
+        state = self.current()
+        if not isinstance(action, dict):
+            raise InvalidInput("action", "expected a JSON object with a 'type'")
+        kind = action.get("type")
+        if kind == "next":
+            if state.phase != "done":
+                raise IllegalAction("type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done")
+            return Prepared(self.start_deal(self.deal_no + 1), self.deal_no + 1)
+        if kind not in ACTION_TYPES:
+            raise InvalidInput("type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200])
+        if chair is None or not 0 <= chair <= 2:
+            raise InvalidInput("chair", "unknown chair")
+        player = self.player_of(chair)
+        new = state.apply(self._action_of(state, chair, kind, action), player)
+        record = self.record_of(new, self.deal_no) if new.phase == "done" else None
+        return Prepared(new, self.deal_no, record)
+
+    def _action_of(self, state: DealState, chair: int, kind: str, action: dict[str, Any]) -> Action:
+        """The rules' action for a JSON action (its fields type-checked); the turn checked for calls and cards."""
+        if kind == "claim":
+            tricks = action.get("tricks")
+            if not isinstance(tricks, int) or isinstance(tricks, bool):
+                raise InvalidInput("tricks", f"expected a whole number of tricks, got {tricks!r}"[:200])
+            return MakeClaim(tricks)
+        if kind == "accept_claim":
+            return AgreeClaim()
+        if kind == "dispute_claim":
+            return DisputeClaim()
+        key = "call" if kind == "call" else "card"
+        if state.claim is None and state.phase != "done" and state.turn != self.player_of(chair):
+            turn_chair = self.chair_of(state.turn)
+            raise IllegalAction(key, f"not your turn: chair {turn_chair} acts next")
+        text = action.get(key)
+        if not isinstance(text, str):
+            example = "'1N', 'P', 'X'" if key == "call" else "'SA'"
+            raise InvalidInput(key, f"expected a {key} like {example}, got {text!r}"[:200])
+        return Call.parse(text, "call") if key == "call" else Card.parse(text, "card")
+
+    def install(self, prepared: Prepared) -> None:
+        """Make a prepared state current (after it is committed)."""
+        if prepared.deal_no != self.deal_no:
+            self.analysis.clear()  # analyses are kept for the current deal only
+        self.state, self.deal_no = prepared.state, prepared.deal_no
+        self.log_len += 1
+        if prepared.record is not None:
+            self.history.append(prepared.record)
+
+    # --- records and scores ----------------------------------------------------------------------
+    def record_of(self, state: DealState, deal_no: int) -> dict[str, Any]:
+        """The game record of a finished deal (JSON-ready): the rules engine's record plus table facts."""
+        record = DealRecord.from_state(state, self.scheme)
+        seats = chair_seats(deal_no)
+        contract = state.contract
+        defenders = None
+        if contract is not None:
+            declarer = contract.declarer
+            lho, rho = state.player_at(declarer.lho), state.player_at(declarer.rho)
+            defenders = [seats.index(lho), seats.index(rho)] if lho is not None and rho is not None else None
+        points = state.points(self.scheme)
+        score = record.score
+        return {
+            "deal_no": deal_no,
+            "dealer": state.dealer.letter,
+            "dealer_chair": seats.index(state.dealer),
+            "chair_seats": [s.letter for s in seats],
+            "players": [self.chair_name(c) for c in range(3)],
+            "contract": None if contract is None else str(contract),
+            "declarer_chair": None if contract is None else seats.index(contract.declarer),
+            "defender_chairs": defenders,
+            "declarer_tricks": state.declarer_tricks,
+            "result": result_of(state, seats),
+            "scores": {"per_chair": [points[s] for s in seats],
+                       "breakdown": {k: int(v) for k, v in score.breakdown.items()},
+                       "trick_points": int(score.trick_points)},
+            "record": record.to_json(),
+        }
+
+
+def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any]:
+    """The ``result`` object of a finished deal (``seats``: each chair's dealing seat)."""
+    contract = state.contract
+    if contract is None:
+        return {"passed_out": True, "contract": None, "declarer": None, "declarer_chair": None,
+                "declarer_tricks": 0, "made": False, "text": "Passed out: no score"}
+    tricks = state.declarer_tricks
+    diff = tricks - contract.tricks_needed
+    made = diff >= 0
+    how = ("made exactly" if diff == 0 else f"made with {diff} over") if made else f"down {-diff}"
+    return {
+        "passed_out": False, "contract": str(contract), "declarer": contract.declarer.letter,
+        "declarer_chair": seats.index(contract.declarer), "declarer_tricks": tricks, "made": made,
+        "text": f"{contract} by {contract.declarer.letter}, {tricks} tricks: {how}",
+    }
+
+
+def score_sheet(table: Table) -> dict[str, Any]:
+    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won)."""
+    scheme = get_scheme(table.scheme)
+    names = ("0", "1", "2")
+    deals = []
+    rubbers = []
+    rubber = Rubber(names, scheme)
+    for r in table.history:
+        deals.append({"deal_no": r["deal_no"], "contract": r["contract"], "declarer_chair": r["declarer_chair"],
+                      "declarer_tricks": r["declarer_tricks"], "per_chair": r["scores"]["per_chair"]})
+        if r["contract"] is None:
+            continue
+        score = DealScore.from_json(r["record"]["score"])
+        lho, rho = r["defender_chairs"]
+        rubber.record(str(r["declarer_chair"]), (str(lho), str(rho)), score)
+        if rubber.is_over:
+            totals = rubber.totals()
+            rubbers.append({"winner_chair": int(str(rubber.winner)), "per_chair": [totals[n] for n in names]})
+            rubber = Rubber(names, scheme)
+    finished = [sum(rb["per_chair"][i] for rb in rubbers) for i in range(3)]
+    current = rubber.totals()
+    return {
+        "deals": deals,
+        "games": [rubber.games[n] for n in names],
+        "below": [rubber.below[n] for n in names],
+        "above": [rubber.above[n] for n in names],
+        "totals": [finished[i] + current[n] for i, n in enumerate(names)],
+        "rubbers": rubbers,
+    }

@@ -1,0 +1,84 @@
+"""A bot's action at a table: its call or card from its ``SeatView``, and its answer to a pending claim.
+
+These run in a worker thread (the bot executor of ``server.manager``); every double-dummy solve
+holds ``DDS_LOCK`` (DDS keeps per-thread global state). A bot answers a claim by itself: it agrees
+exactly when double dummy confirms that the claimer's side can take at least the claimed number of
+the remaining tricks from here.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from tribridge.bots import BOT_PAIRS, bot_parts, get_bot
+from tribridge.cards import Card, Seat
+from tribridge.dd import solve_position
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import PASS
+from tribridge.rules.deal import DealState
+from tribridge.server.cardplay import DDS_LOCK
+
+__all__ = ["bot_action", "bot_names", "check_bot_name", "claim_is_sound"]
+
+log = logging.getLogger("tribridge.server.tables")
+
+
+def bot_names() -> list[str]:
+    """Names of the bots a chair can be given (the registry's; ``BIDDER+PLAYER`` pairs are accepted too)."""
+    return list(BOT_PAIRS)
+
+
+def check_bot_name(name: Any, field_name: str) -> str:
+    """A valid bot name (registry name or ``BIDDER+PLAYER``), lower-cased."""
+    if not isinstance(name, str):
+        raise InvalidInput(field_name, f"expected a bot name, got {name!r}"[:200])
+    try:
+        bot_parts(name)
+    except InvalidInput as exc:
+        raise InvalidInput(field_name, exc.detail[:200]) from None
+    return name.strip().lower()
+
+
+def claim_is_sound(state: DealState) -> bool:
+    """Whether double dummy confirms the pending claim: the claimer's side can take its tricks from here."""
+    claim, play = state.claim, state.play
+    if claim is None or play is None:
+        raise InvalidInput("claim", "there is no pending claim")
+    with DDS_LOCK:
+        best_for_turn = max(solve_position(play).values())
+    claimer_seat = state.seat_of(claim.player)
+    same_side = (int(claimer_seat) - int(play.turn)) % 2 == 0
+    claimer_best = best_for_turn if same_side else play.tricks_left - best_for_turn
+    return claimer_best >= claim.tricks
+
+
+def bot_action(bot_name: str, state: DealState, player: Seat, chair: int) -> dict[str, Any]:
+    """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call or a card."""
+    if state.claim is not None:
+        return {"type": "accept_claim" if claim_is_sound(state) else "dispute_claim"}
+    bot = get_bot(bot_name)
+    if state.phase == "auction":
+        bidder = getattr(bot, "bidder", bot)
+        view = state.view(player)
+        call = bidder.bid(view)
+        if call not in view.legal_calls():  # a bot bug: keep the table going, but say so in the log
+            reason = state.auction.is_legal(call)
+            log.error("bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair,
+                      reason)
+            call = PASS
+        return {"type": "call", "call": str(call)}
+    card_player = getattr(bot, "player", bot)
+    view = state.view(player, reveal_all=bool(getattr(card_player, "sees_all", False)))
+    with DDS_LOCK:
+        card = card_player.play(view)
+    if not isinstance(card, Card):
+        card = Card.parse(card) if isinstance(card, str) else Card(int(card))
+    legal = view.legal_cards()
+    if card not in legal:
+        assert state.play is not None
+        reason = state.play.is_legal(card) or "not this player's card to play"
+        log.error("bot %s chose the illegal card %s for chair %d (%s); playing %s instead", bot_name, card, chair,
+                  reason, legal[0])
+        card = legal[0]
+    return {"type": "play", "card": str(card)}

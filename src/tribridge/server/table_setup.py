@@ -1,0 +1,97 @@
+"""A new table's configuration from the body of ``POST /api/tables``, every field checked.
+
+Deals nobody can predict: a table's deals come from a secret drawn here and never sent. A chosen
+deal source — ``"seed"`` (a whole number) or ``"deals"`` (a list of PBN deals, played in turn) — is
+for practice and teaching and is accepted only when at most one chair is a person (every other
+chair a bot), so nobody can learn another person's cards from it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from tribridge.cards import Deal
+from tribridge.errors import InvalidInput
+from tribridge.rules.deal import options_from
+from tribridge.rules.scoring import PRESETS
+from tribridge.server.limits import check_name
+from tribridge.server.table_bots import check_bot_name
+
+__all__ = ["MAX_PBN_DEALS", "SCHEMES", "chosen_deal_source", "table_config"]
+
+SCHEMES = list(PRESETS)
+MAX_PBN_DEALS = 200
+DEFAULT_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
+
+
+def _chairs(chairs_in: Any) -> list[dict[str, Any]]:
+    if chairs_in is None:
+        chairs_in = DEFAULT_CHAIRS
+    if not isinstance(chairs_in, list) or len(chairs_in) != 3:
+        raise InvalidInput("chairs", "expected a list of three chairs")
+    chairs: list[dict[str, Any]] = []
+    for i, c in enumerate(chairs_in):
+        if not isinstance(c, dict) or c.get("kind") not in ("human", "bot"):
+            raise InvalidInput(f"chairs[{i}]", "expected {\"kind\": \"human\"} or {\"kind\": \"bot\", \"bot\": NAME}")
+        if c["kind"] == "bot":
+            chairs.append({"kind": "bot", "bot": check_bot_name(c.get("bot") or "pimc", f"chairs[{i}].bot")})
+        elif c.get("name") is not None:
+            chairs.append({"kind": "human", "name": check_name(c["name"], f"chairs[{i}].name")})
+        else:
+            chairs.append({"kind": "human"})
+    return chairs
+
+
+def chosen_deal_source(seed: Any, deals: Any) -> dict[str, Any] | None:
+    """``{"seed": n}`` or ``{"pbn": [...]}`` from the request, or None when neither is given."""
+    if seed is not None and deals is not None:
+        raise InvalidInput("seed", "give either a seed or a list of deals, not both")
+    if seed is not None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise InvalidInput("seed", f"expected a whole number 0..2**63-1 or null, got {seed!r}"[:200])
+        return {"seed": seed}
+    if deals is None:
+        return None
+    if not isinstance(deals, list) or not 1 <= len(deals) <= MAX_PBN_DEALS:
+        raise InvalidInput("deals", f"expected a list of 1 to {MAX_PBN_DEALS} PBN deals")
+    out = []
+    for i, text in enumerate(deals):
+        if not isinstance(text, str) or len(text) > 80:
+            raise InvalidInput(f"deals[{i}]", "expected a PBN deal such as 'N:AKQ2.J54.T98.762 ...'")
+        try:
+            out.append(Deal.from_pbn(text).to_pbn())
+        except InvalidInput as exc:
+            raise InvalidInput(f"deals[{i}]", exc.detail[:200]) from None
+        except ValueError:
+            raise InvalidInput(f"deals[{i}]", "not a PBN deal of four 13-card hands") from None
+    return {"pbn": out}
+
+
+def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
+    """(the stored configuration, the chair to take or None) of a new table; ``InvalidInput`` names a bad field."""
+    if not isinstance(body, dict):
+        raise InvalidInput("body", "expected a JSON object")
+    chairs = _chairs(body.get("chairs"))
+    scheme = body.get("scheme") or "classic"
+    if scheme not in SCHEMES:
+        raise InvalidInput("scheme", f"unknown scheme {str(scheme)[:40]!r}: expected one of {', '.join(SCHEMES)}")
+    options = body.get("options")
+    if options is not None and not isinstance(options, dict):
+        raise InvalidInput("options", "expected an object")
+    parsed = options_from(options)
+    source = chosen_deal_source(body.get("seed"), body.get("deals"))
+    people = sum(1 for c in chairs if c["kind"] == "human")
+    if source is not None and people > 1:
+        field = "seed" if "seed" in source else "deals"
+        raise InvalidInput(field, "a chosen deal is allowed only at a table whose other chairs are all bots "
+                                  f"(this table has {people} human chairs); leave it out for secret deals")
+    if source is None:
+        source = {"secret": secrets.token_hex(32)}
+    take = body.get("take")
+    if take is not None and (not isinstance(take, int) or isinstance(take, bool) or not 0 <= take <= 2
+                             or chairs[take]["kind"] != "human"):
+        raise InvalidInput("take", "expected the number of a human chair 0..2")
+    config = {"chairs": chairs, "scheme": scheme, "deals": source,
+              "options": {"ranking": parsed.ranking, "dealer_must_bid": parsed.dealer_must_bid}}
+    return config, take

@@ -1,0 +1,146 @@
+"""The JSON view of a chair: the serialisation of ``DealState.view`` for its player, plus table facts.
+
+What a chair may see is defined once, by ``rules.deal.DealState.view`` (a ``SeatView``); this
+module only writes that view as JSON and adds what every chair may know about the table (chairs
+and names, scores, the post-deal analysis). ``seat_view_json`` is the game part, ``view_for`` the
+whole answer of ``GET /api/tables/{id}/state`` and of every WebSocket push.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from tribridge.cards import Card, Seat
+from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
+from tribridge.server.table import Table, score_sheet
+
+__all__ = ["card_list", "pending_analysis", "seat_view_json", "view_for", "visible_cards"]
+
+ChairOf = Callable[[Seat | None], int | None]
+
+
+def card_list(cards: Iterable[int | Card]) -> list[str]:
+    """Cards as strings, spades first, high to low within a suit."""
+    idx = sorted((c.index if isinstance(c, Card) else int(c) for c in cards), key=lambda c: (-(c // 13), c % 13))
+    return [str(Card(c)) for c in idx]
+
+
+def _letter(seat: Seat | None) -> str | None:
+    return None if seat is None else seat.letter
+
+
+def _claim_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any] | None:
+    claim = sv.claim
+    if claim is None:
+        return None
+    awaiting = [p for p in sv.seats if p != claim.player and p not in claim.agreed]
+    return {
+        "chair": chair_of(claim.player), "tricks": claim.tricks, "tricks_left": claim.tricks_left,
+        "agreed_chairs": sorted(c for c in map(chair_of, claim.agreed) if c is not None),
+        "awaiting_chairs": sorted(c for c in map(chair_of, awaiting) if c is not None),
+        "claimer_hand": None if sv.claimer_held is None else card_list(sv.claimer_held),
+    }
+
+
+def _trick_counts(sv: SeatView) -> dict[str, int]:
+    """Cards left in each seat's hand (public: 13 less the cards that seat has played)."""
+    counts = {s.letter: 13 for s in Seat}
+    for played in sv.played:
+        counts[played.seat.letter] -= 1
+    return counts
+
+
+def _turn_seat(sv: SeatView) -> Seat | None:
+    """The seat whose call or card is due (dummy's seat when dummy plays); None during a claim or when done."""
+    if sv.phase == "play":
+        return sv.to_play
+    return sv.turn if sv.phase == "auction" else None
+
+
+def seat_view_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any]:
+    """The game part of a chair's JSON view, written from its ``SeatView`` (``chair_of``: player -> chair)."""
+    last_trick = None
+    if sv.tricks:
+        trick = sv.tricks[-1]
+        last_trick = {"leader": trick.leader.letter, "winner": trick.winner.letter,
+                      "cards": [{"seat": p.seat.letter, "card": str(p.card)} for p in trick.cards]}
+    contract = sv.contract
+    widow_seat = sv.widow if contract is None else contract.declarer.partner
+    return {
+        "phase": sv.phase,
+        "dealer": sv.dealer.letter,
+        "dealer_chair": chair_of(sv.dealer),
+        "my_seat": sv.seat.letter,
+        "seats": dict(sorted((str(chair_of(p)), seat.letter) for p, seat in sv.seats.items())),
+        "widow_seat": widow_seat.letter,
+        "dummy_seat": _letter(sv.dummy_seat),
+        "hand": card_list(sv.held),
+        "widow": None if sv.dummy_held is None else card_list(sv.dummy_held),
+        "hand_counts": _trick_counts(sv),
+        "auction": [{"chair": chair_of(c.player), "seat": c.player.letter, "call": str(c.call)} for c in sv.calls],
+        "legal_calls": [str(c) for c in sv.legal_calls()],
+        "turn": _letter(_turn_seat(sv)),
+        "turn_chair": chair_of(sv.turn),
+        "my_turn": sv.turn is not None and sv.turn == sv.player,
+        "legal_cards": [str(c) for c in sv.legal_cards()],
+        "current_trick": [{"seat": p.seat.letter, "card": str(p.card)} for p in sv.current_trick],
+        "last_trick": last_trick,
+        "tricks": {"declarer": sv.declarer_tricks, "defenders": sv.defender_tricks},
+        "contract": None if contract is None else str(contract),
+        "declarer": _letter(sv.declarer),
+        "declarer_chair": chair_of(sv.declarer),
+        "claim": _claim_json(sv, chair_of),
+        "can_claim": any(isinstance(a, MakeClaim) for a in sv.legal),
+        "must_answer_claim": any(isinstance(a, AgreeClaim) for a in sv.legal),
+    }
+
+
+def pending_analysis(sv: SeatView) -> dict[str, Any]:
+    """The placeholder ``analysis`` of a finished deal until the real one is ready (all hands are public then)."""
+    hands = sv.all_hands
+    return {"pending": True, "hands": None if hands is None else {s.letter: card_list(hands[s].cards) for s in Seat},
+            "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": ["analysis in progress"]}
+
+
+def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
+    """The finished deal's analysis (or its placeholder), with the best contract's declarer named by chair."""
+    analysis = table.analysis.get(table.deal_no)
+    if analysis is None:
+        return pending_analysis(sv)
+    if analysis.get("hands") is None:
+        analysis = dict(analysis, hands=pending_analysis(sv)["hands"])
+    best = analysis.get("best_contract")
+    if isinstance(best, dict) and isinstance(best.get("declarer"), str):
+        best = dict(best, declarer_chair=table.chair_of(Seat.parse(best["declarer"], "declarer")))
+        analysis = dict(analysis, best_contract=best)
+    return analysis
+
+
+def view_for(table: Table, chair: int) -> dict[str, Any]:
+    """The view of ``chair``: its ``SeatView`` as JSON plus the table's public facts; never a hidden card."""
+    state = table.current()
+    sv = state.view(table.player_of(chair))
+    view: dict[str, Any] = {
+        "version": table.version, "table_id": table.table_id, "scheme": table.scheme, "deal_no": table.deal_no,
+        "chairs": table.chairs, "my_chair": chair,
+    }
+    view.update(seat_view_json(sv, table.chair_of))
+    view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
+    if sv.phase == "done":
+        last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
+        record = last or table.record_of(state, table.deal_no)
+        view["result"] = record["result"]
+        view["scores"] = {"per_chair": record["scores"]["per_chair"], "breakdown": record["scores"]["breakdown"]}
+        view["analysis"] = _analysis_for(table, sv)
+    return view
+
+
+def visible_cards(sv: SeatView, seat: Seat) -> list[str] | None:
+    """The remaining cards of ``seat`` (a current seat) if ``sv``'s player may see them, else None."""
+    if sv.phase == "done" and sv.all_hands is not None:
+        return card_list(sv.all_hands[seat].cards)
+    if seat == sv.seat:
+        return card_list(sv.held)
+    if sv.dummy_held is not None and seat == sv.dummy_seat:
+        return card_list(sv.dummy_held)
+    return None
