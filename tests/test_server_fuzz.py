@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from tribridge.cards import random_deal
 from tribridge.server.app import create_app
+from tribridge.server.limits import TableLimits
 
 OK_CODES = {200, 400, 403, 404, 409}
 CALL_TOKENS = ["--", "Db", "Rd", "1C", "1D", "1H", "1S", "1N", "2C", "2S", "3N", "4H", "7N", "P", "X", "XX", "NT", "-", "ZZ", "8C"]
@@ -21,6 +22,9 @@ CARD_TOKENS = ["SA", "HK", "DQ", "CJ", "ST", "H9", "D2", "C3", "S10", "ZZ", "S",
 def client(tmp_path_factory):
     app = create_app(db_path=tmp_path_factory.mktemp("fuzz") / "f.sqlite", bot_delay=0, log_requests=False,
                      robot_layouts=1)
+    many = 10**6  # the fuzzer creates a table per example: lift the per-client limits (tests/test_server_limits.py)
+    app.state.manager.limits = TableLimits(live_tables=many, tables_per_client=many, creations_per_minute=many,
+                                           creations_per_minute_per_client=many)
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 

@@ -3,8 +3,8 @@
 One job per table at most waits: a newer deal of the same table replaces the waiting one. At most
 ``limit`` tables wait; beyond that a request is refused (the deal's analysis says so). A job whose
 deal is no longer the table's current deal when its turn comes is dropped, and so is a result that
-arrives after the table moved on. Jobs run one at a time in ``executor`` (``run(state, scheme)``
-is the blocking analysis); results are cached in ``table.analysis[deal_no]``.
+arrives after the table moved on. Jobs run one at a time in ``executor``: ``run(state, scheme,
+chair_seats, names)`` is the blocking analysis; results are cached in ``table.analysis[deal_no]``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from tribridge.rules.deal import DealState
 from tribridge.server.table import Table
 
 __all__ = ["AnalysisQueue", "busy_analysis"]
@@ -28,7 +27,7 @@ log = logging.getLogger("tribridge.server.tables")
 class _Job:
     table: Table
     deal_no: int
-    state: DealState
+    args: tuple[Any, ...]
 
 
 def busy_analysis(note: str) -> dict[str, Any]:
@@ -39,7 +38,7 @@ def busy_analysis(note: str) -> dict[str, Any]:
 class AnalysisQueue:
     """Runs post-deal analyses one at a time; ``on_done(table)`` is called after a result is cached."""
 
-    def __init__(self, run: Callable[[DealState, str], dict[str, Any]], executor: Executor | None,
+    def __init__(self, run: Callable[..., dict[str, Any]], executor: Executor | None,
                  on_done: Callable[[Table], None], limit: int = 32) -> None:
         self.run = run
         self.executor = executor
@@ -75,7 +74,8 @@ class AnalysisQueue:
             return False
         if key in self.waiting:
             self.dropped += 1  # the older deal's job is superseded
-        self.waiting[key] = _Job(table, deal_no, state)
+        names = [table.chair_name(c) for c in range(3)]
+        self.waiting[key] = _Job(table, deal_no, (state, table.scheme, table.seats, names))
         self._wake.set()
         return True
 
@@ -91,7 +91,7 @@ class AnalysisQueue:
                 self.dropped += 1  # superseded by a newer deal, or already cached
                 continue
             try:
-                result = await loop.run_in_executor(self.executor, self.run, job.state, job.table.scheme)
+                result = await loop.run_in_executor(self.executor, self.run, *job.args)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - an analysis failure is shown as a note, the server goes on

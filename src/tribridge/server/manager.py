@@ -15,8 +15,9 @@ import secrets
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
+from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.analysis import analyse
@@ -52,10 +53,10 @@ class Conflict(Exception):
     """A stale ``version`` or a chair already taken (HTTP 409)."""
 
 
-def analyse_locked(state: DealState, scheme: str) -> dict[str, Any]:
-    """Post-deal analysis of a finished deal holding the DDS lock."""
+def analyse_locked(state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]) -> dict[str, Any]:
+    """Post-deal analysis of a finished deal (each chair's dealing seat and name given) holding the DDS lock."""
     with DDS_LOCK:
-        return analyse(state, scheme)
+        return analyse(state, scheme, chair_seats, names)
 
 
 class TableManager:
