@@ -160,6 +160,8 @@ class TableManager:
         self.creations.add(client)
         self.creations.add("*")
         token = self.take_seat(table, take) if take is not None else None
+        if table.all_bots:  # a watcher's token (chair 0's view; it cannot act): the table plays while watched
+            token = self._issue_token(table, 0, None)
         self.schedule_work(table)
         log.info("table created", extra={"event": "create", "table_id": table_id})
         return table, token
@@ -180,6 +182,10 @@ class TableManager:
             raise Conflict(f"chair {chair} is a bot")
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
+        return self._issue_token(table, chair, name)
+
+    def _issue_token(self, table: Table, chair: int, name: str | None) -> str:
+        assert self.store is not None
         token = secrets.token_urlsafe(24)
         if not self.store.set_token(table.table_id, chair, token, name):
             raise Conflict(f"chair {chair} is already taken")
@@ -200,9 +206,12 @@ class TableManager:
         raise Forbidden("wrong seat token for this table")
 
     # --- actions ---------------------------------------------------------------------------
-    async def act(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None) -> None:
+    async def act(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None,
+                  by_bot: bool = False) -> None:
         """Check, commit, install one action; then mark the subscribers' views stale and start any work due."""
         assert self.store is not None
+        if chair is not None and table.is_bot(chair) and not by_bot:
+            raise Forbidden(f"chair {chair} is a bot: a watcher's token cannot act")
         async with table.lock:
             if expect_version is not None:
                 if not isinstance(expect_version, int) or isinstance(expect_version, bool):
@@ -292,7 +301,7 @@ class TableManager:
                                                     table.player_of(chair), chair)
             if table.version != version or self.stopping:
                 return
-            await self.act(table, chair, action, expect_version=version)
+            await self.act(table, chair, action, expect_version=version, by_bot=True)
         except asyncio.CancelledError:
             raise
         except Conflict:

@@ -105,7 +105,9 @@ def make_router(manager: TableManager) -> APIRouter:
         out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
         if "seed" in table.config["deals"]:
             out["seed"] = table.config["deals"]["seed"]
-        if token is not None:
+        if token is not None and table.all_bots:
+            out.update({"watch_token": token, "chair": 0})
+        elif token is not None:
             out.update({"token": token, "chair": body["take"]})
         return out
 

@@ -1,0 +1,160 @@
+"""Bounded work at the table server: creation and socket limits (429), paused all-bot tables, the analysis queue,
+binary WebSocket frames, and a private database file."""
+
+import asyncio
+import stat
+import threading
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from tribridge.server.analysis_queue import AnalysisQueue
+from tribridge.server.app import create_app
+from tribridge.server.limits import RateWindow, TableLimits
+from tribridge.server.table import Table
+
+BOTS = [{"kind": "bot", "bot": "random"}] * 3
+
+
+def make_client(tmp_path, **limits):
+    app = create_app(db_path=tmp_path / "l.sqlite", bot_delay=0, log_requests=False)
+    app.state.manager.limits = TableLimits(**limits)
+    return TestClient(app)
+
+
+def test_table_creation_limits_answer_429(tmp_path):
+    with make_client(tmp_path, tables_per_client=3) as c:
+        for _ in range(3):
+            assert c.post("/api/tables", json={"take": 0}).status_code == 200
+        r = c.post("/api/tables", json={"take": 0})
+        assert r.status_code == 429 and "live tables for this client" in r.json()["error"]
+        assert int(r.headers["retry-after"]) > 0
+    with make_client(tmp_path, creations_per_minute_per_client=2) as c:
+        assert [c.post("/api/tables", json={}).status_code for _ in range(3)] == [200, 200, 429]
+    with make_client(tmp_path, live_tables=1) as c:
+        assert c.post("/api/tables", json={}).status_code == 200  # replayed tables are idle until used
+        r = c.post("/api/tables", json={})
+        assert r.status_code == 429 and "on this server" in r.json()["error"]
+
+
+def test_rate_window_forgets_old_events():
+    window = RateWindow(10.0)
+    window.add("a", now=0.0)
+    window.add("a", now=5.0)
+    assert window.count("a", now=9.0) == 2 and window.retry_after("a", now=9.0) == 1
+    assert window.count("a", now=12.0) == 1 and window.count("a", now=16.0) == 0
+
+
+def test_sockets_per_table_are_limited(tmp_path):
+    with make_client(tmp_path, sockets_per_table=2) as c:
+        body = c.post("/api/tables", json={"take": 0}).json()
+        url = f"/api/tables/{body['table_id']}/ws?token={body['token']}"
+        with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
+            a.receive_json(), b.receive_json()
+            with c.websocket_connect(url) as third:
+                message = third.receive()
+                assert message["type"] == "websocket.close" and message["code"] == 4429
+                assert "too many sockets" in message["reason"]
+        with c.websocket_connect(url) as again:  # room again once they closed
+            assert again.receive_json()["my_chair"] == 0
+
+
+def test_binary_frames_are_closed_with_1003(tmp_path):
+    with make_client(tmp_path) as c:
+        body = c.post("/api/tables", json={"take": 0}).json()
+        with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token={body['token']}") as ws:
+            ws.receive_json()
+            ws.send_bytes(b"\x00\x01")
+            message = ws.receive()
+            assert message["type"] == "websocket.close" and message["code"] == 1003 and "binary" in message["reason"]
+
+
+def test_all_bot_tables_pause_without_a_subscriber(tmp_path):
+    with make_client(tmp_path) as c:
+        body = c.post("/api/tables", json={"chairs": BOTS}).json()
+        tid, watch = body["table_id"], body["watch_token"]
+        table = c.app.state.manager.tables[tid]
+        time.sleep(0.5)
+        assert table.log_len == 0  # nobody watches: not a single action
+        r = c.post(f"/api/tables/{tid}/actions", headers={"Authorization": f"Bearer {watch}"}, json={"type": "next"})
+        assert r.status_code == 403 and "watcher" in r.json()["error"]
+        with c.websocket_connect(f"/api/tables/{tid}/ws?token={watch}") as ws:
+            ws.receive_json()
+            deadline = time.time() + 30
+            while time.time() < deadline and table.log_len < 5:
+                time.sleep(0.05)
+            assert table.log_len >= 5  # someone watches: the bots play
+        time.sleep(0.3)  # at most the action in flight finishes
+        paused_at = table.log_len
+        time.sleep(0.5)
+        assert table.log_len == paused_at
+
+
+def _passed_out_table(table_id):
+    table = Table(table_id, {"chairs": BOTS, "scheme": "classic", "deals": {"seed": 1}})
+    table.begin()
+    for _ in range(3):
+        chair = table.chair_of(table.current().turn)
+        table.install(table.prepare(chair, {"type": "call", "call": "P"}))
+    assert table.current().phase == "done"
+    return table
+
+
+def _next_deal_passed_out(table):
+    table.install(table.prepare(None, {"type": "next"}))
+    for _ in range(3):
+        chair = table.chair_of(table.current().turn)
+        table.install(table.prepare(chair, {"type": "call", "call": "P"}))
+
+
+def test_analysis_is_bounded_coalesced_cached_and_dropped_when_superseded():
+    release = threading.Event()
+    started = threading.Event()
+
+    def run(state, scheme, seats, names):
+        started.set()
+        release.wait(10)
+        return {"hands": None, "dd": None, "notes": ["fake"], "names": names}
+
+    async def scenario():
+        done = []
+        queue = AnalysisQueue(run, None, lambda t: done.append(t.table_id), limit=1)
+        queue.start()
+        a, b, c = _passed_out_table("a"), _passed_out_table("b"), _passed_out_table("c")
+        assert queue.request(a)
+        await asyncio.get_running_loop().run_in_executor(None, started.wait, 10)
+        assert queue.request(b)
+        _next_deal_passed_out(b)
+        assert queue.request(b)  # coalesced: b's deal 2 replaces its deal 1 in the one waiting place
+        assert not queue.request(c) and "busy" in c.analysis[1]["notes"][0]  # the queue is full
+        _next_deal_passed_out(a)  # a moves on while its deal 1 is analysed: that result is dropped
+        release.set()
+        for _ in range(200):
+            if queue.ran == [("a", 1), ("b", 2)]:
+                break
+            await asyncio.sleep(0.01)
+        assert queue.ran == [("a", 1), ("b", 2)]
+        assert 1 not in a.analysis and b.analysis[2]["notes"] == ["fake"] and done == ["b"]
+        assert queue.request(b) and not queue.waiting  # cached: no second run for the same deal
+        await queue.stop()
+
+    asyncio.run(scenario())
+
+
+def test_database_file_is_private(tmp_path):
+    db = tmp_path / "private.sqlite"
+    with TestClient(create_app(db_path=db, bot_delay=0, log_requests=False)) as c:
+        assert c.post("/api/tables", json={"take": 0}).status_code == 200
+        for path in tmp_path.iterdir():
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+@pytest.mark.parametrize("limit", [1])
+def test_bad_socket_tokens_still_close(tmp_path, limit):
+    with make_client(tmp_path, sockets_per_table=limit) as c:
+        body = c.post("/api/tables", json={"take": 0}).json()
+        with pytest.raises(WebSocketDisconnect):
+            with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token=wrong") as ws:
+                ws.receive_json()
