@@ -70,12 +70,18 @@ class Subscriber:
             self.sent += 1
 
     async def close(self, code: int, reason: str) -> None:
-        """Close the socket with ``code`` and ``reason`` (at most ``close_timeout`` seconds; never raises)."""
+        """Close the socket with ``code`` and ``reason``; waits at most ``close_timeout`` seconds and never raises.
+
+        A peer that takes nothing gets the close frame after the data already queued for it, if it ever
+        reads again (the close request stays pending); the server's WebSocket keepalive drops it otherwise.
+        """
         self.closed = True
         self._stale.set()
+        closing = asyncio.ensure_future(self.websocket.close(code=code, reason=reason))
+        closing.add_done_callback(_ignore_result)
         try:
-            await asyncio.wait_for(self.websocket.close(code=code, reason=reason), self.close_timeout)
-        except Exception:  # noqa: BLE001 - already closed or the peer is stuck: nothing more to do
+            await asyncio.wait_for(asyncio.shield(closing), self.close_timeout)
+        except Exception:  # noqa: BLE001 - already closed, or the peer is stuck: the close stays pending
             pass
 
     async def stop(self) -> None:
@@ -85,3 +91,9 @@ class Subscriber:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+
+def _ignore_result(future: asyncio.Future[Any]) -> None:
+    """Retrieve a background close's outcome (a socket already gone is not an error)."""
+    if not future.cancelled():
+        future.exception()
