@@ -29,13 +29,13 @@ from typing import Any
 import numpy as np
 
 
-def start_server(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
     """Start `tribridge serve` on a free port; return the process and its URL once /healthz answers."""
     import httpx
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", str(bot_delay),
-         "--no-access-log", "--log-level", "warning"],
+         "--no-access-log", "--log-level", "warning", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     line = proc.stdout.readline()  # type: ignore[union-attr]
@@ -291,16 +291,38 @@ def bench_play(url: str, positions: int = 32, repeats: int = 3, seed: int = 2) -
 # ------------------------------------------------------------------------------------------- tables
 
 
+def watch(url: str, table_id: str, token: str, stop: Any) -> None:
+    """Follow a table over its WebSocket until ``stop`` is set (a table of three bots plays only while watched)."""
+    from websockets.exceptions import WebSocketException
+    from websockets.sync.client import connect
+
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+    try:
+        with connect(ws_url, max_size=None) as ws:
+            while not stop.is_set():
+                try:
+                    ws.recv(timeout=0.5)
+                except TimeoutError:
+                    continue
+    except (OSError, WebSocketException):
+        return
+
+
 def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str = "random", bot_delay: float = 0.0) -> dict[str, Any]:
-    """Many three-bot tables at once for ``seconds``; then the store is checked and replayed by a restarted server."""
+    """Many watched three-bot tables at once for ``seconds``; then the store is checked and replayed by a restarted server."""
+    import threading
+
     import httpx
 
     from tribridge.server.store import Store
 
     db = db_dir / "tables.sqlite"
-    proc, url = start_server(db, bot_delay=bot_delay)
+    limits = ("--max-tables-per-client", str(tables), "--max-client-creations-per-minute", str(tables))
+    proc, url = start_server(db, bot_delay=bot_delay, extra=limits)
     ids = []
     errors = 0
+    stop = threading.Event()
+    watchers = []
     try:
         with httpx.Client(base_url=url, timeout=30) as client:
             for i in range(tables):
@@ -309,9 +331,14 @@ def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str
                     errors += 1
                     continue
                 ids.append(r.json()["table_id"])
+                watchers.append(threading.Thread(target=watch, args=(url, ids[-1], r.json()["watch_token"], stop)))
+                watchers[-1].start()
             t_end = time.time() + seconds
             while time.time() < t_end and proc.poll() is None:
                 time.sleep(min(1.0, max(0.0, t_end - time.time())))
+            stop.set()
+            for thread in watchers:
+                thread.join(10)
             seen = {}
             for tid in ids:
                 r = client.get(f"/api/tables/{tid}")
@@ -324,7 +351,7 @@ def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str
     counts = store.action_counts()
     problems = [p for tid in ids for p in store.check_log(tid)]
     store.close()
-    lost = [tid for tid in ids if counts.get(tid, 0) < seen[tid]]
+    lost = [tid for tid in ids if counts.get(tid, 0) + 1 < seen[tid]]  # version = actions + the watcher's token
     # restart on the same store (bots held back): every table replays through the rules, so a
     # duplicated or impossible action would fail, and the replayed version must equal the log
     proc2, url2 = start_server(db, bot_delay=3600.0)
@@ -333,7 +360,7 @@ def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str
         with httpx.Client(base_url=url2, timeout=30) as client:
             for tid in ids:
                 r = client.get(f"/api/tables/{tid}")
-                if r.status_code != 200 or r.json()["version"] != counts.get(tid, 0):
+                if r.status_code != 200 or r.json()["version"] != counts.get(tid, 0) + 1:  # + the watcher's token
                     replay_mismatch.append(tid)
     finally:
         code2, err2 = stop_server(proc2)

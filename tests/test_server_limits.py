@@ -1,6 +1,7 @@
 """Bounded work at the table server: creation and socket limits (429), paused all-bot tables, the analysis queue,
 binary WebSocket frames, and a private database file."""
 
+import argparse
 import asyncio
 import stat
 import threading
@@ -10,9 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tribridge.errors import InvalidInput
 from tribridge.server.analysis_queue import AnalysisQueue
 from tribridge.server.app import create_app
-from tribridge.server.limits import RateWindow, TableLimits
+from tribridge.server.limits import RateWindow, TableLimits, add_limit_flags, limits_from_args
 from tribridge.server.table import Table
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
@@ -151,10 +153,18 @@ def test_database_file_is_private(tmp_path):
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
-@pytest.mark.parametrize("limit", [1])
-def test_bad_socket_tokens_still_close(tmp_path, limit):
-    with make_client(tmp_path, sockets_per_table=limit) as c:
+def test_bad_socket_tokens_still_close(tmp_path):
+    with make_client(tmp_path, sockets_per_table=1) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
         with pytest.raises(WebSocketDisconnect):
             with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token=wrong") as ws:
                 ws.receive_json()
+
+
+def test_serve_flags_set_the_limits():
+    parser = argparse.ArgumentParser()
+    add_limit_flags(parser)
+    limits = limits_from_args(parser.parse_args(["--max-sockets-per-table", "3", "--max-tables-per-client", "7"]))
+    assert limits == TableLimits(sockets_per_table=3, tables_per_client=7)
+    with pytest.raises(InvalidInput, match="--analysis-queue"):
+        limits_from_args(parser.parse_args(["--analysis-queue", "0"]))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tribridge.server.limits import add_limit_flags, limits_from_args
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``serve`` command."""
@@ -20,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting at a table (default 0.6)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    add_limit_flags(p)
     p.set_defaults(func=run)
 
 
@@ -47,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
     app = create_app(db_path=db, bot_delay=args.bot_delay, log_requests=not args.no_access_log)
+    app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)

@@ -9,15 +9,17 @@ many tables in the last minute. A table takes at most ``sockets_per_table`` WebS
 
 from __future__ import annotations
 
+import argparse
 import time
 import unicodedata
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from tribridge.errors import InvalidInput
 
-__all__ = ["MAX_NAME_LENGTH", "RateWindow", "TableLimits", "TooMany", "check_name"]
+__all__ = ["LIMIT_FLAGS", "MAX_NAME_LENGTH", "RateWindow", "TableLimits", "TooMany", "add_limit_flags", "check_name",
+           "limits_from_args"]
 
 MAX_NAME_LENGTH = 40
 
@@ -42,6 +44,34 @@ class TableLimits:
     idle_seconds: float = 3600.0
     analysis_queue: int = 32
     send_timeout: float = 5.0
+
+
+LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field
+    "--max-live-tables": "live_tables",
+    "--max-tables-per-client": "tables_per_client",
+    "--max-creations-per-minute": "creations_per_minute",
+    "--max-client-creations-per-minute": "creations_per_minute_per_client",
+    "--max-sockets-per-table": "sockets_per_table",
+    "--analysis-queue": "analysis_queue",
+}
+
+
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    """Add the table limits' flags (``LIMIT_FLAGS``) to a command's parser."""
+    defaults = TableLimits()
+    for flag, name in LIMIT_FLAGS.items():
+        parser.add_argument(flag, type=int, default=getattr(defaults, name), dest=name,
+                            help=f"table limit: {name.replace('_', ' ')} (default {getattr(defaults, name)})")
+
+
+def limits_from_args(args: argparse.Namespace) -> TableLimits:
+    """The ``TableLimits`` a parsed command line asks for; each must be at least 1."""
+    chosen = {name: getattr(args, name) for name in LIMIT_FLAGS.values() if hasattr(args, name)}
+    for flag, name in LIMIT_FLAGS.items():
+        if name in chosen and chosen[name] < 1:
+            raise InvalidInput(flag, f"expected a whole number >= 1, got {chosen[name]}")
+    known = {f.name for f in fields(TableLimits)}
+    return replace(TableLimits(), **{k: v for k, v in chosen.items() if k in known})
 
 
 class RateWindow:
