@@ -107,7 +107,7 @@ class RawHttpClient:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def __aenter__(self) -> "RawHttpClient":
+    async def __aenter__(self) -> RawHttpClient:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         return self
 

@@ -1,6 +1,5 @@
 """Durability: `tribridge serve` in a subprocess, killed with SIGKILL mid-game, restarted on the same store."""
 
-import os
 import signal
 import subprocess
 import sys

@@ -9,10 +9,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.cards import Card, Seat, random_deal
 from tribridge.rules.auction import Call
 from tribridge.rules.deal import DealState
-from tribridge.rules.view import AgreeClaim, DisputeClaim, MakeClaim
+from tribridge.rules.view import AgreeClaim, MakeClaim
 from tribridge.server.app import create_app
 from tribridge.server.table import deal_for
 

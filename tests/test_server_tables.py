@@ -133,10 +133,11 @@ def test_whole_deal_visibility_scores_export(client):
         if not analysis.get("pending"):
             break
         time.sleep(0.1)
-    assert analysis["dd"] is not None, analysis
-    declarer = done["declarer"]
-    assert 0 <= analysis["dd"][declarer]["N"] <= 13
-    assert set(analysis["nt_calls"]) == {s for s in "NESW" if s != done["dummy_seat"]}
+    assert analysis["declarer_tricks"] is not None, analysis
+    declarer_chair = done["result"]["declarer_chair"]
+    assert [e["chair"] for e in analysis["declarer_tricks"]] == [0, 1, 2]
+    assert 0 <= analysis["declarer_tricks"][declarer_chair]["tricks"]["NT"] <= 13
+    assert [e["chair"] for e in analysis["nt_calls"]] == [0, 1, 2]
     assert analysis["best_contract"] is None or analysis["best_contract"]["declarer_chair"] in (0, 1, 2)
     assert analysis["capture"] is not None, analysis["notes"]
     # exports

@@ -13,9 +13,10 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
@@ -219,7 +220,7 @@ class TableManager:
                 if expect_version != table.version:
                     raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
             prepared: Prepared = table.prepare(chair, action)
-            clean = {k: action[k] for k in ("type", "call", "card", "tricks") if k in action}
+            clean: dict[str, Any] = {k: action[k] for k in ("type", "call", "card", "tricks") if k in action}
             self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
             table.install(prepared)
             table.last_active = time.monotonic()

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["SLOW_CLOSE_CODE", "Subscriber"]
 
@@ -59,7 +60,7 @@ class Subscriber:
                 return
             try:
                 await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 log.info("slow subscriber closed", extra={"event": "slow_subscriber"})
                 await self.close(SLOW_CLOSE_CODE, f"too slow: a view was not taken within {self.send_timeout:g} s; "
                                                   "reconnect for the current view")

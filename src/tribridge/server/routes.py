@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from fastapi import APIRouter, Header, Request, WebSocket
 from fastapi.responses import JSONResponse, PlainTextResponse
@@ -16,11 +17,11 @@ from fastapi.responses import JSONResponse, PlainTextResponse
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.game import DealRecord
+from tribridge.rules.scoring import scheme_names
 from tribridge.server.limits import TooMany, check_name
 from tribridge.server.manager import Conflict, Forbidden, NotFound, TableManager
 from tribridge.server.table import Table, score_sheet
 from tribridge.server.table_bots import bot_names
-from tribridge.server.table_setup import SCHEMES
 from tribridge.server.views import view_for, visible_cards
 
 __all__ = ["make_router", "token_from"]
@@ -94,7 +95,7 @@ def make_router(manager: TableManager) -> APIRouter:
     @router.get("/api/bots")
     async def list_bots() -> dict[str, Any]:
         """Bot names and scoring schemes for the lobby."""
-        return {"bots": bot_names(), "schemes": SCHEMES}
+        return {"bots": bot_names(), "schemes": scheme_names()}
 
     @router.post("/api/tables")
     @guarded

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionOptions, Call
 from tribridge.rules.deal import DealState, options_from
@@ -41,15 +42,19 @@ ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next"
 
 def deal_for(seed: int, deal_no: int) -> Deal:
     """Deal number ``deal_no`` of the stream keyed by ``seed`` (deterministic; a table's secret or chosen seed)."""
-    rng = np.random.default_rng(np.random.SeedSequence([int(seed), int(deal_no)]))
-    return random_deal(rng)
+    return random_deal(random_stream(int(seed), int(deal_no)))
+
+
+def stored_seed_deal(seed: int, deal_no: int) -> Deal:
+    """Deal ``deal_no`` of a table stored with a bare ``seed`` (before deal sources): its original stream, so it replays."""
+    return random_deal(np.random.default_rng(np.random.SeedSequence([int(seed), int(deal_no)])))
 
 
 def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:
     """Deal ``deal_no`` of a table from its configured source (secret, chosen seed or PBN set)."""
     source = config.get("deals")
-    if source is None:  # tables stored before deal sources: a seed in the configuration
-        return deal_for(int(config["seed"]), deal_no)
+    if source is None:
+        return stored_seed_deal(int(config["seed"]), deal_no)
     if "secret" in source:
         return deal_for(int(source["secret"], 16), deal_no)
     if "seed" in source:
@@ -266,7 +271,7 @@ def score_sheet(table: Table) -> dict[str, Any]:
     scheme = get_scheme(table.scheme)
     names = ("0", "1", "2")
     deals = []
-    rubbers = []
+    rubbers: list[dict[str, Any]] = []
     rubber = Rubber(names, scheme)
     for r in table.history:
         deals.append({"deal_no": r["deal_no"], "contract": r["contract"], "declarer_chair": r["declarer_chair"],

@@ -43,7 +43,7 @@ def check_bot_name(name: Any, field_name: str) -> str:
 def claim_is_sound(state: DealState) -> bool:
     """Whether double dummy confirms the pending claim: the claimer's side can take its tricks from here."""
     claim, play = state.claim, state.play
-    if claim is None or play is None:
+    if claim is None or play is None or play.turn is None:
         raise InvalidInput("claim", "there is no pending claim")
     with DDS_LOCK:
         best_for_turn = max(solve_position(play).values())

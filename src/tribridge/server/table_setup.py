@@ -14,13 +14,12 @@ from typing import Any
 from tribridge.cards import Deal
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import options_from
-from tribridge.rules.scoring import PRESETS
+from tribridge.rules.scoring import scheme_names
 from tribridge.server.limits import check_name
 from tribridge.server.table_bots import check_bot_name
 
-__all__ = ["MAX_PBN_DEALS", "SCHEMES", "chosen_deal_source", "table_config"]
+__all__ = ["MAX_PBN_DEALS", "chosen_deal_source", "table_config"]
 
-SCHEMES = list(PRESETS)
 MAX_PBN_DEALS = 200
 DEFAULT_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 
@@ -74,8 +73,8 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
         raise InvalidInput("body", "expected a JSON object")
     chairs = _chairs(body.get("chairs"))
     scheme = body.get("scheme") or "classic"
-    if scheme not in SCHEMES:
-        raise InvalidInput("scheme", f"unknown scheme {str(scheme)[:40]!r}: expected one of {', '.join(SCHEMES)}")
+    if scheme not in scheme_names():
+        raise InvalidInput("scheme", f"unknown scheme {str(scheme)[:40]!r}: expected one of {', '.join(scheme_names())}")
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise InvalidInput("options", "expected an object")

@@ -8,7 +8,8 @@ whole answer of ``GET /api/tables/{id}/state`` and of every WebSocket push.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
