@@ -228,18 +228,25 @@ class TableManager:
         self.schedule_work(table)
 
     # --- subscribers -----------------------------------------------------------------------
+    def watchers(self, table_id: str) -> set[Subscriber]:
+        """The open subscribers of a table (closed ones are forgotten here)."""
+        subs = self.subscribers.get(table_id)
+        if subs is None:
+            return set()
+        subs.difference_update([sub for sub in subs if sub.closed])
+        return subs
+
     def notify(self, table: Table) -> None:
         """Mark every subscriber's view of ``table`` stale (their writers send the newest view)."""
-        for sub in list(self.subscribers.get(table.table_id, ())):
+        for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
     def subscribe(self, table: Table, chair: int, websocket: Any) -> Subscriber:
         """Register a WebSocket for a chair's views (``TooMany`` past the per-table limit); starts its writer."""
-        subs = self.subscribers.setdefault(table.table_id, set())
-        if len(subs) >= self.limits.sockets_per_table:
+        if len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         sub = Subscriber(websocket, chair, lambda: json.dumps(view_for(table, chair)), self.limits.send_timeout)
-        subs.add(sub)
+        self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         sub.start()
         self.schedule_work(table)  # an all-bot table resumes when someone watches
@@ -263,11 +270,11 @@ class TableManager:
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
         if state.phase == "done":
-            return (table.all_bots and bool(self.subscribers.get(table.table_id))), None
+            return (table.all_bots and bool(self.watchers(table.table_id))), None
         chair = table.chair_of(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None
-        if table.all_bots and not self.subscribers.get(table.table_id):
+        if table.all_bots and not self.watchers(table.table_id):
             return False, None  # paused: nobody watches
         return True, chair
 
