@@ -47,6 +47,9 @@ def test_rate_window_forgets_old_events():
     window.add("a", now=5.0)
     assert window.count("a", now=9.0) == 2 and window.retry_after("a", now=9.0) == 1
     assert window.count("a", now=12.0) == 1 and window.count("a", now=16.0) == 0
+    for i in range(5000):  # many clients, each seen once: the old ones are forgotten
+        window.add(f"client {i}", now=100.0 + i / 100)
+    assert len(window) < 4096 + 1000
 
 
 def test_sockets_per_table_are_limited(tmp_path):

@@ -81,6 +81,10 @@ class RateWindow:
         self.seconds = float(seconds)
         self._events: dict[str, deque[float]] = {}
 
+    def __len__(self) -> int:
+        """How many keys are remembered (those with events in the window, as last counted)."""
+        return len(self._events)
+
     def count(self, key: str, now: float | None = None) -> int:
         """Events for ``key`` inside the window ending now."""
         now = time.monotonic() if now is None else now
@@ -95,8 +99,12 @@ class RateWindow:
         return len(events)
 
     def add(self, key: str, now: float | None = None) -> None:
-        """Record one event for ``key``."""
-        self._events.setdefault(key, deque()).append(time.monotonic() if now is None else now)
+        """Record one event for ``key`` (keys whose events all left the window are forgotten now and then)."""
+        now = time.monotonic() if now is None else now
+        if len(self._events) >= 4096:
+            for old in list(self._events):
+                self.count(old, now)
+        self._events.setdefault(key, deque()).append(now)
 
     def retry_after(self, key: str, now: float | None = None) -> int:
         """Whole seconds until the oldest event for ``key`` leaves the window."""
