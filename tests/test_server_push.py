@@ -27,8 +27,12 @@ def silent_websocket(url, path):
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.connect((host, int(port)))
     key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall((f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    sock.sendall(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head:
         head += sock.recv(1)
@@ -47,11 +51,11 @@ def close_codes(data):
     while i + 2 <= len(data):
         opcode, length, i = data[i] & 0x0F, data[i + 1] & 0x7F, i + 2
         if length == 126:
-            length, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+            length, i = int.from_bytes(data[i : i + 2], "big"), i + 2
         elif length == 127:
-            length, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+            length, i = int.from_bytes(data[i : i + 8], "big"), i + 8
         if opcode == 0x8 and length >= 2:
-            codes.append(int.from_bytes(data[i:i + 2], "big"))
+            codes.append(int.from_bytes(data[i : i + 2], "big"))
         i += length
     return codes
 

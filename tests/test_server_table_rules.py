@@ -89,8 +89,10 @@ def test_secret_deals_are_never_sent(client):
     for _ in range(3):
         v = view(client, tid, tokens[0])
         assert act(client, tid, tokens[v["turn_chair"]], {"type": "call", "call": "P"}).status_code == 200
-    texts += [client.get(f"/api/tables/{tid}/export.json", headers=auth(tokens[0])).text,
-              json.dumps(view(client, tid, tokens[1]))]
+    texts += [
+        client.get(f"/api/tables/{tid}/export.json", headers=auth(tokens[0])).text,
+        json.dumps(view(client, tid, tokens[1])),
+    ]
     for text in texts:
         assert secret not in text and str(int(secret, 16)) not in text
         assert "seed" not in all_keys(json.loads(text))
@@ -237,8 +239,11 @@ def test_claim_check_agrees_with_exhaustive_search(seed):
 
 # --- finding 5: typed options, names ------------------------------------------------------------------
 def test_options_are_type_checked(client):
-    for options, field in (({"dealer_must_bid": "no"}, "options.dealer_must_bid"), ({"ranking": "x"}, "options.ranking"),
-                           ("yes", "options")):
+    for options, field in (
+        ({"dealer_must_bid": "no"}, "options.dealer_must_bid"),
+        ({"ranking": "x"}, "options.ranking"),
+        ("yes", "options"),
+    ):
         r = client.post("/api/tables", json={"options": options, "take": 0})
         assert r.status_code == 400 and r.json()["error"].startswith(field), r.text
     r = client.post("/api/tables", json={"options": {"dealer_must_bid": True}, "take": 0})
@@ -269,16 +274,19 @@ def test_names_are_validated_and_shown(client):
 # --- every chair's JSON view is DealState.view, serialised ---------------------------------------------------
 def _expected(sv, chair_of):
     """The visibility-bearing fields of a chair's JSON view, written here from the SeatView alone."""
+
     def cards(idx):
         return sorted(str(Card(c)) for c in idx)
+
     return {
         "hand": cards(sv.held),
         "widow": None if sv.dummy_held is None else cards(sv.dummy_held),
         "legal_calls": sorted(str(a) for a in sv.legal if isinstance(a, Call)),
         "legal_cards": sorted(str(a) for a in sv.legal if isinstance(a, Card)),
         "auction": [(chair_of(c.player), c.player.letter, str(c.call)) for c in sv.calls],
-        "played": [str(p.card) for p in sv.played[len(sv.tricks) * 4:]],
-        "my_seat": sv.seat.letter, "phase": sv.phase,
+        "played": [str(p.card) for p in sv.played[len(sv.tricks) * 4 :]],
+        "my_seat": sv.seat.letter,
+        "phase": sv.phase,
         "can_claim": any(isinstance(a, MakeClaim) for a in sv.legal),
         "must_answer_claim": any(isinstance(a, AgreeClaim) for a in sv.legal),
         "claimer_hand": None if sv.claimer_held is None else cards(sv.claimer_held),
@@ -287,12 +295,19 @@ def _expected(sv, chair_of):
 
 def _actual(v):
     return {
-        "hand": sorted(v["hand"]), "widow": None if v["widow"] is None else sorted(v["widow"]),
-        "legal_calls": sorted(v["legal_calls"]), "legal_cards": sorted(v["legal_cards"]),
+        "hand": sorted(v["hand"]),
+        "widow": None if v["widow"] is None else sorted(v["widow"]),
+        "legal_calls": sorted(v["legal_calls"]),
+        "legal_cards": sorted(v["legal_cards"]),
         "auction": [(a["chair"], a["seat"], a["call"]) for a in v["auction"]],
-        "played": [c["card"] for c in v["current_trick"]], "my_seat": v["my_seat"], "phase": v["phase"],
-        "can_claim": v["can_claim"], "must_answer_claim": v["must_answer_claim"],
-        "claimer_hand": None if v["claim"] is None else v["claim"]["claimer_hand"] and sorted(v["claim"]["claimer_hand"]),
+        "played": [c["card"] for c in v["current_trick"]],
+        "my_seat": v["my_seat"],
+        "phase": v["phase"],
+        "can_claim": v["can_claim"],
+        "must_answer_claim": v["must_answer_claim"],
+        "claimer_hand": None
+        if v["claim"] is None
+        else v["claim"]["claimer_hand"] and sorted(v["claim"]["claimer_hand"]),
     }
 
 
@@ -311,7 +326,10 @@ def test_every_chair_view_is_the_deal_state_view(client):
             chair = table.chair_of(state.awaiting[0])
             action = {"type": "accept_claim" if rng.random() < 0.5 else "dispute_claim"}
         elif state.phase == "play" and rng.random() < 0.1:
-            chair, action = int(rng.integers(3)), {"type": "claim", "tricks": int(rng.integers(state.play.tricks_left + 1))}
+            chair, action = (
+                int(rng.integers(3)),
+                {"type": "claim", "tricks": int(rng.integers(state.play.tricks_left + 1))},
+            )
         else:
             chair = table.chair_of(state.turn)
             sv = state.view(state.turn)

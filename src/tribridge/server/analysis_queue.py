@@ -39,8 +39,13 @@ def busy_analysis(note: str) -> dict[str, Any]:
 class AnalysisQueue:
     """Runs post-deal analyses one at a time; ``on_done(table)`` is called after a result is cached."""
 
-    def __init__(self, run: Callable[..., dict[str, Any]], executor: Executor | None,
-                 on_done: Callable[[Table], None], limit: int = 32) -> None:
+    def __init__(
+        self,
+        run: Callable[..., dict[str, Any]],
+        executor: Executor | None,
+        on_done: Callable[[Table], None],
+        limit: int = 32,
+    ) -> None:
         self.run = run
         self.executor = executor
         self.on_done = on_done

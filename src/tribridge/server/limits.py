@@ -18,8 +18,16 @@ from typing import Any
 
 from tribridge.errors import InvalidInput
 
-__all__ = ["LIMIT_FLAGS", "MAX_NAME_LENGTH", "RateWindow", "TableLimits", "TooMany", "add_limit_flags", "check_name",
-           "limits_from_args"]
+__all__ = [
+    "LIMIT_FLAGS",
+    "MAX_NAME_LENGTH",
+    "RateWindow",
+    "TableLimits",
+    "TooMany",
+    "add_limit_flags",
+    "check_name",
+    "limits_from_args",
+]
 
 MAX_NAME_LENGTH = 40
 
@@ -60,8 +68,13 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     """Add the table limits' flags (``LIMIT_FLAGS``) to a command's parser."""
     defaults = TableLimits()
     for flag, name in LIMIT_FLAGS.items():
-        parser.add_argument(flag, type=int, default=getattr(defaults, name), dest=name,
-                            help=f"table limit: {name.replace('_', ' ')} (default {getattr(defaults, name)})")
+        parser.add_argument(
+            flag,
+            type=int,
+            default=getattr(defaults, name),
+            dest=name,
+            help=f"table limit: {name.replace('_', ' ')} (default {getattr(defaults, name)})",
+        )
 
 
 def limits_from_args(args: argparse.Namespace) -> TableLimits:

@@ -129,23 +129,33 @@ class TableManager:
     def live_tables(self, client: str | None = None) -> int:
         """Tables with activity in the last ``idle_seconds`` (only those ``client`` created, if given)."""
         since = time.monotonic() - self.limits.idle_seconds
-        return sum(1 for t in self.tables.values()
-                   if t.last_active >= since and (client is None or self.creators.get(t.table_id) == client))
+        return sum(
+            1
+            for t in self.tables.values()
+            if t.last_active >= since and (client is None or self.creators.get(t.table_id) == client)
+        )
 
     def check_creation_limits(self, client: str) -> None:
         """Raise ``TooMany`` when ``client`` (or everyone) may not create a table now."""
         lim = self.limits
         if self.live_tables(client) >= lim.tables_per_client:
-            raise TooMany(f"too many live tables for this client (limit {lim.tables_per_client}); "
-                          "finish or leave one first", int(lim.idle_seconds))
+            raise TooMany(
+                f"too many live tables for this client (limit {lim.tables_per_client}); finish or leave one first",
+                int(lim.idle_seconds),
+            )
         if self.live_tables() >= lim.live_tables:
             raise TooMany(f"too many live tables on this server (limit {lim.live_tables}); try again later", 60)
         if self.creations.count(client) >= lim.creations_per_minute_per_client:
-            raise TooMany(f"too many tables created by this client in the last minute (limit "
-                          f"{lim.creations_per_minute_per_client})", self.creations.retry_after(client))
+            raise TooMany(
+                f"too many tables created by this client in the last minute (limit "
+                f"{lim.creations_per_minute_per_client})",
+                self.creations.retry_after(client),
+            )
         if self.creations.count("*") >= lim.creations_per_minute:
-            raise TooMany(f"too many tables created in the last minute (limit {lim.creations_per_minute})",
-                          self.creations.retry_after("*"))
+            raise TooMany(
+                f"too many tables created in the last minute (limit {lim.creations_per_minute})",
+                self.creations.retry_after("*"),
+            )
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
@@ -207,8 +217,9 @@ class TableManager:
         raise Forbidden("wrong seat token for this table")
 
     # --- actions ---------------------------------------------------------------------------
-    async def act(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None,
-                  by_bot: bool = False) -> None:
+    async def act(
+        self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None, by_bot: bool = False
+    ) -> None:
         """Check, commit, install one action; then mark the subscribers' views stale and start any work due."""
         assert self.store is not None
         if chair is not None and table.is_bot(chair) and not by_bot:
@@ -305,8 +316,9 @@ class TableManager:
             else:
                 bot_name = table.config["chairs"][chair]["bot"]
                 loop = asyncio.get_running_loop()
-                action = await loop.run_in_executor(BOT_EXECUTOR, bot_action, bot_name, table.current(),
-                                                    table.player_of(chair), chair)
+                action = await loop.run_in_executor(
+                    BOT_EXECUTOR, bot_action, bot_name, table.current(), table.player_of(chair), chair
+                )
             if table.version != version or self.stopping:
                 return
             await self.act(table, chair, action, expect_version=version, by_bot=True)
@@ -316,4 +328,3 @@ class TableManager:
             return
         except Exception:  # noqa: BLE001 - a bot failure must not kill the server; log it
             log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
-

@@ -24,8 +24,14 @@ SLOW_CLOSE_CODE = 1013  # "try again later": the client reconnects for the curre
 class Subscriber:
     """One WebSocket following one chair of a table; ``notify()`` after every change, never awaited by actions."""
 
-    def __init__(self, websocket: Any, chair: int, render: Callable[[], str], send_timeout: float = 5.0,
-                 close_timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        websocket: Any,
+        chair: int,
+        render: Callable[[], str],
+        send_timeout: float = 5.0,
+        close_timeout: float = 2.0,
+    ) -> None:
         self.websocket = websocket
         self.chair = chair
         self.render = render
@@ -62,8 +68,10 @@ class Subscriber:
                 await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
             except TimeoutError:
                 log.info("slow subscriber closed", extra={"event": "slow_subscriber"})
-                await self.close(SLOW_CLOSE_CODE, f"too slow: a view was not taken within {self.send_timeout:g} s; "
-                                                  "reconnect for the current view")
+                await self.close(
+                    SLOW_CLOSE_CODE,
+                    f"too slow: a view was not taken within {self.send_timeout:g} s; reconnect for the current view",
+                )
                 return
             except Exception:  # noqa: BLE001 - the socket is gone
                 self.closed = True

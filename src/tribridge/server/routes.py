@@ -45,6 +45,7 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 def guarded(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
     """Wrap a handler so the table API's exceptions become JSON errors with their status codes."""
+
     @functools.wraps(fn)
     async def run(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -59,6 +60,7 @@ def guarded(fn: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
             return _error(409, str(exc))
         except TooMany as exc:
             return _error(429, str(exc), {"Retry-After": str(exc.retry_after)})
+
     return run
 
 
@@ -80,8 +82,15 @@ def _client(request: Request) -> str:
 def table_info(table: Table) -> dict[str, Any]:
     """Public facts about a table: id, scheme, chairs with names, deal number, phase, version, running totals."""
     state = table.current()
-    return {"table_id": table.table_id, "scheme": table.scheme, "chairs": table.chairs, "deal_no": table.deal_no,
-            "phase": state.phase, "version": table.version, "totals": score_sheet(table)["totals"]}
+    return {
+        "table_id": table.table_id,
+        "scheme": table.scheme,
+        "chairs": table.chairs,
+        "deal_no": table.deal_no,
+        "phase": state.phase,
+        "version": table.version,
+        "totals": score_sheet(table)["totals"],
+    }
 
 
 def make_router(manager: TableManager) -> APIRouter:
@@ -167,8 +176,13 @@ def make_router(manager: TableManager) -> APIRouter:
     async def export_json(table_id: str, authorization: str | None = Header(default=None)) -> Any:
         """Finished deals of the table as JSON records."""
         table, _chair = seated(table_id, authorization)
-        return {"table_id": table_id, "scheme": table.scheme, "chairs": table.chairs,
-                "deals": table.history, "score_sheet": score_sheet(table)}
+        return {
+            "table_id": table_id,
+            "scheme": table.scheme,
+            "chairs": table.chairs,
+            "deals": table.history,
+            "score_sheet": score_sheet(table),
+        }
 
     @router.get("/api/tables/{table_id}/export.pbn")
     @guarded

@@ -34,7 +34,14 @@ from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
 
 __all__ = [
-    "ACTION_TYPES", "Prepared", "Table", "chair_seats", "deal_for", "deal_from_source", "result_of", "score_sheet",
+    "ACTION_TYPES",
+    "Prepared",
+    "Table",
+    "chair_seats",
+    "deal_for",
+    "deal_from_source",
+    "result_of",
+    "score_sheet",
 ]
 
 ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next")
@@ -128,9 +135,15 @@ class Table:
     @property
     def chairs(self) -> list[dict[str, Any]]:
         """The three chairs: kind, bot name, shown name, taken."""
-        return [{"kind": c["kind"], "bot": c.get("bot"), "name": self.chair_name(i),
-                 "taken": c["kind"] == "bot" or i in self.token_hashes}
-                for i, c in enumerate(self.config["chairs"])]
+        return [
+            {
+                "kind": c["kind"],
+                "bot": c.get("bot"),
+                "name": self.chair_name(i),
+                "taken": c["kind"] == "bot" or i in self.token_hashes,
+            }
+            for i, c in enumerate(self.config["chairs"])
+        ]
 
     def options(self) -> AuctionOptions:
         """Auction options of this table."""
@@ -177,10 +190,14 @@ class Table:
         kind = action.get("type")
         if kind == "next":
             if state.phase != "done":
-                raise IllegalAction("type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done")
+                raise IllegalAction(
+                    "type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done"
+                )
             return Prepared(self.start_deal(self.deal_no + 1), self.deal_no + 1)
         if kind not in ACTION_TYPES:
-            raise InvalidInput("type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200])
+            raise InvalidInput(
+                "type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200]
+            )
         if chair is None or not 0 <= chair <= 2:
             raise InvalidInput("chair", "unknown chair")
         player = self.player_of(chair)
@@ -242,9 +259,11 @@ class Table:
             "defender_chairs": defenders,
             "declarer_tricks": state.declarer_tricks,
             "result": result_of(state, seats),
-            "scores": {"per_chair": [points[s] for s in seats],
-                       "breakdown": {k: int(v) for k, v in score.breakdown.items()},
-                       "trick_points": int(score.trick_points)},
+            "scores": {
+                "per_chair": [points[s] for s in seats],
+                "breakdown": {k: int(v) for k, v in score.breakdown.items()},
+                "trick_points": int(score.trick_points),
+            },
             "record": record.to_json(),
         }
 
@@ -253,15 +272,26 @@ def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any
     """The ``result`` object of a finished deal (``seats``: each chair's dealing seat)."""
     contract = state.contract
     if contract is None:
-        return {"passed_out": True, "contract": None, "declarer": None, "declarer_chair": None,
-                "declarer_tricks": 0, "made": False, "text": "Passed out: no score"}
+        return {
+            "passed_out": True,
+            "contract": None,
+            "declarer": None,
+            "declarer_chair": None,
+            "declarer_tricks": 0,
+            "made": False,
+            "text": "Passed out: no score",
+        }
     tricks = state.declarer_tricks
     diff = tricks - contract.tricks_needed
     made = diff >= 0
     how = ("made exactly" if diff == 0 else f"made with {diff} over") if made else f"down {-diff}"
     return {
-        "passed_out": False, "contract": str(contract), "declarer": contract.declarer.letter,
-        "declarer_chair": seats.index(contract.declarer), "declarer_tricks": tricks, "made": made,
+        "passed_out": False,
+        "contract": str(contract),
+        "declarer": contract.declarer.letter,
+        "declarer_chair": seats.index(contract.declarer),
+        "declarer_tricks": tricks,
+        "made": made,
         "text": f"{contract} by {contract.declarer.letter}, {tricks} tricks: {how}",
     }
 
@@ -274,8 +304,15 @@ def score_sheet(table: Table) -> dict[str, Any]:
     rubbers: list[dict[str, Any]] = []
     rubber = Rubber(names, scheme)
     for r in table.history:
-        deals.append({"deal_no": r["deal_no"], "contract": r["contract"], "declarer_chair": r["declarer_chair"],
-                      "declarer_tricks": r["declarer_tricks"], "per_chair": r["scores"]["per_chair"]})
+        deals.append(
+            {
+                "deal_no": r["deal_no"],
+                "contract": r["contract"],
+                "declarer_chair": r["declarer_chair"],
+                "declarer_tricks": r["declarer_tricks"],
+                "per_chair": r["scores"]["per_chair"],
+            }
+        )
         if r["contract"] is None:
             continue
         score = DealScore.from_json(r["record"]["score"])

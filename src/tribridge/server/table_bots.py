@@ -64,8 +64,9 @@ def bot_action(bot_name: str, state: DealState, player: Seat, chair: int) -> dic
         call = bidder.bid(view)
         if call not in view.legal_calls():  # a bot bug: keep the table going, but say so in the log
             reason = state.auction.is_legal(call)
-            log.error("bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair,
-                      reason)
+            log.error(
+                "bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason
+            )
             call = PASS
         return {"type": "call", "call": str(call)}
     card_player = getattr(bot, "player", bot)
@@ -78,7 +79,13 @@ def bot_action(bot_name: str, state: DealState, player: Seat, chair: int) -> dic
     if card not in legal:
         assert state.play is not None
         reason = state.play.is_legal(card) or "not this player's card to play"
-        log.error("bot %s chose the illegal card %s for chair %d (%s); playing %s instead", bot_name, card, chair,
-                  reason, legal[0])
+        log.error(
+            "bot %s chose the illegal card %s for chair %d (%s); playing %s instead",
+            bot_name,
+            card,
+            chair,
+            reason,
+            legal[0],
+        )
         card = legal[0]
     return {"type": "play", "card": str(card)}

@@ -32,7 +32,7 @@ def _chairs(chairs_in: Any) -> list[dict[str, Any]]:
     chairs: list[dict[str, Any]] = []
     for i, c in enumerate(chairs_in):
         if not isinstance(c, dict) or c.get("kind") not in ("human", "bot"):
-            raise InvalidInput(f"chairs[{i}]", "expected {\"kind\": \"human\"} or {\"kind\": \"bot\", \"bot\": NAME}")
+            raise InvalidInput(f"chairs[{i}]", 'expected {"kind": "human"} or {"kind": "bot", "bot": NAME}')
         if c["kind"] == "bot":
             chairs.append({"kind": "bot", "bot": check_bot_name(c.get("bot") or "pimc", f"chairs[{i}].bot")})
         elif c.get("name") is not None:
@@ -74,7 +74,9 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
     chairs = _chairs(body.get("chairs"))
     scheme = body.get("scheme") or "classic"
     if scheme not in scheme_names():
-        raise InvalidInput("scheme", f"unknown scheme {str(scheme)[:40]!r}: expected one of {', '.join(scheme_names())}")
+        raise InvalidInput(
+            "scheme", f"unknown scheme {str(scheme)[:40]!r}: expected one of {', '.join(scheme_names())}"
+        )
     options = body.get("options")
     if options is not None and not isinstance(options, dict):
         raise InvalidInput("options", "expected an object")
@@ -83,14 +85,22 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
     people = sum(1 for c in chairs if c["kind"] == "human")
     if source is not None and people > 1:
         field = "seed" if "seed" in source else "deals"
-        raise InvalidInput(field, "a chosen deal is allowed only at a table whose other chairs are all bots "
-                                  f"(this table has {people} human chairs); leave it out for secret deals")
+        raise InvalidInput(
+            field,
+            "a chosen deal is allowed only at a table whose other chairs are all bots "
+            f"(this table has {people} human chairs); leave it out for secret deals",
+        )
     if source is None:
         source = {"secret": secrets.token_hex(32)}
     take = body.get("take")
-    if take is not None and (not isinstance(take, int) or isinstance(take, bool) or not 0 <= take <= 2
-                             or chairs[take]["kind"] != "human"):
+    if take is not None and (
+        not isinstance(take, int) or isinstance(take, bool) or not 0 <= take <= 2 or chairs[take]["kind"] != "human"
+    ):
         raise InvalidInput("take", "expected the number of a human chair 0..2")
-    config = {"chairs": chairs, "scheme": scheme, "deals": source,
-              "options": {"ranking": parsed.ranking, "dealer_must_bid": parsed.dealer_must_bid}}
+    config = {
+        "chairs": chairs,
+        "scheme": scheme,
+        "deals": source,
+        "options": {"ranking": parsed.ranking, "dealer_must_bid": parsed.dealer_must_bid},
+    }
     return config, take

@@ -36,7 +36,9 @@ def _claim_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any] | None:
         return None
     awaiting = [p for p in sv.seats if p != claim.player and p not in claim.agreed]
     return {
-        "chair": chair_of(claim.player), "tricks": claim.tricks, "tricks_left": claim.tricks_left,
+        "chair": chair_of(claim.player),
+        "tricks": claim.tricks,
+        "tricks_left": claim.tricks_left,
         "agreed_chairs": sorted(c for c in map(chair_of, claim.agreed) if c is not None),
         "awaiting_chairs": sorted(c for c in map(chair_of, awaiting) if c is not None),
         "claimer_hand": None if sv.claimer_held is None else card_list(sv.claimer_held),
@@ -63,8 +65,11 @@ def seat_view_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any]:
     last_trick = None
     if sv.tricks:
         trick = sv.tricks[-1]
-        last_trick = {"leader": trick.leader.letter, "winner": trick.winner.letter,
-                      "cards": [{"seat": p.seat.letter, "card": str(p.card)} for p in trick.cards]}
+        last_trick = {
+            "leader": trick.leader.letter,
+            "winner": trick.winner.letter,
+            "cards": [{"seat": p.seat.letter, "card": str(p.card)} for p in trick.cards],
+        }
     contract = sv.contract
     widow_seat = sv.widow if contract is None else contract.declarer.partner
     return {
@@ -99,8 +104,15 @@ def seat_view_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any]:
 def pending_analysis(sv: SeatView) -> dict[str, Any]:
     """The placeholder ``analysis`` of a finished deal until the real one is ready (all hands are public then)."""
     hands = sv.all_hands
-    return {"pending": True, "hands": None if hands is None else {s.letter: card_list(hands[s].cards) for s in Seat},
-            "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": ["analysis in progress"]}
+    return {
+        "pending": True,
+        "hands": None if hands is None else {s.letter: card_list(hands[s].cards) for s in Seat},
+        "dd": None,
+        "capture": None,
+        "nt_calls": None,
+        "best_contract": None,
+        "notes": ["analysis in progress"],
+    }
 
 
 def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
@@ -122,8 +134,12 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
     state = table.current()
     sv = state.view(table.player_of(chair))
     view: dict[str, Any] = {
-        "version": table.version, "table_id": table.table_id, "scheme": table.scheme, "deal_no": table.deal_no,
-        "chairs": table.chairs, "my_chair": chair,
+        "version": table.version,
+        "table_id": table.table_id,
+        "scheme": table.scheme,
+        "deal_no": table.deal_no,
+        "chairs": table.chairs,
+        "my_chair": chair,
     }
     view.update(seat_view_json(sv, table.chair_of))
     view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
