@@ -3,7 +3,11 @@
 Each action is checked first, committed second, installed third: an invalid action changes
 nothing, and nothing is acknowledged before it is on disk. Views are pushed by each subscriber's
 own writer (``server.push``), never on the path of an action. Bots act on their turn (and answer
-claims) in a worker thread; a table of three bots plays only while someone watches it.
+claims) in worker threads; a table of three bots plays only while someone watches it.
+
+Solver work runs on the one solver pool (``tribridge.dd.pool``) at its priority: a bot at a table
+with a person ``INTERACTIVE``, the post-deal analysis ``ANALYSIS``, a watched table of bots only
+``BATCH``. A bot whose solver queue is full tries again shortly.
 """
 
 from __future__ import annotations
@@ -14,16 +18,15 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from tribridge.cards import Seat
+from tribridge.dd import Priority, QueueFull, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.analysis import analyse
 from tribridge.server.analysis_queue import AnalysisQueue
-from tribridge.server.cardplay import DDS_LOCK
 from tribridge.server.limits import RateWindow, TableLimits, TooMany
 from tribridge.server.push import Subscriber
 from tribridge.server.store import Store, token_hash
@@ -36,10 +39,7 @@ __all__ = ["Conflict", "Forbidden", "NotFound", "TableManager"]
 
 log = logging.getLogger("tribridge.server.tables")
 
-# One thread thinks for every bot: DDS (behind PIMC and the claim checks) must not run in two threads at once.
-BOT_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-bot")
-# Post-deal analysis has its own thread so a slow analysis never holds up the bots (DDS_LOCK serialises DDS).
-ANALYSIS_EXECUTOR = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tribridge-analysis")
+BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
 
 
 class Forbidden(Exception):
@@ -54,9 +54,11 @@ class Conflict(Exception):
     """A stale ``version`` or a chair already taken (HTTP 409)."""
 
 
-def analyse_locked(state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]) -> dict[str, Any]:
-    """Post-deal analysis of a finished deal (each chair's dealing seat and name given) holding the DDS lock."""
-    with DDS_LOCK:
+def analyse_at_priority(
+    state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]
+) -> dict[str, Any]:
+    """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
+    with solving_at(Priority.ANALYSIS):
         return analyse(state, scheme, chair_seats, names)
 
 
@@ -82,7 +84,7 @@ class TableManager:
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = Store(self.db_path)
         self.stopping = False
-        self.analysis = AnalysisQueue(analyse_locked, ANALYSIS_EXECUTOR, self.notify, self.limits.analysis_queue)
+        self.analysis = AnalysisQueue(analyse_at_priority, None, self.notify, self.limits.analysis_queue)
         self.analysis.start()
         for table_id in self.store.table_ids():
             table = self._replay(table_id)
@@ -309,17 +311,8 @@ class TableManager:
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            if table.version != version or self.stopping:
-                return
-            if chair is None:
-                action: dict[str, Any] = {"type": "next"}
-            else:
-                bot_name = table.config["chairs"][chair]["bot"]
-                loop = asyncio.get_running_loop()
-                action = await loop.run_in_executor(
-                    BOT_EXECUTOR, bot_action, bot_name, table.current(), table.player_of(chair), chair
-                )
-            if table.version != version or self.stopping:
+            action = await self._bot_decision(table, chair, version)
+            if action is None or table.version != version or self.stopping:
                 return
             await self.act(table, chair, action, expect_version=version, by_bot=True)
         except asyncio.CancelledError:
@@ -328,3 +321,19 @@ class TableManager:
             return
         except Exception:  # noqa: BLE001 - a bot failure must not kill the server; log it
             log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
+
+    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
+        """The bot's action (None once the table moved on); retried while the solver queue is full."""
+        if chair is None:
+            return {"type": "next"}
+        priority = Priority.BATCH if table.all_bots else Priority.INTERACTIVE
+        bot_name = table.config["chairs"][chair]["bot"]
+        loop = asyncio.get_running_loop()
+        while table.version == version and not self.stopping:
+            try:
+                return await loop.run_in_executor(
+                    None, bot_action, bot_name, table.current(), table.player_of(chair), chair, priority
+                )
+            except QueueFull:
+                await asyncio.sleep(BUSY_RETRY_SECONDS)
+        return None

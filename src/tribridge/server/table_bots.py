@@ -1,7 +1,7 @@
 """A bot's action at a table: its call or card from its ``SeatView``, and its answer to a pending claim.
 
-These run in a worker thread (the bot executor of ``server.manager``); every double-dummy solve
-holds ``DDS_LOCK`` (DDS keeps per-thread global state). A bot answers a claim by itself: it agrees
+These run in a worker thread; their double-dummy solves run on the solver pool at the priority the
+caller gives (``tribridge.dd.solving_at``). A bot answers a claim by itself: it agrees
 exactly when double dummy confirms that the claimer's side can take at least the claimed number of
 the remaining tricks from here.
 """
@@ -13,11 +13,10 @@ from typing import Any
 
 from tribridge.bots import BOT_PAIRS, bot_parts, get_bot
 from tribridge.cards import Card, Seat
-from tribridge.dd import solve_position
+from tribridge.dd import Priority, solve_position, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
-from tribridge.server.cardplay import DDS_LOCK
 
 __all__ = ["bot_action", "bot_names", "check_bot_name", "claim_is_sound"]
 
@@ -40,12 +39,12 @@ def check_bot_name(name: Any, field_name: str) -> str:
     return name.strip().lower()
 
 
-def claim_is_sound(state: DealState) -> bool:
+def claim_is_sound(state: DealState, priority: Priority = Priority.INTERACTIVE) -> bool:
     """Whether double dummy confirms the pending claim: the claimer's side can take its tricks from here."""
     claim, play = state.claim, state.play
     if claim is None or play is None or play.turn is None:
         raise InvalidInput("claim", "there is no pending claim")
-    with DDS_LOCK:
+    with solving_at(priority):
         best_for_turn = max(solve_position(play).values())
     claimer_seat = state.seat_of(claim.player)
     same_side = (int(claimer_seat) - int(play.turn)) % 2 == 0
@@ -53,15 +52,18 @@ def claim_is_sound(state: DealState) -> bool:
     return claimer_best >= claim.tricks
 
 
-def bot_action(bot_name: str, state: DealState, player: Seat, chair: int) -> dict[str, Any]:
+def bot_action(
+    bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
+) -> dict[str, Any]:
     """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call or a card."""
     if state.claim is not None:
-        return {"type": "accept_claim" if claim_is_sound(state) else "dispute_claim"}
+        return {"type": "accept_claim" if claim_is_sound(state, priority) else "dispute_claim"}
     bot = get_bot(bot_name)
     if state.phase == "auction":
         bidder = getattr(bot, "bidder", bot)
         view = state.view(player)
-        call = bidder.bid(view)
+        with solving_at(priority):  # the simulation bidder solves deals too
+            call = bidder.bid(view)
         if call not in view.legal_calls():  # a bot bug: keep the table going, but say so in the log
             reason = state.auction.is_legal(call)
             log.error(
@@ -71,7 +73,7 @@ def bot_action(bot_name: str, state: DealState, player: Seat, chair: int) -> dic
         return {"type": "call", "call": str(call)}
     card_player = getattr(bot, "player", bot)
     view = state.view(player, reveal_all=bool(getattr(card_player, "sees_all", False)))
-    with DDS_LOCK:
+    with solving_at(priority):
         card = card_player.play(view)
     if not isinstance(card, Card):
         card = Card.parse(card) if isinstance(card, str) else Card(int(card))
