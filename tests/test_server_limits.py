@@ -101,7 +101,7 @@ def _passed_out_table(table_id):
     table = Table(table_id, {"chairs": BOTS, "scheme": "classic", "deals": {"seed": 1}})
     table.begin()
     for _ in range(3):
-        chair = table.chair_of(table.current().turn)
+        chair = table.chair_of_player(table.current().turn)
         table.install(table.prepare(chair, {"type": "call", "call": "P"}))
     assert table.current().phase == "done"
     return table
@@ -110,7 +110,7 @@ def _passed_out_table(table_id):
 def _next_deal_passed_out(table):
     table.install(table.prepare(None, {"type": "next"}))
     for _ in range(3):
-        chair = table.chair_of(table.current().turn)
+        chair = table.chair_of_player(table.current().turn)
         table.install(table.prepare(chair, {"type": "call", "call": "P"}))
 
 

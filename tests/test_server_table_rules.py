@@ -319,11 +319,11 @@ def test_every_chair_view_is_the_deal_state_view(client):
         state = table.current()
         for chair, token in tokens.items():
             sv = state.view(table.player_of(chair))
-            assert _actual(view(client, tid, token)) == _expected(sv, table.chair_of), (step, chair)
+            assert _actual(view(client, tid, token)) == _expected(sv, table.chair_of_player), (step, chair)
         if state.phase == "done":
             break
         if state.claim is not None:
-            chair = table.chair_of(state.awaiting[0])
+            chair = table.chair_of_player(state.awaiting[0])
             action = {"type": "accept_claim" if rng.random() < 0.5 else "dispute_claim"}
         elif state.phase == "play" and rng.random() < 0.1:
             chair, action = (
@@ -331,7 +331,7 @@ def test_every_chair_view_is_the_deal_state_view(client):
                 {"type": "claim", "tricks": int(rng.integers(state.play.tricks_left + 1))},
             )
         else:
-            chair = table.chair_of(state.turn)
+            chair = table.chair_of_player(state.turn)
             sv = state.view(state.turn)
             if state.phase == "auction":
                 legal = sv.legal_calls()

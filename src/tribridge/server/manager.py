@@ -279,12 +279,12 @@ class TableManager:
         """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
         state = table.current()
         if state.claim is not None:
-            chairs = [table.chair_of(p) for p in state.awaiting]
+            chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
         if state.phase == "done":
             return (table.all_bots and bool(self.watchers(table.table_id))), None
-        chair = table.chair_of(state.turn)
+        chair = table.chair_of_player(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None
         if table.all_bots and not self.watchers(table.table_id):

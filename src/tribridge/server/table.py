@@ -159,7 +159,7 @@ class Table:
         """The player (dealing seat) a chair plays as in the current deal."""
         return self.seats[chair]
 
-    def chair_of(self, player: Seat | None) -> int | None:
+    def chair_of_player(self, player: Seat | None) -> int | None:
         """The chair playing as ``player`` (a dealing seat) in the current deal; None for None or the widow."""
         if player is None:
             return None
@@ -218,7 +218,7 @@ class Table:
             return DisputeClaim()
         key = "call" if kind == "call" else "card"
         if state.claim is None and state.phase != "done" and state.turn != self.player_of(chair):
-            turn_chair = self.chair_of(state.turn)
+            turn_chair = self.chair_of_player(state.turn)
             raise IllegalAction(key, f"not your turn: chair {turn_chair} acts next")
         text = action.get(key)
         if not isinstance(text, str):

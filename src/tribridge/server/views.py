@@ -124,7 +124,7 @@ def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
         analysis = dict(analysis, hands=pending_analysis(sv)["hands"])
     best = analysis.get("best_contract")
     if isinstance(best, dict) and isinstance(best.get("declarer"), str):
-        best = dict(best, declarer_chair=table.chair_of(Seat.parse(best["declarer"], "declarer")))
+        best = dict(best, declarer_chair=table.chair_of_player(Seat.parse(best["declarer"], "declarer")))
         analysis = dict(analysis, best_contract=best)
     return analysis
 
@@ -141,7 +141,7 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "chairs": table.chairs,
         "my_chair": chair,
     }
-    view.update(seat_view_json(sv, table.chair_of))
+    view.update(seat_view_json(sv, table.chair_of_player))
     view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
