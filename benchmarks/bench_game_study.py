@@ -27,7 +27,8 @@ def main() -> None:
     args = parser.parse_args()
 
     from tribridge.dealing.random import deal_batch
-    from tribridge.sim.studies import GameParams, game_deal_reference, run_game
+    from tribridge.sim.game_reference import game_deal_reference
+    from tribridge.sim.game_study import GameParams, run_game
 
     params = GameParams(schemes=("classic", "tribridge"))
     run_game(65_536, 1, 0, params, workers=args.workers)  # warm the numba cache and the pool imports

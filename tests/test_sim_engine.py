@@ -20,7 +20,7 @@ from tribridge.errors import InvalidInput
 from tribridge.sim.engine import (
     BLOCK_SIZE, ChunkSpec, merge_all, merge_partials, partial_from_json, partial_to_json, plan_chunks, run_study,
 )
-from tribridge.sim.studies import engine_check_chunk
+from tribridge.sim.engine_check import engine_check_chunk
 
 PY = sys.executable
 
@@ -194,7 +194,7 @@ def test_parquet_rows_and_manifest(tmp_path):
 RESUME_SCRIPT = textwrap.dedent("""
     import json, sys
     from tribridge.sim.engine import run_study, partial_to_json
-    from tribridge.sim.studies import engine_check_chunk
+    from tribridge.sim.engine_check import engine_check_chunk
     if __name__ == "__main__":
         out, resume, sleep = sys.argv[1], sys.argv[2] == "1", float(sys.argv[3])
         r = run_study("check", engine_check_chunk, {"sides": 6, "rows": True, "sleep": sleep},

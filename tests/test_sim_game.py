@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 
 from tribridge.cards import Deal, Seat
 from tribridge.errors import InvalidInput
-from tribridge.sim.studies import (
-    GameParams, game_deal_reference, game_summary, play_game_batch, run_game,
-)
+from tribridge.sim.game_reference import game_deal_reference
+from tribridge.sim.game_study import GameParams, game_summary, play_game_batch, run_game
 
 ESTIMATOR = GameParams(outcome="estimator", schemes=("classic",))
 

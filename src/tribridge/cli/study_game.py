@@ -38,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the game study and print the per-run table (or JSON)."""
     from tribridge.sim.report import game_table_markdown
-    from tribridge.sim.studies import GameParams, check_schemes, run_game
+    from tribridge.sim.game_study import GameParams, check_schemes, run_game
 
     if args.scheduler and args.backend != "dask":
         args.backend = "dask"

@@ -40,7 +40,7 @@ def run_calibration(
         }
         if game_deals > 0:
             try:
-                from tribridge.sim.studies import GameParams, run_game
+                from tribridge.sim.game_study import GameParams, run_game
 
                 params = GameParams(outcome="estimator", limit=reading.limit, gap=reading.gap,
                                     replacements=reading.replacements)

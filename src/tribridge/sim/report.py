@@ -130,7 +130,7 @@ class Section:
 
 def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: int | None) -> Section:
     """Table IV: the three-player game study, with the Figure 6 style figure."""
-    from tribridge.sim.studies import GameParams, run_game
+    from tribridge.sim.game_study import GameParams, run_game
 
     result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=("classic", "tribridge")),
                       workers=workers)

@@ -1,4 +1,4 @@
-"""Studies run by the engine: pure chunk functions returning integer partial results.
+"""The game study run by the engine: parameters, the chunk function, outcome models and the summary of a run.
 
 ``game`` is the seed paper's three-player protocol (Table IV): deal ``i`` of a run is dealt by seat
 ``i mod 3`` (N, E, S in turn), the widow sits opposite the dealer, the three players call clockwise
@@ -7,24 +7,32 @@ within the highest level its own 13 cards pass the NT call algorithm at, else pa
 is then scored with an outcome model: the capture estimator on declarer + widow (``estimator``) or
 double-dummy NT tricks with the declarer's left-hand opponent leading (``dd``).
 
-The batch path (numba kernels) and the readable per-deal reference (:func:`game_deal_reference`)
-must agree; ``tests/test_sim_game.py`` checks that on random deals.
+The batch path (numba kernels in :mod:`tribridge.sim.game_kernels`) and the readable per-deal reference
+(:func:`tribridge.sim.game_reference.game_deal_reference`) must agree; ``tests/test_sim_game.py`` checks that
+on random deals.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import numpy as np
-from numba import njit
 
 from tribridge.errors import InvalidInput
-from tribridge.sim.engine import ChunkOutput, ChunkSpec
+from tribridge.sim.engine import ChunkOutput, ChunkSpec, run_study
+from tribridge.sim.game_kernels import (
+    MAX_LEVEL, complete_fourth_hand_kernel, game_auction_kernel, game_estimator_kernel, game_tally_kernel,
+    masks_to_owners_kernel, qualify_bits_kernel,
+)
 
-MAX_LEVEL = 7
+__all__ = [
+    "CAPTURE_GAPS", "CAPTURE_LIMITS", "GameBatch", "GameParams", "MAX_LEVEL", "OUTCOMES", "SCHEMES_DEFAULT",
+    "check_schemes", "dd_tricks", "dealer_of", "estimator_tricks", "game_chunk", "game_summary", "nt_qualifies",
+    "nt_qualify_bits", "play_game_batch", "run_game", "score_table",
+]
+
 OUTCOMES = ("estimator", "dd")
 SCHEMES_DEFAULT = ("classic", "tribridge")
 CAPTURE_LIMITS = ("max", "min", "none")
@@ -86,7 +94,7 @@ def nt_qualify_bits(masks: np.ndarray) -> np.ndarray:
     ``masks`` is ``int64[n, 4, 4]`` [deal, seat, suit]. One fused numba pass over the 28 (seat, level)
     tests, using the NT estimator's own per-hand classifier.
     """
-    return _qualify_bits_kernel(np.ascontiguousarray(masks, dtype=np.int64))
+    return qualify_bits_kernel(np.ascontiguousarray(masks, dtype=np.int64))
 
 
 def nt_qualifies(hand_masks: Sequence[int], level: int) -> bool:
@@ -137,200 +145,6 @@ def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Batch kernels
-
-
-def _nt_classifier():
-    # The NT estimator's scalar numba classifier (code, count_of_one, remaining) of one hand at one level.
-    from tribridge.estimators.nt_call import _classify
-
-    return _classify
-
-
-_classify_hand = _nt_classifier()
-YES_CODE = 1
-
-
-def _capture_scorer():
-    # The capture estimator's scalar numba kernel (captures, status, budget) on declarer / partner suit masks.
-    from tribridge.estimators.capture import _capture_one
-
-    return _capture_one
-
-
-_capture_hand_pair = _capture_scorer()
-_TRAILING_ZEROS = np.array([((m & -m).bit_length() - 1) if m else 13 for m in range(1 << 13)], dtype=np.int64)
-
-
-@njit(cache=True)
-def _hand_bits(m0, m1, m2, m3):
-    """Bit L-1 set when the hand passes the NT call test at level L (levels above 7 - Δ fail Condition A)."""
-    delta = _TRAILING_ZEROS[m0] + _TRAILING_ZEROS[m1] + _TRAILING_ZEROS[m2] + _TRAILING_ZEROS[m3]
-    bits = 0
-    for level in range(1, 8 - min(delta, 7)):
-        code, _count, _remaining = _classify_hand(m0, m1, m2, m3, level)
-        if code == YES_CODE:
-            bits |= 1 << (level - 1)
-    return bits
-
-
-@njit(cache=True)
-def _paper_auction(deal_bits, dealer, highest, seats):
-    """The paper's NT auction of one deal: ``(level, declarer seat)``.
-
-    ``deal_bits[seat]`` has bit L-1 set when that hand qualifies at level L; the bidders are the dealer,
-    left and right (the widow opposite the dealer never calls); each bids the next NT level while it is
-    within its highest qualifying level; the auction ends after a bid and two passes, or three passes
-    (holder -1). ``highest`` and ``seats`` are int64[3] scratch arrays.
-    """
-    seats[0] = dealer
-    seats[1] = (dealer + 1) % 4
-    seats[2] = (dealer + 3) % 4
-    for k in range(3):
-        highest[k] = _highest_level(deal_bits[seats[k]])
-    current = 0
-    holder = -1
-    passes = 0
-    turn = 0
-    while True:
-        k = turn % 3
-        if current + 1 <= highest[k]:
-            current += 1
-            holder = seats[k]
-            passes = 0
-        else:
-            passes += 1
-        if (holder < 0 and passes == 3) or (holder >= 0 and passes == 2):
-            return current, holder
-        turn += 1
-
-
-@njit(cache=True)
-def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements, bits, levels, declarers, widow_ok,
-                          tricks):
-    """The whole protocol with the capture-estimator outcome, fused in one pass over ``int64[n, 4, 4]`` masks."""
-    n = masks.shape[0]
-    highest = np.zeros(3, dtype=np.int64)
-    seats = np.zeros(3, dtype=np.int64)
-    for i in range(n):
-        for seat in range(4):
-            bits[i, seat] = _hand_bits(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2], masks[i, seat, 3])
-        dealer = (first_deal + i) % 3
-        current, holder = _paper_auction(bits[i], dealer, highest, seats)
-        levels[i] = current if holder >= 0 else 0
-        declarers[i] = holder
-        widow_ok[i] = 0
-        tricks[i] = 0
-        if holder >= 0:
-            widow = dealer ^ 2
-            widow_ok[i] = (bits[i, widow] >> (current - 1)) & 1
-            total, _status, _budget = _capture_hand_pair(masks[i, holder], masks[i, widow], limit_code, live_gap,
-                                                         replacements)
-            tricks[i] = min(total, 13)
-
-
-@njit(cache=True)
-def _qualify_bits_kernel(masks):
-    n = masks.shape[0]
-    out = np.zeros((n, 4), dtype=np.int16)
-    for i in range(n):
-        for seat in range(4):
-            bits = 0
-            for level in range(1, MAX_LEVEL + 1):
-                code, _count, _remaining = _classify_hand(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2],
-                                                          masks[i, seat, 3], level)
-                if code == YES_CODE:
-                    bits |= 1 << (level - 1)
-            out[i, seat] = bits
-    return out
-
-
-@njit(cache=True)
-def masks_to_owners_kernel(masks):
-    """``uint8[n, 52]`` owner seats from ``int64[n, 4, 4]`` suit masks."""
-    n = masks.shape[0]
-    out = np.zeros((n, 52), dtype=np.uint8)
-    for i in range(n):
-        for seat in range(4):
-            for suit in range(4):
-                m = masks[i, seat, suit]
-                for rank in range(13):
-                    if (m >> rank) & 1:
-                        out[i, suit * 13 + rank] = seat
-    return out
-
-
-@njit(cache=True)
-def _highest_level(bits):
-    level = 0
-    for lv in range(1, 8):
-        if (bits >> (lv - 1)) & 1:
-            level = lv
-    return level
-
-
-@njit(cache=True)
-def game_auction_kernel(qualify_bits, first_deal):
-    """Auction of a batch: ``(level int8[n], declarer int8[n], widow_ok int8[n])``; level 0 = thrown in.
-
-    ``widow_ok`` is 1 when the widow's own hand passes the NT call test at the contract level.
-    """
-    n = qualify_bits.shape[0]
-    levels = np.zeros(n, dtype=np.int8)
-    declarers = np.full(n, -1, dtype=np.int8)
-    widow_ok = np.zeros(n, dtype=np.int8)
-    highest = np.zeros(3, dtype=np.int64)
-    seats = np.zeros(3, dtype=np.int64)
-    for i in range(n):
-        dealer = (first_deal + i) % 3
-        current, holder = _paper_auction(qualify_bits[i], dealer, highest, seats)
-        if holder >= 0:
-            levels[i] = current
-            declarers[i] = holder
-            widow = dealer ^ 2
-            widow_ok[i] = (qualify_bits[i, widow] >> (current - 1)) & 1
-    return levels, declarers, widow_ok
-
-
-@njit(cache=True)
-def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, first_deal):
-    """Integer tallies of a batch (see :func:`game_chunk` for the names) and per-deal net points ``int64[n, S]``."""
-    n = levels.shape[0]
-    n_schemes = scores.shape[0]
-    opened = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
-    made = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
-    both_opened = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
-    both_made = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
-    lost_widow_not_ok = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
-    by_position = np.zeros(3, dtype=np.int64)
-    tricks_hist = np.zeros(14, dtype=np.int64)
-    net = np.zeros(n_schemes, dtype=np.int64)
-    deal_net = np.zeros((n, n_schemes), dtype=np.int64)
-    for i in range(n):
-        level = levels[i]
-        if level == 0:
-            continue
-        t = tricks[i]
-        opened[level] += 1
-        tricks_hist[t] += 1
-        ok = t >= level + 6
-        if ok:
-            made[level] += 1
-        if widow_ok[i]:
-            both_opened[level] += 1
-            if ok:
-                both_made[level] += 1
-        elif not ok:
-            lost_widow_not_ok[level] += 1
-        position = (declarers[i] - dealers[i]) % 4  # 0 dealer, 1 left, 3 right
-        by_position[0 if position == 0 else (1 if position == 1 else 2)] += 1
-        for k in range(n_schemes):
-            deal_net[i, k] = scores[k, level, t]
-            net[k] += scores[k, level, t]
-    return opened, made, both_opened, both_made, lost_widow_not_ok, by_position, tricks_hist, net, deal_net
-
-
-# ---------------------------------------------------------------------------------------------
 # Outcome models (batch)
 
 
@@ -369,21 +183,10 @@ def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) ->
 # The chunk function
 
 
-@njit(cache=True)
-def _complete_fourth_hand_kernel(three, out):
-    for i in range(three.shape[0]):
-        for suit in range(4):
-            held = np.int64(0)
-            for seat in range(3):
-                out[i, seat, suit] = three[i, seat, suit]
-                held |= three[i, seat, suit]
-            out[i, 3, suit] = np.int64(8191) ^ held
-
-
 def _complete_fourth_hand(three: np.ndarray) -> np.ndarray:
     """``int64[n, 4, 4]`` masks from the first three hands (the fourth holds the rest of the pack)."""
     out = np.empty((three.shape[0], 4, 4), dtype=np.int64)
-    _complete_fourth_hand_kernel(three, out)
+    complete_fourth_hand_kernel(three, out)
     return out
 
 
@@ -465,81 +268,6 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
 
 
 # ---------------------------------------------------------------------------------------------
-# Readable reference of the protocol, one deal at a time
-
-
-@dataclass(frozen=True)
-class GameDealResult:
-    """What happened on one deal of the protocol."""
-
-    dealer: int
-    calls: tuple[str, ...]
-    level: int  # 0 when thrown in
-    declarer: int  # -1 when thrown in
-    leader: int  # -1 when thrown in
-    tricks: int
-    made: bool
-    widow_qualifies: bool
-    net: tuple[int, ...]
-
-
-def game_deal_reference(owners: np.ndarray, deal_index: int, params: GameParams,
-                        tricks_fn: Any = None) -> GameDealResult:
-    """The protocol on one deal, written plainly with the rules engine and the scalar estimators."""
-    from tribridge.cards import Deal, Seat
-    from tribridge.rules.auction import AuctionState, Contract, Denom, bid, opening_leader, PASS
-    from tribridge.rules.scoring import get_scheme, score_deal
-
-    deal = Deal.from_owners(owners)
-    dealer = Seat(dealer_of(deal_index))
-    hands = {seat: deal[seat].masks() for seat in Seat}
-    highest = {}
-    for seat in Seat:
-        qualifying = [lv for lv in range(1, MAX_LEVEL + 1) if nt_qualifies(hands[seat], lv)]
-        highest[seat] = max(qualifying, default=0)
-    auction = AuctionState.start(dealer)
-    while not auction.is_over:
-        seat = auction.turn
-        current = auction.highest_bid.level if auction.highest_bid is not None else 0
-        wanted = current + 1
-        auction = auction.apply(bid(wanted, Denom.NT) if wanted <= highest[seat] else PASS)
-    calls = tuple(str(c) for c in auction.calls)
-    contract = auction.contract
-    if contract is None:
-        return GameDealResult(int(dealer), calls, 0, -1, -1, 0, False, False, tuple(0 for _ in params.schemes))
-    declarer = contract.declarer
-    widow = dealer.partner
-    if tricks_fn is not None:
-        tricks = int(tricks_fn(deal, dealer, declarer))
-    elif params.outcome == "estimator":
-        tricks = estimator_tricks_reference(owners, int(declarer), int(widow), params)
-    else:
-        from tribridge.dd import dd_nt_tricks
-        from tribridge.rules.auction import play_deal
-
-        tricks = int(dd_nt_tricks([play_deal(deal, dealer, declarer)], int(declarer), cache=False, workers=1)[0])
-    widow_ok = nt_qualifies(hands[widow], contract.level)
-    scored = Contract(contract.level, Denom.NT, 0, declarer)
-    net = tuple(int(score_deal(scored, tricks, get_scheme(name)).net) for name in params.schemes)
-    return GameDealResult(int(dealer), calls, contract.level, int(declarer), int(opening_leader(declarer)),
-                          tricks, tricks >= contract.level + 6, widow_ok, net)
-
-
-def estimator_tricks_reference(owners: np.ndarray, declarer: int, widow: int, params: GameParams) -> int:
-    """Capture total for one deal from the scalar estimator: state 1 = declarer, 2 = widow, 0 = defenders."""
-    from tribridge.estimators.capture import capture
-
-    state = np.zeros((4, 13), dtype=np.int8)
-    for card in range(52):
-        if owners[card] == declarer:
-            state[card // 13, card % 13] = 1
-        elif owners[card] == widow:
-            state[card // 13, card % 13] = 2
-    result = capture(state, limit=params.limit, gap=params.gap, replacements=params.replacements)
-    return min(13, int(result.captures))
-
-
-# ---------------------------------------------------------------------------------------------
 # Summary of merged tallies
 
 
@@ -578,34 +306,11 @@ def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, An
 
 
 # ---------------------------------------------------------------------------------------------
-# Engine self-check study
-
-
-def engine_check_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
-    """A tiny study for checking the engine: a histogram of one die roll per deal slot, from the block streams."""
-    sides = int(params.get("sides", 6))
-    if params.get("sleep"):
-        time.sleep(float(params["sleep"]))  # lets tests interrupt a run part-way
-    rolls = []
-    for block, lo, hi, seed_seq in chunk.blocks():
-        rng = np.random.default_rng(seed_seq)
-        offset = lo - block * chunk.block_size
-        rolls.append(rng.integers(0, sides, size=offset + (hi - lo))[offset:])
-    values = np.concatenate(rolls)
-    partial = {"deals": int(values.size), "histogram": np.bincount(values, minlength=sides).astype(np.int64),
-               "total": int(values.sum())}
-    rows = {"roll": values.astype(np.int8)} if params.get("rows") else None
-    return ChunkOutput(partial, rows)
-
-
-# ---------------------------------------------------------------------------------------------
 # Running the game study end to end
 
 
 def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_options: Any) -> dict[str, Any]:
     """Run the game study through the engine; a JSON-ready dict (no timings, so it is reproducible byte for byte)."""
-    from tribridge.sim.engine import run_study
-
     check_schemes(params.schemes)
     if params.outcome == "dd" and engine_options.get("chunk_size") is None:
         engine_options["chunk_size"] = 2000  # about 350 double-dummy solves (10 s a core) per chunk
