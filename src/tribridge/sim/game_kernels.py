@@ -182,6 +182,7 @@ def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, firs
     lost_widow_not_ok = np.zeros(MAX_LEVEL + 1, dtype=np.int64)
     by_position = np.zeros(3, dtype=np.int64)
     tricks_hist = np.zeros(14, dtype=np.int64)
+    level_tricks = np.zeros((MAX_LEVEL + 1, 14), dtype=np.int64)
     net = np.zeros(n_schemes, dtype=np.int64)
     deal_net = np.zeros((n, n_schemes), dtype=np.int64)
     for i in range(n):
@@ -191,6 +192,7 @@ def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, firs
         t = tricks[i]
         opened[level] += 1
         tricks_hist[t] += 1
+        level_tricks[level, t] += 1
         ok = t >= level + 6
         if ok:
             made[level] += 1
@@ -205,7 +207,8 @@ def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, firs
         for k in range(n_schemes):
             deal_net[i, k] = scores[k, level, t]
             net[k] += scores[k, level, t]
-    return opened, made, both_opened, both_made, lost_widow_not_ok, by_position, tricks_hist, net, deal_net
+    return (opened, made, both_opened, both_made, lost_widow_not_ok, by_position, tricks_hist, level_tricks, net,
+            deal_net)
 
 
 

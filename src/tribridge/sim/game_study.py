@@ -244,11 +244,12 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     for _block, lo, hi, _seq in chunk.blocks():
         masks = _complete_fourth_hand(deal_hand_masks(hi - lo, run_seed, 3, lo))
         batch = play_game_batch(masks, lo, game)
-        (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, net, deal_net) = game_tally_kernel(
-            batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks, scores, np.int64(lo))
+        (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, level_tricks, net,
+         deal_net) = game_tally_kernel(batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks,
+                                       scores, np.int64(lo))
         part = {"deals": hi - lo, "opened": opened_l, "made": made_l, "both_eligible": both_l,
                 "both_made": both_made_l, "lost_widow_not_qualified": lost_nq_l, "declarer_position": by_pos,
-                "tricks": hist, "net": net}
+                "tricks": hist, "level_tricks": level_tricks, "net": net}
         for name, value in part.items():
             total[name] = total[name] + value if name in total else value
         if game.rows:
@@ -279,6 +280,7 @@ def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, An
     both_made = np.asarray(run.get("both_made", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
     lost_nq = np.asarray(run.get("lost_widow_not_qualified", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
     net = np.asarray(run.get("net", np.zeros(len(schemes))), dtype=np.int64)
+    level_tricks = np.asarray(run.get("level_tricks", np.zeros((MAX_LEVEL + 1, 14))), dtype=np.int64)
     n_open, n_made, n_both, n_both_made = int(opened.sum()), int(made.sum()), int(both.sum()), int(both_made.sum())
     losses = n_open - n_made
 
@@ -301,6 +303,7 @@ def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, An
         "losses_widow_not_qualified_pct": pct(int(lost_nq.sum()), losses),
         "declarer_position": {"dealer": int(position[0]), "left": int(position[1]), "right": int(position[2])},
         "tricks_histogram": [int(x) for x in np.asarray(run.get("tricks", np.zeros(14)), dtype=np.int64)],
+        "tricks_by_level": {f"{lv}NT": [int(x) for x in level_tricks[lv]] for lv in range(1, MAX_LEVEL + 1)},
         "net_points": {name: int(net[k]) for k, name in enumerate(schemes)},
     }
 

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
+
+from tribridge import __version__
+from tribridge.errors import InvalidInput
+from tribridge.sim.report_state import check_state, load_section, save_section
 
 # Table IV of the capture-estimator paper (sim/published.py): three runs of 10,000,000 deals.
 PUBLISHED_TABLE_IV: dict[str, Any] = {
@@ -111,30 +116,56 @@ def game_figure(result: Mapping[str, Any], path: str) -> str:
 # The reproduction report
 
 SCALES: dict[str, dict[str, int]] = {
-    # quick: a couple of minutes on a 2-core laptop; paper: the papers' sizes.
-    "quick": {"nt_hands": 100_000, "capture_deals": 200_000, "game_deals": 1_000_000, "runs": 3, "dd_deals": 0},
+    # quick: a few minutes on a 2-core laptop; paper: the papers' sizes (dd_deals: the double-dummy sample).
+    "quick": {"nt_hands": 100_000, "capture_deals": 200_000, "game_deals": 1_000_000, "runs": 3, "dd_deals": 6_000},
     "paper": {"nt_hands": 100_000, "capture_deals": 1_000_000, "game_deals": 10_000_000, "runs": 3,
-              "dd_deals": 20_000},
+              "dd_deals": 100_000},
 }
 
 
 @dataclass
 class Section:
-    """One part of the report: a title, markdown text and the figure files it made."""
+    """One part of the report: a title, markdown text, the figure files it made, and facts later sections use."""
 
     title: str
     markdown: str
     figures: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    shares: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
 
 
-def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: int | None) -> Section:
+@dataclass
+class ReportContext:
+    """What every section builder gets: sizes, output folder, seed, workers and the resumable state folder."""
+
+    sizes: dict[str, Any]
+    out_dir: Path
+    seed: int
+    workers: int | None
+    state_dir: Path | None = None
+    resume: bool = False
+    resumed_parts: list[str] = field(default_factory=list)
+
+    def engine_options(self, part: str) -> dict[str, Any]:
+        """Engine keyword arguments for one engine run, checkpointed under ``state_dir/part`` when there is a state."""
+        options: dict[str, Any] = {"workers": self.workers}
+        if self.state_dir is not None:
+            folder = self.state_dir / part
+            if (folder / "manifest.json").exists():
+                self.resumed_parts.append(part)
+            options.update(out_dir=str(folder), resume=self.resume)
+        return options
+
+
+def game_section(ctx: ReportContext) -> Section:
     """Table IV: the three-player game study, with the Figure 6 style figure."""
     from tribridge.sim.game_study import GameParams, run_game
 
+    scale, seed = ctx.sizes, ctx.seed
     result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=("classic", "tribridge")),
-                      workers=workers)
-    figure = game_figure(result, str(out_dir / "game_runs.png"))
+                      **ctx.engine_options("game"))
+    figure = game_figure(result, str(ctx.out_dir / "game_runs.png"))
     text = "\n".join([
         f"Protocol of the capture paper §VIII: {scale['runs']} runs × {scale['game_deals']:,} deals, the capture "
         "estimator (reading max/static/1) on declarer + widow as the outcome "
@@ -147,7 +178,7 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
         f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
         "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
         "partnership that fails Condition A or B has T = 0, i.e. goes down level + 6 tricks; the paper does not "
-        "say how it turned an estimate into a score.",
+        "say how it turned an estimate into a score. The next section plays the cards out instead.",
         "",
         f"![game study per run]({Path(figure).name})",
     ])
@@ -156,17 +187,24 @@ def game_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: in
         limit, gap, replacements = closest.split("/")
         other = run_game(scale["game_deals"], 1, seed, GameParams(schemes=("classic", "tribridge"), limit=limit,
                                                                   gap=gap, replacements=int(replacements)),
-                         workers=workers)
+                         **ctx.engine_options("game_closest"))
         text += "\n\n" + "\n".join([
             f"The same protocol with the capture reading closest to Table I above (`{closest}`), run 1 only:", "",
             game_table_markdown(other)])
-    if scale.get("dd_deals"):
-        dd = run_game(int(scale["dd_deals"]), 1, seed, GameParams(outcome="dd", schemes=("classic", "tribridge")),
-                      workers=workers)
-        text += "\n\n" + "\n".join([
-            f"The same protocol with double-dummy outcomes (declarer's LHO leads), one run of "
-            f"{scale['dd_deals']:,} deals (`--outcome dd`):", "", game_table_markdown(dd)])
     return Section("Three-player game study (capture paper, Table IV and Figure 6)", text, [figure])
+
+
+def dd_section(ctx: ReportContext) -> Section:
+    """The game study judged by double dummy, beside the estimator on the same deals and Table IV."""
+    from tribridge.sim.game_dd_report import dd_comparison, dd_figure, dd_summary_markdown, dd_table_markdown
+
+    deals = int(ctx.sizes["dd_deals"])
+    result = dd_comparison(deals, ctx.seed, ctx.engine_options)
+    figure = dd_figure(result, str(ctx.out_dir / "game_dd.png"))
+    text = "\n".join([
+        dd_summary_markdown(result, f"tribridge study game --outcome dd --runs 1 --deals {deals} --seed {ctx.seed}"),
+        "", dd_table_markdown(result), "", f"![the game study judged by double dummy]({Path(figure).name})"])
+    return Section("The game study judged by double dummy", text, [figure])
 
 
 def nt_figure(result: Mapping[str, Any], path: str) -> str:
@@ -238,89 +276,117 @@ def prequalification_figure(result: Mapping[str, Any], path: str) -> str:
     return path
 
 
-def nt_section(scale: Mapping[str, Any], out_dir: Path, seed: int, workers: int | None) -> Section:
+def nt_section(ctx: ReportContext) -> Section:
     """NT call paper Tables 3 and 4 (``sim.papers.nt_study``) with a Figure 1 style plot."""
     from tribridge.sim.papers import nt_study, nt_tables_markdown
 
-    result = nt_study(int(scale["nt_hands"]), int(scale["runs"]), seed, levels=(1, 2, 3))
-    figure = nt_figure(result, str(out_dir / "nt_call.png"))
+    result = nt_study(int(ctx.sizes["nt_hands"]), int(ctx.sizes["runs"]), ctx.seed, levels=(1, 2, 3))
+    figure = nt_figure(result, str(ctx.out_dir / "nt_call.png"))
     text = nt_tables_markdown(result) + f"\n\n![NT call yes counts]({Path(figure).name})"
     return Section("No-Trump call algorithm (NT paper, Tables 3 and 4)", text, [figure])
 
 
-def capture_section(scale: Mapping[str, Any], out_dir: Path, seed: int, workers: int | None) -> Section:
+def capture_section(ctx: ReportContext) -> Section:
     """Capture paper Tables I and II for every reading (``sim.papers.capture_study``), with Figures 1 and 2."""
     from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown
 
-    result = capture_study(int(scale["capture_deals"]), int(scale["runs"]), seed, reading="all")
-    if isinstance(scale, dict):
-        scale["closest_reading"] = result["closest_reading"]  # the game section also runs this reading
-    bars = prequalification_figure(result, str(out_dir / "capture_prequalification.png"))
-    hist = capture_figure(result, str(out_dir / "capture_histogram.png"))
+    result = capture_study(int(ctx.sizes["capture_deals"]), int(ctx.sizes["runs"]), ctx.seed, reading="all")
+    bars = prequalification_figure(result, str(ctx.out_dir / "capture_prequalification.png"))
+    hist = capture_figure(result, str(ctx.out_dir / "capture_histogram.png"))
     text = "\n".join([
         capture_tables_markdown(result), "",
         f"Closest reading to Table I: `{result['closest_reading']}`.", "",
         f"![pre-qualification]({Path(bars).name})", "", f"![capture histogram]({Path(hist).name})"])
-    return Section("Capture estimator (capture paper, Tables I and II, Figures 1 and 2)", text, [bars, hist])
+    # The game section also runs the closest reading.
+    return Section("Capture estimator (capture paper, Tables I and II, Figures 1 and 2)", text, [bars, hist],
+                   shares={"closest_reading": result["closest_reading"]})
 
 
-def shuffling_section(scale: Mapping[str, int], out_dir: Path, seed: int, workers: int | None) -> Section:
+def shuffling_section(ctx: ReportContext) -> Section:
     """The shuffling and dealing tables (Bayer–Diaconis, Conger–Howald, Balázs–Szabó) from ``sim.shuffling_report``."""
     from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 
-    report = shuffling_report(str(scale.get("scale", "quick")), seed)
-    figure = draw_shuffling_figure(report, out_dir / "shuffling_tv.png")
+    report = shuffling_report(str(ctx.sizes.get("scale", "quick")), ctx.seed)
+    figure = draw_shuffling_figure(report, ctx.out_dir / "shuffling_tv.png")
     text = format_shuffling_report(report) + f"\n\n![total variation against riffles]({Path(figure).name})"
     return Section("Shuffling and dealing (dealing-methods paper and its references)", text, [str(figure)])
 
 
-SectionBuilder = Callable[[Mapping[str, int], Path, int, "int | None"], Section]
+SectionBuilder = Callable[[ReportContext], Section]
+SECTIONS: tuple[tuple[str, SectionBuilder], ...] = (
+    ("nt", nt_section), ("capture", capture_section), ("game", game_section), ("dd", dd_section),
+    ("shuffling", shuffling_section))
+SECTION_NAMES = tuple(name for name, _ in SECTIONS)
 
 
-def _sections() -> list[tuple[str, SectionBuilder]]:
-    return [("nt", nt_section), ("capture", capture_section), ("game", game_section), ("shuffling", shuffling_section)]
+def _command(scale: str, seed: int, wanted: Sequence[str]) -> str:
+    only = "" if list(wanted) == list(SECTION_NAMES) else f" --only {','.join(wanted)}"
+    return f"tribridge reproduce --scale {scale} --seed {seed}{only} --out DIR"
 
 
-SECTION_NAMES = ("nt", "capture", "game", "shuffling")
+def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: Mapping[str, Any]) -> Section:
+    """Build one section, or take it from the state folder when an earlier session finished it."""
+    if ctx.state_dir is not None:
+        saved = load_section(ctx.state_dir, name, key, ctx.out_dir)
+        if saved is not None:
+            earlier = f"; {saved['note']}" if saved.get("note") else ""
+            return Section(saved["title"], saved["markdown"], saved["figures"], saved["seconds"], saved["shares"],
+                           note=f"finished in an earlier session{earlier}")
+    ctx.resumed_parts.clear()
+    started = time.perf_counter()
+    section = builder(ctx)
+    section.seconds = time.perf_counter() - started
+    if ctx.resumed_parts:
+        section.note = f"this session only; continued from checkpoints of {', '.join(ctx.resumed_parts)}"
+    if ctx.state_dir is not None:
+        save_section(ctx.state_dir, name, key, {"title": section.title, "markdown": section.markdown,
+                                                "figures": section.figures, "seconds": section.seconds,
+                                                "shares": section.shares, "note": section.note})
+    return section
 
 
 def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | None = None,
-              only: Sequence[str] | None = None, on_section: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Run every paper study at ``scale`` and write ``out_dir/report.md`` and its figures; a summary dict."""
-    import time
+              only: Sequence[str] | None = None, on_section: Callable[[str], None] | None = None,
+              state_dir: str | Path | None = None, resume: bool = False) -> dict[str, Any]:
+    """Run every paper study at ``scale`` and write ``out_dir/report.md`` and its figures; a summary dict.
 
-    from tribridge import __version__
-    from tribridge.errors import InvalidInput
-
+    With ``state_dir``, finished sections and the engine runs' finished chunks are kept there, and
+    ``resume=True`` continues a killed run where it stopped (same scale, seed and sections).
+    """
     if scale not in SCALES:
         raise InvalidInput("scale", f"expected one of {', '.join(SCALES)}, got {scale!r}")
     wanted = list(only) if only else list(SECTION_NAMES)
     for name in wanted:
         if name not in SECTION_NAMES:
             raise InvalidInput("only", f"unknown section {name!r}; expected some of {', '.join(SECTION_NAMES)}")
+    state = check_state(state_dir, resume)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     sizes: dict[str, Any] = {**SCALES[scale], "scale": scale}
+    ctx = ReportContext(sizes, out, seed, workers, state, resume)
     sections: list[Section] = []
-    for name, builder in _sections():
+    for name, builder in SECTIONS:
         if name not in wanted:
             continue
-        started = time.perf_counter()
-        section = builder(sizes, out, seed, workers)
-        section.seconds = time.perf_counter() - started
+        key = {"section": name, "seed": seed, "version": __version__, "sizes": dict(sizes)}
+        section = _build_section(name, builder, ctx, key)
+        sizes.update(section.shares)
         sections.append(section)
         if on_section is not None:
             on_section(name)
     lines = [
         "# tribridge reproduction report",
         "",
-        f"Scale `{scale}` (seed {seed}, tribridge {__version__}). Each table shows our figures beside the "
-        "published ones (`tribridge.sim.published`); differences are reported as they are, never tuned away.",
+        f"Scale `{scale}` (seed {seed}, tribridge {__version__}), made by `{_command(scale, seed, wanted)}`. "
+        "Each table shows our figures beside the published ones (`tribridge.sim.published`); differences are "
+        "reported as they are, never tuned away.",
         "",
     ]
     for section in sections:
-        lines += [f"## {section.title}", "", section.markdown, "", f"_({section.seconds:.1f} s)_", ""]
+        note = f"; {section.note}" if section.note else ""
+        lines += [f"## {section.title}", "", section.markdown, "", f"_({section.seconds:.1f} s{note})_", ""]
     report = out / "report.md"
     report.write_text("\n".join(lines))
     return {"report": str(report), "figures": [f for s in sections for f in s.figures],
-            "seconds": {s.title: round(s.seconds, 1) for s in sections}}
+            "seconds": {s.title: round(s.seconds, 1) for s in sections},
+            "notes": {s.title: s.note for s in sections if s.note}}
