@@ -34,7 +34,9 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float] | None:
     denom = 1 + Z95 ** 2 / trials
     centre = (p + Z95 ** 2 / (2 * trials)) / denom
     half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 ** 2 / (4 * trials ** 2)) / denom
-    return 100 * max(0.0, centre - half), 100 * min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return 100 * low, 100 * high
 
 
 def net_points_interval(tricks_by_level: np.ndarray, deals: int, scores: np.ndarray) -> dict[str, float]:
@@ -211,21 +213,23 @@ def dd_figure(result: Mapping[str, Any], path: str) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    dd, est = result["dd"], result["estimator"]
-    levels = [lv for lv in dd["by_level"] if dd["by_level"][lv]["opened"] >= 30]
-    groups = [("all", dd["made_pct"], dd["made_ci"], est["made_pct"], est["made_ci"])]
-    for lv in levels:
-        a, b = dd["by_level"][lv], est["by_level"][lv]
-        groups.append((lv, a["pct"], a["ci"], b["pct"], b["ci"]))
-    groups.append(("both eligible", dd["both_eligible_made_pct"], dd["both_eligible_made_ci"],
-                   est["both_eligible_made_pct"], est["both_eligible_made_ci"]))
+    outcomes = (("dd", "double dummy", "#4C72B0", -0.2), ("estimator", "capture estimator", "#DD8452", 0.2))
+    levels = [lv for lv, row in result["dd"]["by_level"].items() if row["opened"] >= 30]  # levels with a usable sample
+
+    def made_bars(figures: Mapping[str, Any]) -> list[tuple[float, tuple[float, float]]]:
+        bars = [(figures["made_pct"], figures["made_ci"])]
+        bars += [(figures["by_level"][lv]["pct"], figures["by_level"][lv]["ci"]) for lv in levels]
+        bars.append((figures["both_eligible_made_pct"], figures["both_eligible_made_ci"]))
+        return [(v or 0.0, ci or (v or 0.0, v or 0.0)) for v, ci in bars]
+
+    labels = ["all", *levels, "both eligible"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), gridspec_kw={"width_ratios": [3, 2]})
     ax = axes[0]
-    x = np.arange(len(groups))
-    for offset, index, label, colour in ((-0.2, 1, "double dummy", "#4C72B0"), (0.2, 3, "capture estimator", "#DD8452")):
-        values = [g[index] or 0.0 for g in groups]
-        errors = np.array([[v - (g[index + 1] or (v, v))[0], (g[index + 1] or (v, v))[1] - v]
-                           for v, g in zip(values, groups)]).T
+    x = np.arange(len(labels))
+    for key, label, colour, offset in outcomes:
+        bars = made_bars(result[key])
+        values = [v for v, _ in bars]
+        errors = np.array([[v - ci[0] for v, ci in bars], [ci[1] - v for v, ci in bars]])
         ax.bar(x + offset, values, 0.4, yerr=errors, capsize=3, label=label, color=colour)
         for xi, v in zip(x, values):
             ax.text(xi + offset, 3, f"{v:.1f}", ha="center", fontsize=7, color="white")
@@ -234,16 +238,15 @@ def dd_figure(result: Mapping[str, Any], path: str) -> str:
                label="paper, all opened (Table IV)")
     ax.axhline(float(np.mean(pub["both_eligible_made_pct"])), color="grey", linestyle=":", linewidth=0.8,
                label="paper, both eligible")
-    ax.set_xticks(x, [g[0] for g in groups])
-    ax.set_ylim(0, 110)
+    ax.set_xticks(x, labels)
+    ax.set_ylim(0, 125)
     ax.set_ylabel("contracts made (%), 95 % intervals")
     ax.set_title("Made contracts")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="upper center", ncol=2)
     ax = axes[1]
     schemes = result["schemes"]
     x = np.arange(len(schemes))
-    for offset, key, label, colour in ((-0.2, "dd", "double dummy", "#4C72B0"), (0.2, "estimator", "capture estimator",
-                                                                                  "#DD8452")):
+    for key, label, colour, offset in outcomes:
         nets = [result[key]["net"][s] for s in schemes]
         values = [n["per_1000"] for n in nets]
         errors = np.array([[v - n["ci_per_1000"][0], n["ci_per_1000"][1] - v] for v, n in zip(values, nets)]).T
