@@ -133,6 +133,11 @@ def test_tallies_add_up():
         assert 0 <= run["both_eligible_made"] <= run["both_eligible"] <= run["opened"]
         assert run["losses"] == run["opened"] - run["made"]
         assert 0 <= run["losses_widow_not_qualified"] <= run["losses"]
+        by_level = run["tricks_by_level"]  # a separate tally: must agree with the level and trick counts
+        assert [sum(by_level[lv]) for lv in by_level] == list(run["opened_by_level"].values())
+        assert [sum(row[int(lv[0]) + 6:]) for lv, row in by_level.items()] == list(run["made_by_level"].values())
+        assert [sum(col) for col in zip(*by_level.values())] == run["tricks_histogram"]
+        assert sum(by_level["1NT"]) > 0
     assert result["results"][0] != result["results"][1]
 
 
