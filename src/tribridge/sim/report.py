@@ -317,6 +317,8 @@ SECTIONS: tuple[tuple[str, SectionBuilder], ...] = (
     ("nt", nt_section), ("capture", capture_section), ("game", game_section), ("dd", dd_section),
     ("shuffling", shuffling_section))
 SECTION_NAMES = tuple(name for name, _ in SECTIONS)
+SECTION_INPUTS: dict[str, tuple[str, ...]] = {"game": ("closest_reading",)}
+"""Facts a section takes from earlier sections (a finished section is reused only if they are unchanged)."""
 
 
 def _command(scale: str, seed: int, wanted: Sequence[str]) -> str:
@@ -326,8 +328,9 @@ def _command(scale: str, seed: int, wanted: Sequence[str]) -> str:
 
 def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: Mapping[str, Any]) -> Section:
     """Build one section, or take it from the state folder when an earlier session finished it."""
+    inputs = {fact: ctx.sizes.get(fact) for fact in SECTION_INPUTS.get(name, ())}
     if ctx.state_dir is not None:
-        saved = load_section(ctx.state_dir, name, key, ctx.out_dir)
+        saved = load_section(ctx.state_dir, name, key, ctx.out_dir, inputs)
         if saved is not None:
             earlier = f"; {saved['note']}" if saved.get("note") else ""
             return Section(saved["title"], saved["markdown"], saved["figures"], saved["seconds"], saved["shares"],
@@ -341,7 +344,7 @@ def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: 
     if ctx.state_dir is not None:
         save_section(ctx.state_dir, name, key, {"title": section.title, "markdown": section.markdown,
                                                 "figures": section.figures, "seconds": section.seconds,
-                                                "shares": section.shares, "note": section.note})
+                                                "shares": section.shares, "note": section.note}, inputs)
     return section
 
 
@@ -368,7 +371,7 @@ def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | Non
     for name, builder in SECTIONS:
         if name not in wanted:
             continue
-        key = {"section": name, "seed": seed, "version": __version__, "sizes": dict(sizes)}
+        key = {"section": name, "scale": scale, "seed": seed, "version": __version__, "sizes": dict(SCALES[scale])}
         section = _build_section(name, builder, ctx, key)
         sizes.update(section.shares)
         sections.append(section)

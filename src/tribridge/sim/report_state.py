@@ -41,8 +41,17 @@ def _section_paths(state_dir: Path, name: str) -> tuple[Path, Path]:
     return folder / f"{name}.json", folder / name
 
 
-def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Path) -> dict[str, Any] | None:
-    """A section saved by :func:`save_section` with the same ``key``, its figures copied into ``out_dir``; else None."""
+def _plain(data: Mapping[str, Any]) -> Any:
+    return json.loads(json.dumps(dict(data), sort_keys=True))
+
+
+def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Path,
+                 inputs: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+    """A section saved by :func:`save_section`, its figures copied into ``out_dir``; None when there is none.
+
+    A different ``key`` (scale, seed, version) is refused; different ``inputs`` (facts taken from other
+    sections, e.g. the closest capture reading) mean the section must be built again, so None.
+    """
     record_path, figures_dir = _section_paths(state_dir, name)
     if not record_path.exists():
         return None
@@ -50,9 +59,11 @@ def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Pa
         record = json.loads(record_path.read_text())
     except (OSError, json.JSONDecodeError) as exc:
         raise InvalidInput("state", f"cannot read {record_path}: {exc}") from exc
-    if record.get("key") != json.loads(json.dumps(dict(key), sort_keys=True)):
+    if record.get("key") != _plain(key):
         raise InvalidInput("state", f"{record_path} was written by a run with other arguments or another version; "
                                     "use a new state directory")
+    if record.get("inputs", {}) != _plain(inputs or {}):
+        return None
     figures = []
     for file_name in record["figures"]:
         source = figures_dir / file_name
@@ -65,7 +76,8 @@ def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Pa
     return {**record["section"], "figures": figures}
 
 
-def save_section(state_dir: Path, name: str, key: Mapping[str, Any], section: Mapping[str, Any]) -> None:
+def save_section(state_dir: Path, name: str, key: Mapping[str, Any], section: Mapping[str, Any],
+                 inputs: Mapping[str, Any] | None = None) -> None:
     """Keep a finished section (a dict with ``figures`` as file paths) and copies of its figures."""
     record_path, figures_dir = _section_paths(state_dir, name)
     figures_dir.mkdir(parents=True, exist_ok=True)
@@ -73,7 +85,7 @@ def save_section(state_dir: Path, name: str, key: Mapping[str, Any], section: Ma
     for figure in section["figures"]:
         shutil.copyfile(figure, figures_dir / Path(figure).name)
         names.append(Path(figure).name)
-    record = {"key": json.loads(json.dumps(dict(key), sort_keys=True)), "figures": names,
+    record = {"key": _plain(key), "inputs": _plain(inputs or {}), "figures": names,
               "section": {k: v for k, v in section.items() if k != "figures"}}
     fd, tmp = tempfile.mkstemp(dir=record_path.parent, prefix=record_path.name, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
