@@ -105,8 +105,8 @@ def test_batch_kernel_equals_reference_on_random_deals(seed, index):
 
 def test_batch_equals_reference_on_many_opened_deals_all_readings():
     """A whole batch against the reference, on deals where someone opens (the interesting ones)."""
-    from tribridge.dealing.random import deal_hand_masks
     from tribridge.cards import masks_to_cards
+    from tribridge.dealing.random import deal_hand_masks
 
     masks = deal_hand_masks(4000, 77, 4, 0)
     for reading in [("max", "static", 1), ("min", "live", 1), ("none", "live", 2)]:

@@ -37,8 +37,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the game study and print the per-run table (or JSON)."""
-    from tribridge.sim.report import game_table_markdown
     from tribridge.sim.game_study import GameParams, check_schemes, run_game
+    from tribridge.sim.report import game_table_markdown
 
     if args.scheduler and args.backend != "dask":
         args.backend = "dask"

@@ -8,7 +8,8 @@ paper's own outcome. The auction does not depend on the outcome, so both columns
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 

@@ -14,17 +14,23 @@ on random deals.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from tribridge.errors import InvalidInput
 from tribridge.sim.engine import ChunkOutput, ChunkSpec, run_study
 from tribridge.sim.game_kernels import (
-    MAX_LEVEL, complete_fourth_hand_kernel, game_auction_kernel, game_estimator_kernel, game_tally_kernel,
-    masks_to_owners_kernel, qualify_bits_kernel,
+    MAX_LEVEL,
+    complete_fourth_hand_kernel,
+    game_auction_kernel,
+    game_estimator_kernel,
+    game_tally_kernel,
+    masks_to_owners_kernel,
+    qualify_bits_kernel,
 )
 
 __all__ = [
@@ -72,7 +78,7 @@ class GameParams:
                 "replacements": self.replacements, "rows": self.rows}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "GameParams":
+    def from_dict(cls, data: Mapping[str, Any]) -> GameParams:
         """Inverse of :meth:`to_dict`."""
         return cls(outcome=data.get("outcome", "estimator"), schemes=tuple(data.get("schemes", SCHEMES_DEFAULT)),
                    limit=data.get("limit", "max"), gap=data.get("gap", "static"),
