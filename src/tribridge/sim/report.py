@@ -197,6 +197,7 @@ def game_section(ctx: ReportContext) -> Section:
 
 def dd_section(ctx: ReportContext) -> Section:
     """The game study judged by double dummy, beside the estimator on the same deals and Table IV."""
+    # Imported here like the other sections' studies (start-up time); game_dd_report also imports this module.
     from tribridge.sim.game_dd_report import dd_comparison, dd_figure, dd_summary_markdown, dd_table_markdown
 
     deals = int(ctx.sizes["dd_deals"])
