@@ -214,7 +214,7 @@ _FULL = np.int64((1 << 13) - 1)
 
 
 @njit(cache=True)
-def _capture_one(dm, pm, limit_code, live_gap, replacements):
+def capture_pair_kernel(dm, pm, limit_code, live_gap, replacements):
     """(captures, status, budget_left) of one partnership from per-suit masks of declarer and partner."""
     lead = np.empty(4, dtype=np.int64)
     cap = np.empty(4, dtype=np.int64)
@@ -287,7 +287,7 @@ def _capture_one(dm, pm, limit_code, live_gap, replacements):
 @njit(parallel=True, cache=True)
 def _capture_masks_kernel(dmasks, pmasks, limit_code, live_gap, replacements, captures, status, budget):
     for i in prange(dmasks.shape[0]):
-        t, st, z = _capture_one(dmasks[i], pmasks[i], limit_code, live_gap, replacements)
+        t, st, z = capture_pair_kernel(dmasks[i], pmasks[i], limit_code, live_gap, replacements)
         captures[i] = t
         status[i] = st
         budget[i] = z

@@ -123,7 +123,7 @@ _COUNT = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
 
 
 @njit(inline="always", cache=True)
-def _classify(m0, m1, m2, m3, level):
+def classify_hand_kernel(m0, m1, m2, m3, level):
     """(code, count_of_one, remaining) of one hand; count/remaining are -1 on a failed condition."""
     losers_allowed = 7 - level
     delta = _LEAD[m0] + _LEAD[m1] + _LEAD[m2] + _LEAD[m3]
@@ -151,7 +151,7 @@ def _classify(m0, m1, m2, m3, level):
 @njit(parallel=True, cache=True)
 def _nt_kernel(masks, level, codes, counts, remainings):
     for i in prange(masks.shape[0]):
-        code, count, remaining = _classify(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
+        code, count, remaining = classify_hand_kernel(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
         codes[i] = code
         counts[i] = count
         remainings[i] = remaining
@@ -160,7 +160,7 @@ def _nt_kernel(masks, level, codes, counts, remainings):
 @njit(parallel=True, cache=True)
 def _nt_codes_kernel(masks, level, codes):
     for i in prange(masks.shape[0]):
-        code, _, _ = _classify(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
+        code, _, _ = classify_hand_kernel(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
         codes[i] = code
 
 
@@ -169,7 +169,7 @@ def _highest_kernel(masks, out):
     for i in prange(masks.shape[0]):
         best = 0
         for level in range(1, 8):
-            code, _, _ = _classify(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
+            code, _, _ = classify_hand_kernel(masks[i, 0], masks[i, 1], masks[i, 2], masks[i, 3], level)
             if code == YES:
                 best = level
         out[i] = best

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from tribridge.estimators.capture import ALL_READINGS
 from tribridge.sim import published as P
+from tribridge.sim.game_study import GameParams, run_game
+from tribridge.sim.papers import capture_study
 
 TABLE_IV_MADE = 65.96  # mean of the published 65.86 / 66.00 / 66.03 %
 TABLE_IV_BOTH_MADE = 93.56  # mean of 93.42 / 93.50 / 93.75 %
@@ -22,9 +25,6 @@ def run_calibration(
     Distance of a reading = the Table I distance (points short of the published shares) plus
     |made % − 65.96| plus |both-eligible made % − 93.56| from the game study with ``--outcome estimator``.
     """
-    from tribridge.estimators.capture import ALL_READINGS
-    from tribridge.sim.papers import capture_study
-
     game_deals = deals if game_deals is None else game_deals
     cap = capture_study(deals, 1, seed, "all", progress=on_progress)
     table2 = next(iter(cap["readings"].values()))["comparison"]["table2"]
@@ -40,8 +40,6 @@ def run_calibration(
         }
         if game_deals > 0:
             try:
-                from tribridge.sim.game_study import GameParams, run_game
-
                 params = GameParams(outcome="estimator", limit=reading.limit, gap=reading.gap,
                                     replacements=reading.replacements)
                 game = run_game(game_deals, 1, seed, params, workers=workers,

@@ -9,6 +9,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from tribridge.estimators.capture import capture_pair_kernel
+from tribridge.estimators.nt_call import classify_hand_kernel
+
 __all__ = [
     "MAX_LEVEL", "YES_CODE", "complete_fourth_hand_kernel", "game_auction_kernel", "game_estimator_kernel",
     "game_tally_kernel", "masks_to_owners_kernel", "qualify_bits_kernel",
@@ -17,25 +20,13 @@ __all__ = [
 MAX_LEVEL = 7
 
 
-def _nt_classifier():
-    # The NT estimator's scalar numba classifier (code, count_of_one, remaining) of one hand at one level.
-    from tribridge.estimators.nt_call import _classify
-
-    return _classify
-
-
-_classify_hand = _nt_classifier()
+# The NT estimator's scalar numba classifier (code, count_of_one, remaining) of one hand at one level.
+_classify_hand = classify_hand_kernel
 YES_CODE = 1
 
 
-def _capture_scorer():
-    # The capture estimator's scalar numba kernel (captures, status, budget) on declarer / partner suit masks.
-    from tribridge.estimators.capture import _capture_one
-
-    return _capture_one
-
-
-_capture_hand_pair = _capture_scorer()
+# The capture estimator's scalar numba kernel (captures, status, budget) on declarer / partner suit masks.
+_capture_hand_pair = capture_pair_kernel
 _TRAILING_ZEROS = np.array([((m & -m).bit_length() - 1) if m else 13 for m in range(1 << 13)], dtype=np.int64)
 
 

@@ -21,6 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from tribridge.cards import Seat
+from tribridge.dd import dd_nt_tricks
+from tribridge.dealing.random import deal_hand_masks
+from tribridge.estimators.capture import LIMITS, capture_masks_batch
+from tribridge.estimators.nt_call import nt_call
+from tribridge.rules.auction import Contract, Denom, reseat
+from tribridge.rules.scoring import get_scheme, score_deal
 from tribridge.errors import InvalidInput
 from tribridge.sim.engine import ChunkOutput, ChunkSpec, run_study
 from tribridge.sim.game_kernels import (
@@ -105,8 +112,6 @@ def nt_qualify_bits(masks: np.ndarray) -> np.ndarray:
 
 def nt_qualifies(hand_masks: Sequence[int], level: int) -> bool:
     """Whether one hand (four suit masks) passes the NT call algorithm at ``level`` (scalar reference)."""
-    from tribridge.estimators.nt_call import nt_call
-
     return _verdict_is_yes(nt_call([int(m) for m in hand_masks], level).verdict)
 
 
@@ -122,10 +127,6 @@ def _verdict_is_yes(verdict: Any) -> bool:
 @lru_cache(maxsize=32)
 def score_table(schemes: tuple[str, ...]) -> np.ndarray:
     """``int64[S, 8, 14]``: net points (declarer minus defenders) of an undoubled ``L``NT with ``t`` tricks."""
-    from tribridge.cards import Seat
-    from tribridge.rules.auction import Contract, Denom
-    from tribridge.rules.scoring import get_scheme, score_deal
-
     table = np.zeros((len(schemes), MAX_LEVEL + 1, 14), dtype=np.int64)
     for k, name in enumerate(schemes):
         scheme = get_scheme(name)
@@ -140,8 +141,6 @@ def score_table(schemes: tuple[str, ...]) -> np.ndarray:
 
 def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
     """Validate scheme names (presets or TOML paths) by loading them once."""
-    from tribridge.rules.scoring import get_scheme
-
     names = tuple(s.strip() for s in schemes if s.strip())
     if not names:
         raise InvalidInput("scheme", "expected at least one scoring scheme")
@@ -156,8 +155,6 @@ def check_schemes(schemes: Sequence[str]) -> tuple[str, ...]:
 
 def estimator_tricks(masks: np.ndarray, declarers: np.ndarray, dealers: np.ndarray, params: GameParams) -> np.ndarray:
     """Capture-estimator totals ``T`` for declarer (1s) + widow (2s) from ``int64[n, 4, 4]`` masks (0 on fail A/B)."""
-    from tribridge.estimators.capture import capture_masks_batch
-
     rows = np.arange(len(masks))
     declarer_masks = masks[rows, declarers.astype(np.int64)]
     widow_masks = masks[rows, dealers.astype(np.int64) ^ 2]
@@ -172,9 +169,6 @@ def dd_tricks(owners: np.ndarray, declarers: np.ndarray, dealers: np.ndarray) ->
     Each deal is first put in play seats (the widow's hand opposite the declarer, ``rules.auction.reseat``).
     Solved in this process (the engine already runs one chunk per worker) and without the shared cache.
     """
-    from tribridge.dd import dd_nt_tricks
-    from tribridge.rules.auction import reseat
-
     if len(owners) == 0:
         return np.zeros(0, dtype=np.int64)
     play_owners = np.empty_like(owners)
@@ -213,8 +207,6 @@ def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> Gam
     n = masks.shape[0]
     dealers = (np.arange(first_deal, first_deal + n, dtype=np.int64) % 3).astype(np.int8)
     if game.outcome == "estimator":
-        from tribridge.estimators.capture import LIMITS
-
         bits = np.empty((n, 4), dtype=np.int16)
         levels = np.empty(n, dtype=np.int8)
         declarers = np.empty(n, dtype=np.int8)
@@ -239,8 +231,6 @@ def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> Gam
 
 def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     """Play the protocol on deals ``chunk.start .. chunk.stop-1`` of run ``chunk.run``; integer tallies."""
-    from tribridge.dealing.random import deal_hand_masks
-
     game = GameParams.from_dict(params)
     scores = score_table(tuple(game.schemes))
     run_seed = np.random.SeedSequence(chunk.seed, spawn_key=(chunk.run,))

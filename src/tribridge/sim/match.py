@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from tribridge.bots import bot_parts, get_bot
-from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.cards import Card, Deal, random_deal
 from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput

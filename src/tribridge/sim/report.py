@@ -8,8 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tribridge import __version__
 from tribridge.errors import InvalidInput
+from tribridge.sim import published as P
+from tribridge.sim.game_study import GameParams, run_game
+from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown, nt_study, nt_tables_markdown
+from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 from tribridge.sim.report_state import check_state, load_section, save_section
 
 # Table IV of the capture-estimator paper (sim/published.py): three runs of 10,000,000 deals.
@@ -67,8 +73,6 @@ def game_figure(result: Mapping[str, Any], path: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
-
     runs = result["results"]
     labels = [f"Run {i + 1}" for i in range(len(runs))]
     x = np.arange(len(runs))
@@ -161,8 +165,6 @@ class ReportContext:
 
 def game_section(ctx: ReportContext) -> Section:
     """Table IV: the three-player game study, with the Figure 6 style figure."""
-    from tribridge.sim.game_study import GameParams, run_game
-
     scale, seed = ctx.sizes, ctx.seed
     result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=("classic", "tribridge")),
                       **ctx.engine_options("game"))
@@ -215,10 +217,6 @@ def nt_figure(result: Mapping[str, Any], path: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
-
-    from tribridge.sim import published as P
-
     rows = [r for r in result["table3"]]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     x = np.arange(len(rows))
@@ -249,8 +247,6 @@ def prequalification_figure(result: Mapping[str, Any], path: str) -> str:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from tribridge.sim import published as P
-
     first = next(iter(result["readings"].values()))["results"]
     outcomes = [("qualified", "both conditions pass"), ("fail_b", "A passes, B fails"), ("fail_a", "A fails")]
     fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -280,8 +276,6 @@ def prequalification_figure(result: Mapping[str, Any], path: str) -> str:
 
 def nt_section(ctx: ReportContext) -> Section:
     """NT call paper Tables 3 and 4 (``sim.papers.nt_study``) with a Figure 1 style plot."""
-    from tribridge.sim.papers import nt_study, nt_tables_markdown
-
     result = nt_study(int(ctx.sizes["nt_hands"]), int(ctx.sizes["runs"]), ctx.seed, levels=(1, 2, 3))
     figure = nt_figure(result, str(ctx.out_dir / "nt_call.png"))
     text = nt_tables_markdown(result) + f"\n\n![NT call yes counts]({Path(figure).name})"
@@ -290,8 +284,6 @@ def nt_section(ctx: ReportContext) -> Section:
 
 def capture_section(ctx: ReportContext) -> Section:
     """Capture paper Tables I and II for every reading (``sim.papers.capture_study``), with Figures 1 and 2."""
-    from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown
-
     result = capture_study(int(ctx.sizes["capture_deals"]), int(ctx.sizes["runs"]), ctx.seed, reading="all")
     bars = prequalification_figure(result, str(ctx.out_dir / "capture_prequalification.png"))
     hist = capture_figure(result, str(ctx.out_dir / "capture_histogram.png"))
@@ -306,8 +298,6 @@ def capture_section(ctx: ReportContext) -> Section:
 
 def shuffling_section(ctx: ReportContext) -> Section:
     """The shuffling and dealing tables (Bayer–Diaconis, Conger–Howald, Balázs–Szabó) from ``sim.shuffling_report``."""
-    from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
-
     report = shuffling_report(str(ctx.sizes.get("scale", "quick")), ctx.seed)
     figure = draw_shuffling_figure(report, ctx.out_dir / "shuffling_tv.png")
     text = format_shuffling_report(report) + f"\n\n![total variation against riffles]({Path(figure).name})"
