@@ -103,7 +103,7 @@ class PbnBoard:
     def dealt(self) -> tuple[Deal, Seat]:
         """The hands as dealt and the dealer (a 3PAB record's reseating undone)."""
         deal, dealer = self.deal(), self.dealer()
-        contract = self._3pab_contract(dealer) if self.is_3pab else None
+        contract = self.contract() if self.is_3pab else None
         if contract is None:
             return deal, dealer
         seat_map = reseat(dealer, contract.declarer)
@@ -113,12 +113,20 @@ class PbnBoard:
             raise self.error("Deal", "the Deal tag and the 3PAB comment's dealt layout disagree")
         return dealt, dealer
 
-    def _3pab_contract(self, dealer: Seat) -> Contract | None:
+    def contract(self) -> Contract | None:
+        """The ``Contract`` and ``Declarer`` tags (None when passed out or not given)."""
         text = self.tags.get("Contract", "").strip()
         if not text or text.upper() == "PASS":
             return None
         return Contract.parse(text, Seat.parse(self.tags.get("Declarer", ""), self.where("Declarer")),
                               self.where("Contract"))
+
+    def play(self) -> list[Card]:
+        """The cards of the Play section in the order played, checked against the ``Deal`` tag's hands."""
+        contract = self.contract()
+        if contract is None:
+            return []
+        return _play_cards(self, self.deal(), contract)[1]
 
     def _dealt_comment(self) -> Deal | None:
         for text, line in self.comments:
@@ -132,6 +140,8 @@ class PbnBoard:
 def _parse_deal(text: str, where: str) -> Deal:
     t = text.strip()
     parts = t[2:].split() if len(t) >= 2 and t[1] == ":" else []
+    if parts.count("-") > 1:
+        raise InvalidInput(where, "at most one hand may be unknown ('-'); tribridge needs the whole deal")
     if len(parts) == 4 and parts.count("-") == 1:
         known = [Hand.from_pbn(p, where) for p in parts if p != "-"]
         seen = frozenset().union(*(h.cards for h in known))
