@@ -223,3 +223,15 @@ def test_one_record_at_a_time():
     with pytest.raises(InvalidInput, match="one game, got 2"):
         DealRecord.from_pbn(texts)
     assert [DealRecord.from_pbn(b) for b in read_boards(texts)] == [play_random_deal(1), play_random_deal(2)]
+
+
+def test_what_real_files_contain():
+    """A byte-order mark, CRLF line ends, two tags on a line, lower-case seats, '10' for the ten, data tables."""
+    text = ('\ufeff[Board "7"] [Dealer "s"]\r\n'
+            '[Deal "s:QJ109.A54.KQ2.A32 543.T92.J543.T98 AK2.QJ3.T98.7654 876.K876.A76.KQJ"]\r\n'
+            '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\r\n'
+            'N NT 9\r\nS NT 9\r\n')
+    (board,) = read_boards(text)
+    assert board.number == "7" and board.dealer() == Seat.S
+    assert board.deal()[Seat.S].to_pbn() == "QJT9.A54.KQ2.A32"
+    assert board.tags["OptimumResultTable"].startswith("Declarer")

@@ -212,6 +212,7 @@ def read_boards(text: str, source: str = "pbn") -> list[PbnBoard]:
     """Every game of a PBN text, in order (``source`` names the file in error messages)."""
     if not isinstance(text, str):
         raise InvalidInput(source, f"expected PBN text, got {type(text).__name__}")
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     boards: list[PbnBoard] = []
     previous: dict[str, str] = {}
     board: PbnBoard | None = None
