@@ -11,10 +11,12 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tribridge import __version__
-from tribridge.cli.common import add_quiet_flag, missing_extra_message, quiet_progress, require_extra
+from tribridge.cli.common import (
+    add_quiet_flag, extra_of_module, missing_extra_message, quiet_progress, require_extra,
+)
 from tribridge.errors import InvalidInput
 
 # Command name -> the module whose ``register(subparsers)`` adds it; add new commands here (one line each).
@@ -39,8 +41,35 @@ COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 PROGRESS_COMMANDS = frozenset({"study", "reproduce", "deal", "analyze", "train-estimator", "calibrate", "match",
                                "shuffle"})
 
-# Commands that always need an optional extra, checked before they start work.
-EXTRA_COMMANDS: dict[str, str] = {"reproduce": "sim"}
+
+def _plot_modules(args: argparse.Namespace) -> list[str]:
+    return ["matplotlib"] if getattr(args, "plot", None) else []
+
+
+def _game_study_modules(args: argparse.Namespace) -> list[str]:
+    dask = ["dask", "distributed"] if args.backend == "dask" or args.scheduler else []
+    return dask + (["pyarrow"] if args.out else [])
+
+
+# (command, sub-command) -> the optional modules a command line needs, checked before any work starts.
+EXTRA_NEEDS: dict[tuple[str, str | None], Callable[[argparse.Namespace], list[str]]] = {
+    ("reproduce", None): lambda args: ["matplotlib"],
+    ("study", "game"): _game_study_modules,
+    ("study", "capture"): _plot_modules,
+    ("study", "accuracy"): _plot_modules,
+    ("shuffle", "deal"): _plot_modules,
+    ("shuffle", "report"): _plot_modules,
+}
+
+
+def check_extras(args: argparse.Namespace) -> None:
+    """Raise ``MissingExtra`` (one line, exit 2) before a command starts if it needs an extra that is missing."""
+    sub = getattr(args, "study", None) or getattr(args, "shuffle_command", None)
+    modules = EXTRA_NEEDS.get((args.command, sub), lambda _args: [])(args)
+    for module in modules:
+        extra = extra_of_module(module)
+        if extra is not None:
+            require_extra(extra, module)
 
 
 def _leaf_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -86,8 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        if args.command in EXTRA_COMMANDS:
-            require_extra(EXTRA_COMMANDS[args.command])
+        check_extras(args)
         with quiet_progress(getattr(args, "quiet", False)):
             return int(args.func(args) or 0)
     except InvalidInput as exc:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import require_extra
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``shuffle`` command group (tv, deal, best-pattern, report)."""
@@ -83,8 +81,6 @@ def run_tv(args: argparse.Namespace) -> int:
 
 def run_deal(args: argparse.Namespace) -> int:
     """First-order constant and TV per riffles for one dealing pattern."""
-    if args.plot:
-        require_extra("sim", "matplotlib")
     from tribridge.cli import shuffle_run  # imported here: start-up time
 
     return shuffle_run.run_deal(args)
@@ -99,8 +95,6 @@ def run_best(args: argparse.Namespace) -> int:
 
 def run_report(args: argparse.Namespace) -> int:
     """Print the reproduction's shuffling tables (and draw the figure)."""
-    if args.plot:
-        require_extra("sim", "matplotlib")
     from tribridge.cli import shuffle_run  # imported here: start-up time
 
     return shuffle_run.run_report(args)
