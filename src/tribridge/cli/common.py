@@ -10,8 +10,9 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from tribridge.errors import InvalidInput
 

@@ -11,11 +11,15 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from tribridge import __version__
 from tribridge.cli.common import (
-    add_quiet_flag, extra_of_module, missing_extra_message, quiet_progress, require_extra,
+    add_quiet_flag,
+    extra_of_module,
+    missing_extra_message,
+    quiet_progress,
+    require_extra,
 )
 from tribridge.errors import InvalidInput
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from tribridge.cli.common import json_ready, print_json, progress_bar
 from tribridge.errors import InvalidInput

@@ -1,4 +1,4 @@
-"""The No-Trump call algorithm of the seed paper (docs/algorithms.md §1): readable reference and compiled batch kernel.
+"""The No-Trump call algorithm of the seed paper (docs/algorithms.md §1): the readable reference (kernels: nt_call_kernels).
 
 Input: the held cards as four 13-bit suit masks (♣ ♦ ♥ ♠; bit r = rank r, bit 0 = Ace) — one
 13-card hand, or the union of two hands for the paper's "with partner" test — and a level 1..7

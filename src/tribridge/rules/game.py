@@ -17,7 +17,7 @@ from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules import pbn
-from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal
+from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, play_deal
 from tribridge.rules.deal import DealState, options_from, replay
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme

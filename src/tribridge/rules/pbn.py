@@ -20,13 +20,20 @@ defaults (contract ranking, dealer may pass, no claim).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any
 
 from tribridge.cards import Card, Deal, Hand, Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import (
-    AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal, reseat,
+    AuctionOptions,
+    AuctionState,
+    Call,
+    Contract,
+    opening_leader,
+    play_deal,
+    reseat,
 )
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import get_scheme, honours_held, score_deal
