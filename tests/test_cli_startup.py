@@ -1,6 +1,9 @@
 """Start-up: the light commands do not load the compiler stack; a missing extra is one line and exit 2."""
 
 import importlib.util
+import os
+import pty
+import select
 import subprocess
 import sys
 
@@ -69,3 +72,31 @@ def test_an_import_error_of_an_extra_found_late_is_also_one_line(monkeypatch, ca
     assert message == "needs the 'sim' extra: pip install 'tribridge[sim]' (pyarrow is missing)"
     assert common.missing_extra_message(ModuleNotFoundError("x", name="numpy")) is None
     assert common.missing_extra_message(ValueError("x")) is None
+
+
+def _run_with_terminal_stderr(*argv: str) -> tuple[bytes, bytes]:
+    """Run ``tribridge ARGV`` with stderr on a pseudo-terminal and stdout on a pipe; (stdout, stderr)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "tribridge.cli.main", *argv], stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out = proc.stdout.read()
+    proc.wait(timeout=120)
+    err = b""
+    while select.select([master], [], [], 0.2)[0]:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal's other side is closed: all read
+            break
+        if not chunk:
+            break
+        err += chunk
+    os.close(master)
+    return out, err
+
+
+def test_progress_goes_to_a_terminal_stderr_and_quiet_turns_it_off():
+    out, err = _run_with_terminal_stderr("deal", "--count", "2000", "--seed", "1")
+    assert b"dealing" in err and b"/2000" in err
+    assert out.count(b"[Board") == 2000 and b"\x1b[" not in out  # stdout holds only the result
+    out, err = _run_with_terminal_stderr("deal", "--count", "2000", "--seed", "1", "--quiet")
+    assert err == b"" and out.count(b"[Board") == 2000
