@@ -105,6 +105,8 @@ def test_every_help_text_is_clean(capsys):
             main([*argv, "--help"])
         text = capsys.readouterr().out
         assert "usage:" in text and "%%" not in text and "%(" not in text, argv
+        if not argv:  # the top-level help lists every command
+            assert all(f"    {line[0]} " in text or f"    {line[0]}\n" in text for line in lines if len(line) == 1)
 
 
 def test_serve_refuses_a_missing_db_directory(tmp_path, capsys):

@@ -104,10 +104,12 @@ def build_parser(commands: Sequence[str] | None = None) -> argparse.ArgumentPars
 
 def _commands_needed(argv: Sequence[str]) -> list[str] | None:
     """The commands whose parsers ``argv`` needs: its command, none for a bare ``--version``, else all (None)."""
-    words = [a for a in argv if not a.startswith("-")]
-    if words:
-        return [words[0]] if words[0] in COMMANDS else None
-    return [] if "--version" in argv and not {"-h", "--help"} & set(argv) else None
+    first = next((i for i, a in enumerate(argv) if not a.startswith("-")), len(argv))
+    if {"-h", "--help"} & set(argv[:first]):
+        return None  # the top-level help lists every command
+    if first < len(argv):
+        return [argv[first]] if argv[first] in COMMANDS else None
+    return [] if "--version" in argv else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
