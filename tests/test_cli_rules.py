@@ -29,7 +29,11 @@ def test_commands_are_listed(capsys):
 def test_score_text_and_json(capsys):
     code, out, _ = run(capsys, "score", "--contract", "4S", "--doubled", "--tricks", "11")
     assert code == 0
-    assert "declarer: 190" in out and "each_defender: 0" in out and "double_bonus: 100" in out
+    lines = {line.rsplit(None, 1)[0].strip(): int(line.rsplit(None, 1)[1]) for line in out.splitlines()[1:]
+             if line.rsplit(None, 1)[-1].lstrip("-").isdigit()}
+    assert lines["Declarer"] == 190 and lines["Each defender"] == 0
+    assert lines["bonus for making a doubled contract"] == 100
+    assert "_" not in out  # labels a bridge player reads, not raw keys
     code, out, _ = run(capsys, "score", "--contract", "3NT", "--tricks", "8", "--redoubled", "--json")
     data = json.loads(out)
     assert code == 0 and data["declarer"] == 0 and data["each_defender"] == 200 and data["net"] == -400
@@ -93,7 +97,8 @@ def test_play_random_outputs(capsys):
     code, again, _ = run(capsys, "play-random", "--seed", "3", "--json")
     assert again == out  # seeded
     code, text, _ = run(capsys, "play-random", "--seed", "3")
-    assert code == 0 and "widow" in text and "auction:" in text
+    assert code == 0 and "widow" in text and "Auction:" in text
+    assert "{" not in text  # readable text, not a Python dict
     code, pbn, _ = run(capsys, "play-random", "--seed", "3", "--pbn")
     assert code == 0 and f'[Deal "{record.play_deal.to_pbn(int(record.dealer))}"]' in pbn
 

@@ -6,9 +6,6 @@ import argparse
 import json
 import sys
 
-import numpy as np
-
-from tribridge.cards import SEAT_CHARS, Seat, random_deal
 from tribridge.cli.common import progress_bar
 from tribridge.errors import InvalidInput
 
@@ -30,6 +27,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the deals."""
+    # imported here: start-up time
+    import numpy as np
+
+    from tribridge.cards import SEAT_CHARS, Seat, random_deal
+    from tribridge.rules.pbn import deal_board_pbn
+
     if args.count < 0:
         raise InvalidInput("count", f"expected a number of deals >= 0, got {args.count}")
     if args.seed is not None and args.seed < 0:
@@ -52,9 +55,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 if board > 1:
                     out.write("\n")
-                out.write(f'[Board "{board}"]\n[Dealer "{dealer.letter}"]\n'
-                          f'[Deal "{deal.to_pbn(int(dealer))}"]\n'
-                          f"{{3PAB: widow {widow.letter} (opposite the dealer)}}\n")
+                out.write(deal_board_pbn(deal, dealer, board))
             bar.advance()
     if as_json:
         out.write("\n]\n" if args.count else "]\n")

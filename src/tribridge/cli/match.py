@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Sequence
+from typing import Any
 
-from tribridge.cli.common import print_json, progress_bar
+from tribridge.cli.common import json_ready, print_json, progress_bar
+from tribridge.errors import InvalidInput
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -12,11 +16,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "match", help="play a bot match (each deal with all 6 seatings)",
         description="Play N deals between three bots, each deal with all six assignments of the bots to the three "
-                    "bidding chairs; report each bot's mean score per deal (95%% CI), contracts, made %% and the "
+                    "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
                     "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
-                    "pimc, dd, or BIDDER+PLAYER (see docs/bots.md).")
+                    "pimc, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
+                    "their place in --bots: A, B, C. --deals-file plays the boards of a PBN file (as dealt).")
     p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
-    p.add_argument("--deals", type=int, default=10, help="number of deals (default 10; each is played 6 times)")
+    p.add_argument("--deals", type=int, default=None,
+                   help="number of deals (default 10, or every board of --deals-file; each is played 6 times)")
+    p.add_argument("--deals-file", default=None, metavar="FILE.pbn",
+                   help="play the boards of this PBN file (hands and dealer as dealt) instead of seeded deals")
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
@@ -34,13 +42,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the match and print its table."""
-    from tribridge.errors import InvalidInput
+    # imported here: start-up time
+    from tribridge.bots import bot_parts
     from tribridge.sim.match import run_match
 
     names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
     if len(names) != 3:
         raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
-    from tribridge.bots import bot_parts
 
     options: dict[str, dict] = {}
     pimc_options = {key: value for key, value in (("layouts", args.pimc_layouts),
@@ -55,24 +63,57 @@ def run(args: argparse.Namespace) -> int:
             entry["bidder"] = {"layouts": args.bid_layouts}
         if entry:
             options[name.strip().lower()] = entry
-    with progress_bar("deals", args.deals) as bar:
-        result = run_match(names, args.deals, args.seed, args.scheme, args.workers, on_progress=bar.advance,
-                           options=options or None)
+    given = read_deals_file(args.deals_file) if args.deals_file else None
+    deals = args.deals if args.deals is not None else (len(given) if given else 10)
+    with progress_bar("deals", deals) as bar:
+        result = run_match(names, deals, args.seed, args.scheme, args.workers, on_progress=bar.advance,
+                           options=options or None, given_deals=given)
+    labels = bot_labels(result.bots)
     if args.json:
-        print_json(result.to_json())
+        data = json_ready(result.to_json())
+        for row, label in zip(data["summary"], labels):
+            row["label"] = label
+        if args.deals_file:
+            data["deals_file"] = args.deals_file
+        print_json(data)
         return 0
+    # imported here: start-up time
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"tribridge match --bots {args.bots} --deals {args.deals} --seed {args.seed} --scheme {args.scheme}")
+    source = f"--deals-file {args.deals_file}" if args.deals_file else f"--seed {args.seed}"
+    table = Table(title=f"tribridge match --bots {args.bots} --deals {deals} {source} --scheme {args.scheme}")
     for col in ("bot", "mean score/deal", "95% CI ±", "declared", "made %", "tricks lost vs DD", "top contracts"):
         table.add_column(col)
-    for s in result.summaries:
+    for s, label in zip(result.summaries, labels):
         made = "-" if s.made_pct is None else f"{s.made_pct:.1f}"
+        ci = f"{s.ci95:.1f}" if math.isfinite(s.ci95) else "- (1 deal)"
         loss = "-" if s.tricks_lost_vs_dd is None else f"{s.tricks_lost_vs_dd:+.2f}"
         top = ", ".join(f"{c}×{k}" for c, k in s.contracts.most_common(3))
-        table.add_row(s.name, f"{s.mean_score:.1f}", f"{s.ci95:.1f}", str(s.declared), made, loss, top)
+        table.add_row(label, f"{s.mean_score:.1f}", ci, str(s.declared), made, loss, top)
     console = Console()
     console.print(table)
     console.print(f"{result.deals} deals × 6 seatings = {result.games} games; passed out {result.passed_out}")
     return 0
+
+
+def bot_labels(names: Sequence[str]) -> list[str]:
+    """Row labels: a bot's name, with its place in ``--bots`` (A, B, C) when two bots share the name."""
+    return [f"{name} ({'ABC'[i]})" if names.count(name) > 1 else name for i, name in enumerate(names)]
+
+
+def read_deals_file(path: str) -> list[tuple[Any, Any]]:
+    """The (deal as dealt, dealer) of every board of a PBN file."""
+    # imported here: start-up time
+    from pathlib import Path
+
+    from tribridge.rules.pbn import read_boards
+
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InvalidInput("--deals-file", f"cannot read {path!r}: {exc.strerror}") from None
+    boards = read_boards(text, Path(path).name)
+    if not boards:
+        raise InvalidInput("--deals-file", f"no boards in {path!r}")
+    return [board.dealt() for board in boards]

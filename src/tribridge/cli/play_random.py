@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from tribridge.cli.common import print_json
 from tribridge.errors import InvalidInput
-from tribridge.rules.auction import AuctionOptions
-from tribridge.rules.game import play_random_deal
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play and print one deal."""
+    # imported here: start-up time
+    from tribridge.rules.auction import AuctionOptions
+    from tribridge.rules.game import play_random_deal
+
     if args.seed is not None and args.seed < 0:
         raise InvalidInput("seed", f"expected a seed >= 0, got {args.seed}")
     record = play_random_deal(args.seed, args.scheme, args.dealer,
@@ -40,18 +43,38 @@ def run(args: argparse.Namespace) -> int:
     if args.pbn:
         print(record.to_pbn(), end="")
         return 0
-    print(f"dealer {record.dealer.letter}, widow {record.widow.letter}")
-    for seat in range(4):
-        tag = " (widow)" if seat == record.widow else ""
-        print(f"  {'NESW'[seat]}: {record.deal[seat].to_pbn()}{tag}")
-    print("auction: " + " ".join(str(c) for c in record.calls))
-    if record.contract is None:
-        print("thrown in: all three passed")
-        return 0
-    moved = {a.letter: b.letter for a, b in record.seat_map.items() if a != b}
-    print(f"contract {record.contract} by {record.declarer.letter}; dummy (widow's hand) at "
-          f"{record.contract.declarer.partner.letter}" + (f"; moves {moved}" if moved else ""))
-    print(f"declarer's tricks: {record.declarer_tricks}")
-    s = record.score
-    print(f"score ({record.scheme}): declarer {s.declarer}, defenders {s.defenders[0]} and {s.defenders[1]}, net {s.net}")
+    print(format_record(record))
     return 0
+
+
+def format_record(record: Any) -> str:
+    """A played deal as text a bridge player reads: hands, auction, contract, reseating, tricks and score."""
+    seat_names = {"N": "North", "E": "East", "S": "South", "W": "West"}
+    lines = [f"Dealer {seat_names[record.dealer.letter]}; the widow is {seat_names[record.widow.letter]} "
+             "(opposite the dealer)"]
+    for seat in range(4):
+        tag = "  (widow)" if seat == record.widow else ""
+        lines.append(f"  {seat_names['NESW'[seat]]:<5}  {record.deal[seat].to_pbn()}{tag}")
+    lines.append("Auction: " + " ".join(str(c) for c in record.calls))
+    if record.contract is None:
+        lines.append("Passed out: all three players passed; no score.")
+        return "\n".join(lines)
+    declarer = record.declarer
+    lines.append(f"Contract: {record.contract} by {seat_names[declarer.letter]}")
+    dummy_seat = record.contract.declarer.partner
+    moved = [(dealt, play) for dealt, play in sorted(record.seat_map.items()) if dealt != play]
+    if not moved:
+        lines.append(f"The widow's hand is dummy, already opposite the declarer at {seat_names[dummy_seat.letter]}.")
+    else:
+        lines.append(f"The widow's hand is dummy: it moves to {seat_names[dummy_seat.letter]}, opposite the "
+                     "declarer; " + "; ".join(f"the player dealt {seat_names[a.letter]} now sits "
+                                               f"{seat_names[b.letter]}" for a, b in moved if a != record.widow) + ".")
+    need = record.contract.tricks_needed
+    diff = record.declarer_tricks - need
+    outcome = ("made" + (f" with {diff} overtrick{'s' if diff > 1 else ''}" if diff else "")) if diff >= 0 \
+        else f"down {-diff}"
+    lines.append(f"Declarer's side took {record.declarer_tricks} tricks: {outcome}.")
+    s = record.score
+    lines.append(f"Score ({record.scheme}): declarer {s.declarer}; defenders {s.defenders[0]} (left) and "
+                 f"{s.defenders[1]} (right); declarer minus defenders {s.net}")
+    return "\n".join(lines)

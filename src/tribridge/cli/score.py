@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
+from typing import Any
 
-from tribridge.cards import Seat
 from tribridge.cli.common import print_json
 from tribridge.errors import InvalidInput
-from tribridge.rules.auction import Contract
-from tribridge.rules.scoring import HonoursHeld, get_scheme, score_deal
+
+# How each entry of a score's breakdown is shown in the text output.
+BREAKDOWN_LABELS: dict[str, str] = {
+    "contract_tricks": "tricks bid (below the line)",
+    "overtricks": "overtricks",
+    "double_bonus": "bonus for making a doubled contract",
+    "making_bonus": "bonus for making the contract",
+    "slam_bonus": "slam bonus",
+    "undertricks_each_defender": "undertricks (to each defender)",
+    "declarer_penalty": "declarer's undertrick penalty",
+    "honours_declarer": "honours held by declarer and dummy",
+    "honours_defender_lho": "honours held by the left-hand defender",
+    "honours_defender_rho": "honours held by the right-hand defender",
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,8 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def parse_honours(text: str) -> HonoursHeld:
-    """Parse ``D,L,R`` honour counts."""
+def parse_honours(text: str) -> Any:
+    """Parse ``D,L,R`` honour counts into a ``HonoursHeld``."""
+    from tribridge.rules.scoring import HonoursHeld  # imported here: start-up time
+
     parts = [x.strip() for x in text.split(",")]
     if len(parts) != 3 or not all(x.isdigit() for x in parts):
         raise InvalidInput("honours", f"expected three counts D,L,R such as 4,1,0, got {text!r}")
@@ -43,6 +56,13 @@ def parse_honours(text: str) -> HonoursHeld:
 
 def run(args: argparse.Namespace) -> int:
     """Print the score."""
+    # imported here: start-up time
+    from dataclasses import replace
+
+    from tribridge.cards import Seat
+    from tribridge.rules.auction import Contract
+    from tribridge.rules.scoring import get_scheme, score_deal
+
     contract = Contract.parse(args.contract, Seat.S)
     if args.doubled or args.redoubled:
         if contract.doubling:
@@ -67,14 +87,17 @@ def run(args: argparse.Namespace) -> int:
             "net": score.net, "trick_points": score.trick_points, "breakdown": score.breakdown,
         })
         return 0
-    print(f"{shown}, {args.tricks} tricks: {outcome} (scheme {scheme.name})")
-    print(f"declarer: {score.declarer}")
-    print(f"each_defender: {score.each_defender}")
-    if score.defenders[0] != score.defenders[1] or score.defenders[0] != score.each_defender:
-        print(f"defenders (LHO, RHO): {score.defenders[0]}, {score.defenders[1]}")
-    print(f"net (declarer - defenders): {score.net}")
-    print(f"trick points toward game: {score.trick_points}")
-    print("breakdown:")
-    for key, value in score.breakdown.items():
-        print(f"  {key}: {value}")
+    print(f"{shown}, {args.tricks} tricks: {outcome} (scoring scheme {scheme.name})")
+    rows = [("Declarer", score.declarer)]
+    if score.defenders[0] == score.defenders[1]:
+        rows.append(("Each defender", score.each_defender))
+    else:
+        rows += [("Left-hand defender", score.defenders[0]), ("Right-hand defender", score.defenders[1])]
+    rows += [("Declarer minus defenders", score.net), ("Toward game (below the line)", score.trick_points)]
+    rows += [(f"  {BREAKDOWN_LABELS.get(key, key.replace('_', ' '))}", value) for key, value in score.breakdown.items()]
+    width = max(len(label) for label, _ in rows)
+    for i, (label, value) in enumerate(rows):
+        if i == len(rows) - len(score.breakdown) and score.breakdown:
+            print("Made up of:")
+        print(f"{label.ljust(width)}  {value:>6}")
     return 0

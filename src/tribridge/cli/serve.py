@@ -18,7 +18,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free port)")
-    p.add_argument("--db", default=None, help="SQLite game store (default $XDG_DATA_HOME/tribridge/tribridge.sqlite)")
+    p.add_argument("--db", default=None,
+                   help="SQLite game store; its directory must exist (default "
+                        "$XDG_DATA_HOME/tribridge/tribridge.sqlite, whose directory is created)")
     p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting at a table (default 0.6)")
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
@@ -28,8 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Start uvicorn with the app; prints the URL once listening; stops cleanly on SIGINT/SIGTERM."""
+    # imported here: start-up time
     import signal
     import socket
+    from pathlib import Path
 
     import uvicorn
 
@@ -40,6 +44,12 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("--port", f"expected 0..65535, got {args.port}")
     if args.bot_delay < 0:
         raise InvalidInput("--bot-delay", f"expected seconds >= 0, got {args.bot_delay}")
+    if args.db is not None:
+        folder = Path(args.db).expanduser().resolve().parent
+        if not folder.is_dir():
+            raise InvalidInput("--db", f"the directory {str(folder)!r} does not exist; create it first")
+        if Path(args.db).is_dir():
+            raise InvalidInput("--db", f"{args.db!r} is a directory; give a file name such as games.sqlite")
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from tribridge.cli.common import print_json, progress_bar
 from tribridge.errors import InvalidInput
@@ -33,6 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Train and save."""
+    # imported here: start-up time
+    from pathlib import Path
+
     from tribridge.sim.train_tricks import train_estimator
 
     if args.deals < 10:

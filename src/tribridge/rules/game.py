@@ -16,7 +16,8 @@ import numpy as np
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, opening_leader, play_deal
+from tribridge.rules import pbn
+from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, play_deal
 from tribridge.rules.deal import DealState, options_from, replay
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme
@@ -152,61 +153,13 @@ class DealRecord:
 
     # --- PBN ----------------------------------------------------------------------------------
     def to_pbn(self, event: str = "tribridge 3PAB", board: int | None = None) -> str:
-        """PBN text of the deal: Dealer, Deal (in play seats), Declarer, Contract, Auction, Play, Result.
+        """PBN text of the deal (the format is described in ``rules.pbn``); ``from_pbn`` reads it back."""
+        return pbn.record_to_pbn(self, event, board)
 
-        The widow sat opposite the dealer; the ``Deal`` tag shows the hands after the widow moved
-        opposite the declarer, so that the Play section reads naturally; the ``Auction`` section
-        has ``-`` in the widow's column (the widow does not call).
-        """
-        lines = [f'[Event "{event}"]']
-        if board is not None:
-            lines.append(f'[Board "{board}"]')
-        lines.append(f'[Dealer "{self.dealer.letter}"]')
-        lines.append(f'[Deal "{self.play_deal.to_pbn(int(self.dealer))}"]')
-        lines.append(f'[Declarer "{"" if self.declarer is None else self.declarer.letter}"]')
-        lines.append(f'[Contract "{"Pass" if self.contract is None else str(self.contract)}"]')
-        moved = ""
-        if self.contract is not None and self.seat_map[self.widow] != self.widow:
-            partner_seat = self.seat_map[self.widow]
-            moved = f" The player dealt {partner_seat.letter} moved to {self.widow.letter}."
-        lines.append(f"{{3PAB: the widow was dealt {self.widow.letter}, opposite the dealer "
-                     f"{self.dealer.letter}; it is dummy, opposite the declarer.{moved} "
-                     f"Dealt: {self.deal.to_pbn(int(self.dealer))}}}")
-        lines.append(f'[Auction "{self.dealer.letter}"]')
-        tokens: list[str] = []
-        for i, call in enumerate(self.calls):
-            tokens.append(call.to_pbn())
-            if i % 3 == 1:  # after the dealer's LHO comes the widow's seat
-                tokens.append("-")
-        while tokens and tokens[-1] == "-":
-            tokens.pop()
-        lines.extend(" ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4))
-        if self.contract is not None:
-            leader = opening_leader(self.contract.declarer)
-            lines.append(f'[Play "{leader.letter}"]')
-            state = self.play_state()
-            assert state is not None
-            for trick_leader, cards, _winner in state.tricks:
-                lines.append(_pbn_trick_line(leader, trick_leader, list(cards)))
-            if state.current_trick:
-                lead = state.current_trick[0][0]
-                cards = [c for _, c in state.current_trick]
-                lines.append(_pbn_trick_line(leader, lead, cards))
-            if len(self.play) < 52:
-                lines.append("*")
-            lines.append(f'[Result "{self.declarer_tricks if self.declarer_tricks is not None else ""}"]')
-        else:
-            lines.append('[Result ""]')
-        lines.append(f'[Scoring "{self.scheme}"]')
-        return "\n".join(lines) + "\n"
-
-
-def _pbn_trick_line(first_column: Seat, trick_leader: Seat, cards: list[Card]) -> str:
-    """One PBN play line: columns in seat order from the opening leader; ``-`` for cards not played."""
-    by_seat: dict[int, str] = {}
-    for i, c in enumerate(cards):
-        by_seat[(int(trick_leader) + i) % 4] = str(c)
-    return " ".join(by_seat.get((int(first_column) + j) % 4, "-") for j in range(4))
+    @classmethod
+    def from_pbn(cls, text: str | pbn.PbnBoard) -> "DealRecord":
+        """Read one game written by ``to_pbn`` (text or a ``PbnBoard``); the auction and play are re-checked."""
+        return cls.from_json(pbn.record_json(text))
 
 
 def play_deal_record(

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from tribridge.estimators.capture import capture_pair_kernel
-from tribridge.estimators.nt_call import classify_hand_kernel
+from tribridge.estimators.nt_call_kernels import classify_hand_kernel
 
 __all__ = [
     "MAX_LEVEL", "YES_CODE", "complete_fourth_hand_kernel", "game_auction_kernel", "game_estimator_kernel",

@@ -161,9 +161,11 @@ def deal_for(seed: int, index: int, n_deals: int) -> tuple[Deal, int]:
     return random_deal(random_stream(seed, index)), index % 4
 
 
-def _run_deal(args: tuple[tuple[str, ...], int, int, int, str, dict | None]) -> list[GameResult]:
-    names, seed, index, n_deals, scheme, options = args
-    deal, dealer = deal_for(seed, index, n_deals)
+def _run_deal(args: tuple) -> list[GameResult]:
+    """(names, seed, index, n_deals, scheme, options[, (PBN deal, dealer) to play instead of the seeded one])."""
+    names, seed, index, n_deals, scheme, options, *rest = args
+    given = rest[0] if rest else None
+    deal, dealer = deal_for(seed, index, n_deals) if given is None else (Deal.from_pbn(given[0]), given[1])
     bots = _bots(names, options)
     cache: dict = {}
     configs = [repr((n, sorted((options or {}).get(n, {}).items()))) for n in names]
@@ -274,10 +276,12 @@ def summarise(names: Sequence[str], results: list[list[GameResult]], seed: int, 
 
 def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classic", workers: int = 1,
               on_progress: Callable[[int], None] | None = None,
-              options: dict[str, dict] | None = None) -> MatchResult:
+              options: dict[str, dict] | None = None,
+              given_deals: Sequence[tuple[Deal, Seat | int]] | None = None) -> MatchResult:
     """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process).
 
     ``options`` maps a bot name to ``{"bidder": {...}, "player": {...}}`` keyword arguments.
+    ``given_deals`` (deal as dealt, dealer) replaces the seeded deals: the first ``deals`` of them are played.
     """
 
     names = tuple(str(n).strip().lower() for n in names)
@@ -290,7 +294,10 @@ def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classi
     if workers < 1:
         raise InvalidInput("workers", f"expected at least one worker, got {workers}")
     get_scheme(scheme)
-    tasks = [(names, int(seed), i, int(deals), scheme, options) for i in range(deals)]
+    if given_deals is not None and len(given_deals) < deals:
+        raise InvalidInput("deals", f"only {len(given_deals)} deals were given, not {deals}")
+    given = [None] * deals if given_deals is None else [(d.to_pbn(), int(s)) for d, s in given_deals[:deals]]
+    tasks = [(names, int(seed), i, int(deals), scheme, options, given[i]) for i in range(deals)]
     results: list[list[GameResult]] = []
     if workers == 1:
         for t in tasks:
