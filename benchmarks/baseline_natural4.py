@@ -1,4 +1,4 @@
-"""A basic natural bidder for ordinary four-handed bridge (the robot API's /apis/brill/bid).
+"""The previous basic natural bidder (kept as the baseline of `benchmarks/bench_bidding4.py`).
 
 How basic it is (also in docs/server.md): no conventions at all (no Stayman, transfers,
 Blackwood, cue bids or artificial 2C); one meaning per call from a small table (openings, responses,

@@ -1,0 +1,162 @@
+"""A natural four-handed bidder (standard American style) for the robot API's ``/bid``.
+
+The system: 15-17 1NT and 20-21 2NT with Stayman and Jacoby transfers, five-card majors, strong artificial
+2♣ with a 2♦ waiting reply, weak twos and three-level preempts, limit raises, overcalls, takeout, negative
+and penalty doubles, redouble after a double of partner's opening, Blackwood. Every situation is a list of
+rules (``system``, ``compete``); past the fixed sequences the contract is placed from the partnership's points
+and fits (``placement``). Each call comes with what it shows: an explanation rendered from claims that
+hold for the hand that made it, and an alert flag on artificial calls. The same position always gives the
+same call, and every call is legal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
+from tribridge.bots.natural4.context import Ctx
+from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, Shown
+from tribridge.bots.natural4.placement import placement, placement_meanings
+from tribridge.bots.natural4.system import opener_rebids, openings, responses
+from tribridge.rules.bridge4 import PASS, Auction4, same_side
+
+__all__ = [
+    "NAME", "SYSTEM", "SYSTEM_ALIASES", "Bid4View", "Decision", "read_auction", "decide_call", "decide", "bid",
+    "candidates", "explain", "system_for",
+]
+
+NAME = "natural4"
+SYSTEM = "SAYC"
+# Names clients use for the system this bidder plays (compared without case, spaces, dashes or slashes).
+SYSTEM_ALIASES = ("sayc", "standardamerican", "standardamericanyellowcard", "sa", "natural", "tribridge", "gibbbo")
+FALLBACK = Meaning("no suitable call")
+
+
+@dataclass(frozen=True)
+class Bid4View:
+    """What the seat on turn knows in a four-handed auction."""
+
+    seat: int
+    dealer: int
+    vul: str
+    hand: tuple[int, ...]
+    auction: Auction4
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A call, what it shows and whether it is alertable."""
+
+    call: str
+    meaning: Meaning
+    alternatives: tuple[str, ...] = ()
+
+    @property
+    def explanation(self) -> str:
+        """The plain-language explanation of the call."""
+        return self.meaning.text()
+
+    @property
+    def alert(self) -> bool:
+        """Whether the call is artificial (alertable)."""
+        return self.meaning.alert
+
+
+def system_for(name: str | None) -> tuple[str, str | None]:
+    """(system played, note): the system this bidder plays, with a note when ``name`` asks for another one."""
+    if name is None or not name.strip():
+        return SYSTEM, None
+    key = "".join(ch for ch in name.lower() if ch.isalnum())
+    if key in SYSTEM_ALIASES:
+        return SYSTEM, None
+    return SYSTEM, f"system {name!r} is not supported: bidding {SYSTEM} (standard American) instead"
+
+
+def _situation(ctx: Ctx) -> list[Rule]:
+    """The system's rules for this position (before placement)."""
+    me, partner = ctx.seat, ctx.partner
+    partner_labels = ctx.our_labels(partner)
+    if partner_labels and partner_labels[-1].startswith("Blackwood (") and ctx.last_call(partner) == "4N":
+        return blackwood_replies(ctx)
+    opener = ctx.opener
+    if opener is None:
+        return openings(ctx)
+    mine, theirs = ctx.actions_of(me), ctx.actions_of(partner)
+    if same_side(opener, me):
+        if opener == partner and not mine:
+            return responses(ctx) if not ctx.opponents_acted() else contested_responses(ctx)
+        if opener == me and len(mine) == 1 and len(theirs) == 1 and not ctx.opponents_acted():
+            return opener_rebids(ctx)
+        return []
+    if not mine and not theirs:
+        return direct_actions(ctx)
+    if theirs and not mine:
+        return advances(ctx)
+    return []
+
+
+def _reading(ctx: Ctx, call: str) -> Meaning:
+    """What ``call`` shows in this position, whoever made it (the hull of the rules that make it)."""
+    found = [r.meaning for r in _situation(ctx) if r.call == call]
+    if not found:
+        found = placement_meanings(ctx, call)
+    if not found:
+        return FALLBACK
+    out = found[0]
+    for m in found[1:]:
+        out = out.hull(m)
+    return out
+
+
+def read_auction(auction: Auction4, vul: str = "None") -> tuple[list[Shown], list[Meaning]]:
+    """Each seat's shown values and each call's meaning, by this bidder's own system."""
+    shown = [Shown() for _ in range(4)]
+    meanings: list[Meaning] = []
+    for i, call in enumerate(auction.calls):
+        seat = (auction.dealer + i) % 4
+        ctx = Ctx(Auction4(auction.dealer, auction.calls[:i]), seat, shown, meanings, vul)
+        meaning = _reading(ctx, call)
+        meanings.append(meaning)
+        shown[seat].add(meaning)
+    return shown, meanings
+
+
+def decide_call(view: Bid4View) -> Decision:
+    """The call for the seat on turn, with what it shows and the other calls that fitted the hand."""
+    shown, meanings = read_auction(view.auction, view.vul)
+    ctx = Ctx(view.auction, view.seat, shown, meanings, view.vul)
+    hand = HandInfo.of(view.hand)
+    fitting = [r for r in _situation(ctx) if r.fits(hand, ctx)]
+    if fitting:
+        chosen = fitting[0]
+    else:
+        chosen = placement(hand, ctx)
+        if view.auction.is_legal(chosen.call) is not None or not chosen.meaning.holds(hand):
+            chosen = Rule(PASS, FALLBACK)
+    others = tuple(dict.fromkeys(r.call for r in fitting[1:] if r.call != chosen.call))
+    return Decision(chosen.call, chosen.meaning, others)
+
+
+def decide(view: Bid4View) -> tuple[str, str]:
+    """The call and its explanation."""
+    d = decide_call(view)
+    return d.call, d.explanation
+
+
+def bid(view: Bid4View) -> str:
+    """This bidder's call (canonical: P, X, XX, 1C..7N); always legal."""
+    return decide_call(view).call
+
+
+def candidates(view: Bid4View) -> list[tuple[str, float]]:
+    """The chosen call scored 1.0, other calls the system allowed with this hand 0.5, then pass 0.1."""
+    d = decide_call(view)
+    out = [(d.call, 1.0)] + [(c, 0.5) for c in d.alternatives]
+    if all(c != PASS for c, _ in out):
+        out.append((PASS, 0.1))
+    return out
+
+
+def explain(view: Bid4View) -> str:
+    """The explanation of this bidder's call."""
+    return decide_call(view).explanation

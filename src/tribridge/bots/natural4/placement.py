@@ -1,0 +1,163 @@
+"""Placing the contract once the system's fixed sequences are over: pick the strain (an 8-card fit, no-trump,
+a long suit), count the partnership's points from what partner has shown, and bid the level they support
+(partscore, invitation, game, slam through Blackwood), compete by the law of total tricks, or double."""
+
+from __future__ import annotations
+
+from tribridge.bots.natural4.compete import partner_aces
+from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
+from tribridge.bots.natural4.core import MAX_HCP, HandInfo, Meaning, Rule
+from tribridge.bots.natural4.system import at_least
+
+__all__ = ["placement", "placement_meanings", "plan"]
+
+M = Meaning
+C, D, H, S, N = 0, 1, 2, 3, 4
+GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
+NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
+NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
+LABELS = {
+    "part": "to play (partscore)", "invite": "invites game", "game": "to play (game)", "slam": "to play (slam)",
+    "compete": "competes for the partscore", "after-bw": "to play, after Blackwood",
+}
+
+
+def _partner_estimate(ctx: Ctx, hand: HandInfo | None = None) -> int:
+    """Partner's expected HCP from the shown range, capped by the points left for partner (when a hand is given)."""
+    est = ctx.shown[ctx.partner].expect()
+    if hand is None:
+        return est
+    opponents = ctx.shown[(ctx.seat + 1) % 4].lo + ctx.shown[(ctx.seat + 3) % 4].lo
+    return max(0, min(est, 40 - hand.hcp - opponents))
+
+
+def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
+    """(strain, reason): ``fit`` (8+ together), ``nt`` or ``long`` (own 6+ suit)."""
+    p = ctx.shown[ctx.partner]
+    fits = [s for s in (S, H, D, C) if hand.lens[s] + p.min_len[s] >= 8]
+    majors = [s for s in fits if s in (H, S)]
+    if majors:
+        return max(majors, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
+    long_suits = [s for s in (S, H, D, C) if hand.lens[s] >= 6 and s not in ctx.their_suits()]
+    if fits and not (hand.balanced or p.balanced):
+        return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
+    if hand.balanced or p.balanced or not long_suits:
+        return N, "nt"
+    return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
+
+
+def _points(hand: HandInfo, strain: int, reason: str) -> int:
+    if reason == "fit":
+        return hand.hcp + hand.shortness_points(strain)
+    if reason == "long":
+        return hand.hcp + hand.length_points()
+    return hand.hcp
+
+
+def _blackwood_used(ctx: Ctx) -> bool:
+    return any(lab.startswith("Blackwood") for who in (ctx.seat, ctx.partner) for lab in ctx.our_labels(who))
+
+
+def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
+    """The asker's contract once partner has replied to Blackwood."""
+    mine, theirs = ctx.our_labels(ctx.seat), ctx.our_labels(ctx.partner)
+    if not (mine and mine[-1].startswith("Blackwood (") and theirs and theirs[-1].startswith("Blackwood reply")):
+        return None
+    strain, _ = _strain(hand, ctx)
+    strain = N if strain == N else strain
+    aces = hand.aces + partner_aces(ctx.last_call(ctx.partner) or "", hand)
+    total = hand.hcp + _partner_estimate(ctx, hand)
+    level = 5 if aces <= 2 else 7 if aces == 4 and total >= NEED_GRAND else 6
+    call = bid_of(level, strain)
+    if ctx.auction.is_legal(call) is not None:
+        call = bid_of(6, strain) if ctx.auction.is_legal(bid_of(6, strain)) is None else "P"
+    return call, "after-bw"
+
+
+def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
+    """(call, reason, strain) the partnership's contract calls for from this seat's view."""
+    bw = _after_blackwood(hand, ctx)
+    if bw is not None:
+        return bw[0], bw[1], strain_of(bw[0]) if bw[0][0].isdigit() else N
+    labels = ctx.our_labels(ctx.partner)
+    if labels and (labels[-1].startswith(LABELS["after-bw"]) or labels[-1].startswith("Blackwood reply")):
+        return "P", "pass", N
+    strain, reason = _strain(hand, ctx)
+    total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
+    game = GAME[strain]
+    if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and (hand.balanced or ctx.shown[ctx.partner].balanced):
+        strain, game = N, 3
+    if total >= NEED_GRAND:
+        level, why = 7, "slam"
+    elif total >= NEED_SLAM:
+        level, why = 6, "slam"
+    elif total >= NEED_GAME[strain]:
+        level, why = game, "game"
+    elif total >= NEED_INVITE:
+        level, why = game - 1, "invite"
+    else:
+        level, why = 1, "part"
+    if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
+        return "4N", "blackwood", strain
+    trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
+    if why == "part" and ctx.opponents_acted() and trumps >= 8:
+        level, why = min(trumps - 6, 3), "compete"
+    return _pick(ctx, level, strain, why, total)
+
+
+def _pick(ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str, str, int]:
+    """The call that reaches ``level`` in ``strain`` from the current auction (or pass / double)."""
+    last = ctx.last_bid
+    cheapest = ctx.cheapest(strain)
+    if last is not None and ctx.ours() and strain_of(last) == strain and int(last[0]) >= level:
+        return "P", "pass", strain
+    if why in ("part", "compete") and last is not None and ctx.ours() and why == "part":
+        return "P", "pass", strain
+    target = max(level, cheapest) if why in ("part", "compete") and cheapest <= max(level, 2) else level
+    if target >= cheapest and target <= 7:
+        return bid_of(target, strain), why, strain
+    if last is not None and not ctx.ours() and ctx.auction.is_legal("X") is None and int(last[0]) >= 2 and total >= 23:
+        return "X", "penalty", strain
+    return "P", "pass", strain
+
+
+def _meaning(ctx: Ctx, call: str, why: str, strain: int) -> Meaning:
+    """What a placement call claims, hand-independently (the plan only chooses it when the claims hold)."""
+    est = _partner_estimate(ctx)
+    if why == "blackwood":
+        return M("Blackwood (asks for aces)", max(0, NEED_SLAM - est - 6), MAX_HCP, alert=True)
+    if why == "penalty":
+        return M("penalty double", max(0, 23 - est - 3), MAX_HCP)
+    if why == "pass":
+        return M("no reason to bid on")
+    need = {"invite": NEED_INVITE, "game": NEED_GAME[strain], "slam": NEED_SLAM}.get(why, 0)
+    lo = max(0, need - est - 6) if need else 0
+    lens = (0, 0, 0, 0)
+    if strain != N:
+        fit = max(1, 8 - ctx.shown[ctx.partner].min_len[strain])
+        lens = at_least(strain, min(fit, 6))
+    return M(LABELS[why], lo, MAX_HCP, lens)
+
+
+REASONS = ("part", "compete", "invite", "game", "slam", "after-bw")
+
+
+def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
+    """Every meaning a placement ``call`` can have in this position (for reading it)."""
+    if call == "P":
+        return [_meaning(ctx, call, "pass", N)]
+    if call == "X":
+        return [_meaning(ctx, call, "penalty", N)]
+    if call == "XX" or not call[0].isdigit():
+        return []
+    strain = strain_of(call)
+    out = [_meaning(ctx, call, why, strain) for why in REASONS]
+    if call == "4N":
+        out.append(_meaning(ctx, call, "blackwood", N))
+    return out
+
+
+def placement(hand: HandInfo, ctx: Ctx) -> Rule:
+    """The placement rule this hand chooses (its meaning's claims still have to hold for it to be used)."""
+    call, why, strain = plan(hand, ctx)
+    return Rule(call, _meaning(ctx, call, why, strain if why != "blackwood" else N))
