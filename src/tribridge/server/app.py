@@ -105,7 +105,7 @@ def create_app(
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
     layouts the PIMC card search of the robot API samples per card.
     """
-    from tribridge.server import brill, three
+    from tribridge.server import ben, brill, three
     from tribridge.server.manager import TableManager
     from tribridge.server.routes import make_router
 
@@ -150,6 +150,7 @@ def create_app(
         return {"ok": True, "version": __version__, "db": str(path), "tables": manager.table_count()}
 
     app.include_router(brill.router)
+    app.include_router(ben.router)
     app.include_router(three.router)
     app.include_router(make_router(manager))
     if STATIC_DIR.is_dir():

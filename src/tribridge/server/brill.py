@@ -1,7 +1,9 @@
-"""Robot API (docs/server.md): BEN/Brill-compatible /apis/brill for four-handed positions and /apis/3pab for three-player ones."""
+"""Robot API: Brill's Seat Robot API at /apis/brill for four-handed positions (its two-character call tokens),
+the shared answer builders of BEN's root API (``server/ben.py``), and helpers /apis/3pab uses."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from fastapi import APIRouter, Request
@@ -18,6 +20,7 @@ API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
 BRILL_ENDPOINTS = ["/apis/brill/bid", "/apis/brill/lead", "/apis/brill/play"]
 THREE_ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
+BEN_ENDPOINTS = ["/bid", "/lead", "/play", "/explain"]
 # Card search: layouts sampled per decision (the /play benchmark target is stated for 32).
 DEFAULT_LAYOUTS = 32
 
@@ -38,11 +41,15 @@ def layouts_for(request: Request) -> int:
     return int(getattr(request.app.state, "robot_layouts", DEFAULT_LAYOUTS))
 
 
-def _guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+def guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+    """Run an answer builder: its dict as JSON, or 400 ``{"error"}`` for bad input."""
     try:
         return JSONResponse(fn())
     except InvalidInput as exc:
         return error_response(exc)
+
+
+_guard = guard  # the name /apis/3pab imports
 
 
 # ---- four-handed: /apis/brill -------------------------------------------------------------
@@ -57,8 +64,11 @@ def brill_info() -> dict[str, Any]:
         "default_model": BRILL_MODELS[0],
         "endpoints": BRILL_ENDPOINTS,
         "bidder": natural4.NAME,
+        "systems": [natural4.SYSTEM],
+        "default_system": natural4.SYSTEM,
         "player": "pimc",
         "three_player": {"endpoints": THREE_ENDPOINTS},
+        "ben_endpoints": BEN_ENDPOINTS,
     }
 
 
@@ -69,27 +79,60 @@ async def brill_root() -> JSONResponse:
     return JSONResponse(brill_info())
 
 
-def answer_bid(params: Mapping[str, str]) -> dict[str, Any]:
-    """Answer a four-handed /bid request with the natural bidder."""
+@dataclass(frozen=True)
+class BidAnswer:
+    """The bidder's answer to a checked /bid position, before it is spelled for a client."""
+
+    decision: natural4.Decision
+    candidates: list[tuple[str, float]]
+    model: str
+    system: str
+    notes: list[str]
+    auction_meanings: list[tuple[str, str]]
+
+
+def bid_answer(params: Mapping[str, str]) -> BidAnswer:
+    """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
     pos = rp.parse_bid_request(params, BRILL_MODELS)
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
-    call, why = natural4.decide(view)
-    if pos.auction.is_legal(call) is not None:
-        call, why = "P", "fallback pass"
-    cands = natural4.candidates(view)
-    return {
-        "bid": to_brill(call),
-        "alert": False,
-        "explanation": why,
-        "candidates": [{"bid": to_brill(c), "score": round(s, 4)} for c, s in cands],
-        "model": pos.model or BRILL_MODELS[0],
+    decision = natural4.decide_call(view)
+    if pos.auction.is_legal(decision.call) is not None:  # the bidder only makes legal calls; never answer an illegal one
+        raise RuntimeError(f"bidder chose an illegal call {decision.call}")
+    system, notes = natural4.SYSTEM, []
+    for name in rp.SYSTEM_PARAMS:
+        _, note = natural4.system_for(params.get(name))
+        if note:
+            notes.append(f"{name}: {note}")
+    _, meanings = natural4.read_auction(pos.auction, pos.vul)
+    read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
+    return BidAnswer(decision, natural4.candidates(view), pos.model or BRILL_MODELS[0], system, notes, read)
+
+
+def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[dict[str, Any]]:
+    """Candidates carrying both ``bid`` and ``call`` (the same call in the client's spelling) and a score."""
+    return [{"bid": spell(c), "call": spell(c), "score": round(s, 4), "insta_score": round(s, 4)} for c, s in cands]
+
+
+def answer_bid(params: Mapping[str, str]) -> dict[str, Any]:
+    """Answer a four-handed /apis/brill/bid request (Brill/Pidgin spelling: ``--``, ``Db``, ``Rd``, ``1N``)."""
+    ans = bid_answer(params)
+    out: dict[str, Any] = {
+        "bid": to_brill(ans.decision.call),
+        "alert": ans.decision.alert,
+        "explanation": ans.decision.explanation,
+        "candidates": candidate_rows(ans.candidates, to_brill),
+        "model": ans.model,
+        "system": ans.system,
     }
+    if ans.notes:
+        out["note"] = "; ".join(ans.notes)
+    return out
 
 
 @router.get("/apis/brill/bid")
 async def brill_bid(request: Request) -> JSONResponse:
     """The natural bidder's call for the seat on turn."""
-    return _guard(lambda: answer_bid(_params(request)))
+    return guard(lambda: answer_bid(_params(request)))
 
 
 def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
@@ -114,10 +157,10 @@ def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LA
 @router.get("/apis/brill/lead")
 def brill_lead(request: Request) -> JSONResponse:
     """The opening lead of declarer's left-hand opponent."""
-    return _guard(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
+    return guard(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
 
 
 @router.get("/apis/brill/play")
 def brill_play(request: Request) -> JSONResponse:
     """The next card (dummy's when declarer asks on dummy's turn)."""
-    return _guard(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))
+    return guard(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))

@@ -22,6 +22,8 @@ VUL_ALIASES = {
 }
 # Parameters some clients send that the server ignores (docs/server.md); unknown ones are ignored too.
 IGNORED_PARAMS = ("board", "matchtype", "tournament", "meanings", "partnerMeanings", "user", "dealno", "details")
+# Bidding systems a client may name for each side (answered, never refused: an unknown one gets ours and a note).
+SYSTEM_PARAMS = ("ourSystem", "theirSystem")
 
 
 def _get(params: Mapping[str, str], name: str, required: bool = True) -> str | None:
@@ -44,9 +46,12 @@ def parse_seat(text: str | None, name: str = "seat") -> int:
 
 
 def parse_vul(text: str | None) -> str:
-    """Vulnerability: None, NS, EW, All (also -, Both, B, empty; any case); missing means None."""
+    """Vulnerability: None, NS, EW, All (also -, Both, B, empty, BEN's @v/@V; any case); missing means None."""
     if text is None:
         return "None"
+    if "@" in text:  # BEN's page form: '@v' = N-S vulnerable, '@V' = E-W (case matters)
+        return {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}[
+            ("@v" in text, "@V" in text)]
     t = text.strip().upper()
     if t in VUL_ALIASES:
         return VUL_ALIASES[t]

@@ -168,7 +168,7 @@ def blackwood_replies(ctx: Ctx) -> list[Rule]:
     def with_aces(counts: tuple[int, ...]):
         return lambda h, c: h.aces in counts
 
-    return [Rule(call, M(f"Blackwood reply: {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()]
+    return [Rule(call, M(f"Blackwood reply, {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()]
 
 
 def partner_aces(reply: str, mine: HandInfo) -> int:

@@ -111,10 +111,10 @@ def _nt_responses(level: int) -> list[Rule]:
     slam = 18 if level == 1 else 12
     two = level + 1
     rules = [
-        Rule(bid_of(two, D), M("Jacoby transfer: shows hearts", 0, 37, at_least(H, 5), alert=True),
+        Rule(bid_of(two, D), M("Jacoby transfer to hearts", 0, 37, at_least(H, 5), alert=True),
              lambda h, c: h.lens[H] >= h.lens[S]),
-        Rule(bid_of(two, H), M("Jacoby transfer: shows spades", 0, 37, at_least(S, 5), alert=True)),
-        Rule(bid_of(two, C), M("Stayman: asks for a 4-card major", lo, 37, alert=True),
+        Rule(bid_of(two, H), M("Jacoby transfer to spades", 0, 37, at_least(S, 5), alert=True)),
+        Rule(bid_of(two, C), M("Stayman, asks for a 4-card major", lo, 37, alert=True),
              lambda h, c: 4 in (h.lens[H], h.lens[S])),
     ]
     if level == 1:
@@ -168,7 +168,7 @@ def _after_nt_response(ctx: Ctx, nt_level: int, response: str) -> list[Rule]:
         return [
             Rule(bid_of(two, H), M("Stayman reply", lo, hi, at_least(H, 4), balanced=True)),
             Rule(bid_of(two, S), M("Stayman reply", lo, hi, at_least(S, 4, h=0), at_most(H, 3), balanced=True)),
-            Rule(bid_of(two, D), M("Stayman reply: no 4-card major, artificial", lo, hi, NO_MAJOR, balanced=True,
+            Rule(bid_of(two, D), M("Stayman reply, no 4-card major (artificial)", lo, hi, NO_MAJOR, balanced=True,
                                    alert=True)),
         ]
     if response == bid_of(two, D):
