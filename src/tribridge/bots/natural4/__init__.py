@@ -96,16 +96,13 @@ def _situation(ctx: Ctx) -> list[Rule]:
 
 
 def _reading(ctx: Ctx, call: str) -> Meaning:
-    """What ``call`` shows in this position, whoever made it (the hull of the rules that make it)."""
+    """What ``call`` shows in this position, whoever made it: the first (main) rule of the system that makes it."""
     found = [r.meaning for r in _situation(ctx) if r.call == call]
     if not found:
         found = placement_meanings(ctx, call)
     if not found:
         return FALLBACK
-    out = found[0]
-    for m in found[1:]:
-        out = out.hull(m)
-    return out
+    return found[0]
 
 
 def read_auction(auction: Auction4, vul: str = "None") -> tuple[list[Shown], list[Meaning]]:
@@ -131,8 +128,10 @@ def decide_call(view: Bid4View) -> Decision:
         chosen = fitting[0]
     else:
         chosen = placement(hand, ctx)
-        if view.auction.is_legal(chosen.call) is not None or not chosen.meaning.holds(hand):
+        if view.auction.is_legal(chosen.call) is not None:
             chosen = Rule(PASS, FALLBACK)
+        elif not chosen.meaning.holds(hand):  # say what the call is for, without claims this hand does not meet
+            chosen = Rule(chosen.call, Meaning(chosen.meaning.label, alert=chosen.meaning.alert))
     others = tuple(dict.fromkeys(r.call for r in fitting[1:] if r.call != chosen.call))
     return Decision(chosen.call, chosen.meaning, others)
 

@@ -47,7 +47,7 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
         rules.append(Rule("P", M("no suitable action")))
         return rules
     nt = ctx.cheapest_bid(N)
-    if nt and int(nt[0]) == 1:
+    if nt and int(nt[0]) <= 2:
         rules.append(Rule(nt, M("no-trump overcall, stopper in their suit", 15, 18, balanced=True), _stops({t})))
     for s in SUIT_ORDER:
         if s == t or s in ctx.their_suits():
@@ -62,7 +62,8 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
                               lambda h, c, s=s: h.honours(s) >= 2))
     if level <= 4:
         rules += [
-            Rule("X", M("takeout double", 12 if level <= 2 else 14, 37, at_most(t, 2)), _unbid_support(t)),
+            Rule("X", M("takeout double", 12 if level <= 2 else 14, 37, max_len=at_most(t, 2)), _unbid_support(t)),
+            Rule("X", M("takeout double", 14 if level <= 2 else 16, 37, max_len=at_most(t, 3)), _unbid_support(t)),
             Rule("X", M("takeout double, strong hand", 18, 37)),
         ]
     rules.append(Rule("P", M("no suitable action")))
@@ -139,7 +140,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     if x != N:
         lv = ctx.cheapest(x)
         if x in (H, S) and lv <= 4:
-            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 37, at_least(x, support))))
+            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 18, at_least(x, support))))
         if lv <= 3:
             rules.append(Rule(bid_of(lv, x), M("raise", 6, 10, at_least(x, support))))
     if last != "X" and t != N:

@@ -14,8 +14,8 @@ __all__ = ["placement", "placement_meanings", "plan"]
 M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
 GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
-NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
-NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
+NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 24}
+NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 22
 LABELS = {
     "part": "to play (partscore)", "invite": "invites game", "game": "to play (game)", "slam": "to play (slam)",
     "compete": "competes for the partscore", "after-bw": "to play, after Blackwood",
@@ -44,6 +44,12 @@ def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     if hand.balanced or p.balanced or not long_suits:
         return N, "nt"
     return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
+
+
+def _no_trump_ok(hand: HandInfo, ctx: Ctx) -> bool:
+    """No-trump is playable: no void or singleton (unless partner is balanced) and their suits stopped."""
+    shapely = min(hand.lens) <= 1 and not ctx.shown[ctx.partner].balanced
+    return not shapely and all(hand.stopper(s) for s in ctx.their_suits())
 
 
 def _points(hand: HandInfo, strain: int, reason: str) -> int:
@@ -85,7 +91,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
     game = GAME[strain]
-    if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and (hand.balanced or ctx.shown[ctx.partner].balanced):
+    if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and _no_trump_ok(hand, ctx):
         strain, game = N, 3
     if total >= NEED_GRAND:
         level, why = 7, "slam"
@@ -94,7 +100,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     elif total >= NEED_GAME[strain]:
         level, why = game, "game"
     elif total >= NEED_INVITE:
-        level, why = game - 1, "invite"
+        level, why = min(game - 1, 3), "invite"
     else:
         level, why = 1, "part"
     if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
@@ -102,10 +108,10 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
     if why == "part" and ctx.opponents_acted() and trumps >= 8:
         level, why = min(trumps - 6, 3), "compete"
-    return _pick(ctx, level, strain, why, total)
+    return _pick(hand, ctx, level, strain, why, total)
 
 
-def _pick(ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str, str, int]:
+def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str, str, int]:
     """The call that reaches ``level`` in ``strain`` from the current auction (or pass / double)."""
     last = ctx.last_bid
     cheapest = ctx.cheapest(strain)
@@ -116,7 +122,8 @@ def _pick(ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str,
     target = max(level, cheapest) if why in ("part", "compete") and cheapest <= max(level, 2) else level
     if target >= cheapest and target <= 7:
         return bid_of(target, strain), why, strain
-    if last is not None and not ctx.ours() and ctx.auction.is_legal("X") is None and int(last[0]) >= 2 and total >= 23:
+    if last is not None and not ctx.ours() and ctx.auction.is_legal("X") is None and int(last[0]) >= 2 and total >= 25 \
+            and (last[1] == "N" or hand.lens[strain_of(last)] >= 3):
         return "X", "penalty", strain
     return "P", "pass", strain
 
@@ -127,16 +134,19 @@ def _meaning(ctx: Ctx, call: str, why: str, strain: int) -> Meaning:
     if why == "blackwood":
         return M("Blackwood (asks for aces)", max(0, NEED_SLAM - est - 6), MAX_HCP, alert=True)
     if why == "penalty":
-        return M("penalty double", max(0, 23 - est - 3), MAX_HCP)
+        return M("penalty double", max(0, 25 - est - 3), MAX_HCP)
     if why == "pass":
         return M("no reason to bid on")
     need = {"invite": NEED_INVITE, "game": NEED_GAME[strain], "slam": NEED_SLAM}.get(why, 0)
     lo = max(0, need - est - 6) if need else 0
+    hi = MAX_HCP
+    if why == "invite":  # below game by the count that chose it (with room for distribution and the cap on partner)
+        lo, hi = max(0, NEED_INVITE - est - 3), max(0, NEED_GAME[strain] - est + 2)
     lens = (0, 0, 0, 0)
     if strain != N:
         fit = max(1, 8 - ctx.shown[ctx.partner].min_len[strain])
         lens = at_least(strain, min(fit, 6))
-    return M(LABELS[why], lo, MAX_HCP, lens)
+    return M(LABELS[why], lo, hi, lens)
 
 
 REASONS = ("part", "compete", "invite", "game", "slam", "after-bw")
@@ -152,8 +162,8 @@ def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
         return []
     strain = strain_of(call)
     out = [_meaning(ctx, call, why, strain) for why in REASONS]
-    if call == "4N":
-        out.append(_meaning(ctx, call, "blackwood", N))
+    if call == "4N" and not _blackwood_used(ctx):
+        out.insert(0, _meaning(ctx, call, "blackwood", N))
     return out
 
 

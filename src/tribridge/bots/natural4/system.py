@@ -68,8 +68,8 @@ def _major_responses(m: int) -> list[Rule]:
     if m == H:
         rules.append(Rule("1S", M("new suit, forcing", 6, 37, at_least(S, 4), lens_at_most(h=2))))
     rules += [
-        Rule("3N", M("no fit", 16, 18, at_most(m, 2), balanced=True)),
-        Rule("2N", M("no fit", 13, 15, at_most(m, 2), balanced=True)),
+        Rule("3N", M("no fit", 16, 18, max_len=at_most(m, 2), balanced=True)),
+        Rule("2N", M("no fit", 13, 15, max_len=at_most(m, 2), balanced=True)),
     ]
     for suit in (D, C):
         rules.append(Rule(bid_of(2, suit), M("new suit, forcing", 11, 37, at_least(suit, 4), at_most(m, 2)),
@@ -77,7 +77,7 @@ def _major_responses(m: int) -> list[Rule]:
     if m == S:
         rules.append(Rule("2H", M("new suit, forcing", 11, 37, at_least(H, 5), at_most(S, 2))))
     rules += [
-        Rule("1N", M("no fit", 6, 12, at_most(m, 2))),
+        Rule("1N", M("no fit", 6, 12, max_len=at_most(m, 2))),
         Rule("P", M("too weak to respond", 0, 5)),
     ]
     return rules
@@ -94,9 +94,9 @@ def _minor_responses(m: int) -> list[Rule]:
     rules += [
         Rule(bid_of(3, m), M("limit raise", 11, 12, at_least(m, raise_len), NO_MAJOR)),
         Rule(bid_of(2, m), M("single raise", 6, 10, at_least(m, raise_len), NO_MAJOR)),
-        Rule("1N", M("no major", 6, 10, NO_MAJOR)),
-        Rule("3N", M("no major", 16, 18, NO_MAJOR, balanced=True)),
-        Rule("2N", M("no major", 13, 15, NO_MAJOR, balanced=True)),
+        Rule("1N", M("no major", 6, 10, max_len=NO_MAJOR)),
+        Rule("3N", M("no major", 16, 18, max_len=NO_MAJOR, balanced=True)),
+        Rule("2N", M("no major", 13, 15, max_len=NO_MAJOR, balanced=True)),
     ]
     if m == D:
         rules.append(Rule("2C", M("new suit, forcing", 11, 37, at_least(C, 4), NO_MAJOR)))
@@ -114,16 +114,16 @@ def _nt_responses(level: int) -> list[Rule]:
         Rule(bid_of(two, D), M("Jacoby transfer to hearts", 0, 37, at_least(H, 5), alert=True),
              lambda h, c: h.lens[H] >= h.lens[S]),
         Rule(bid_of(two, H), M("Jacoby transfer to spades", 0, 37, at_least(S, 5), alert=True)),
-        Rule(bid_of(two, C), M("Stayman, asks for a 4-card major", lo, 37, alert=True),
-             lambda h, c: 4 in (h.lens[H], h.lens[S])),
+        Rule(bid_of(two, C), M("Stayman, asks for a 4-card major", lo - 3, 37, alert=True),
+             lambda h, c: 4 in (h.lens[H], h.lens[S]) and h.hcp + h.shortness_points(-1) >= lo),
     ]
     if level == 1:
-        rules.append(Rule("2N", M("invites 3NT", 8, 9, NO_MAJOR)))
+        rules.append(Rule("2N", M("invites 3NT", 8, 9, max_len=NO_MAJOR)))
     rules += [
-        Rule("3N", M("to play", game, slam - 3, NO_MAJOR)),
-        Rule("4N", M("invites 6NT", slam - 2, slam - 1, NO_MAJOR)),
-        Rule("6N", M("to play", slam, slam + 3, NO_MAJOR)),
-        Rule("7N", M("to play", slam + 4, 37, NO_MAJOR)),
+        Rule("3N", M("to play", game, slam - 3, max_len=NO_MAJOR)),
+        Rule("4N", M("invites 6NT", slam - 2, slam - 1, max_len=NO_MAJOR)),
+        Rule("6N", M("to play", slam, slam + 3, max_len=NO_MAJOR)),
+        Rule("7N", M("to play", slam + 4, 37, max_len=NO_MAJOR)),
         Rule("P", M("no game interest", 0, lo - 1)),
     ]
     return rules
@@ -168,7 +168,7 @@ def _after_nt_response(ctx: Ctx, nt_level: int, response: str) -> list[Rule]:
         return [
             Rule(bid_of(two, H), M("Stayman reply", lo, hi, at_least(H, 4), balanced=True)),
             Rule(bid_of(two, S), M("Stayman reply", lo, hi, at_least(S, 4, h=0), at_most(H, 3), balanced=True)),
-            Rule(bid_of(two, D), M("Stayman reply, no 4-card major (artificial)", lo, hi, NO_MAJOR, balanced=True,
+            Rule(bid_of(two, D), M("Stayman reply, no 4-card major (artificial)", lo, hi, max_len=NO_MAJOR, balanced=True,
                                    alert=True)),
         ]
     if response == bid_of(two, D):
@@ -230,13 +230,17 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
     """Opener's rebid after partner raised opener's suit (single raise or limit raise)."""
     if partner_level == 2:
         if x in (H, S):
-            return [Rule(bid_of(4, x), M("game", 17, 21)), Rule(bid_of(3, x), M("invites game", 15, 16)),
-                    Rule("P", M("minimum opening", 10, 14))]
+            points = lambda h: h.hcp + h.length_points() + h.shortness_points(x)  # noqa: E731
+            return [Rule(bid_of(4, x), M("game", 13, 21), lambda h, c: points(h) >= 19),
+                    Rule(bid_of(3, x), M("invites game", 12, 18), lambda h, c: points(h) >= 17),
+                    Rule("P", M("minimum opening", 10, 18))]
         return [Rule("3N", M("to play", 18, 19, balanced=True)), Rule(bid_of(3, x), M("invites game", 16, 17)),
                 Rule("P", M("minimum opening", 10, 15))]
+    accept = lambda h, c: h.hcp + h.length_points() + h.shortness_points(x) >= 15  # noqa: E731
     if x in (H, S):
-        return [Rule(bid_of(4, x), M("accepts the invitation", 14, 21)), Rule("P", M("declines the invitation", 10, 13))]
-    return [Rule("3N", M("accepts the invitation", 14, 21)), Rule("P", M("declines the invitation", 10, 13))]
+        return [Rule(bid_of(4, x), M("accepts the invitation", 10, 21), accept),
+                Rule("P", M("declines the invitation", 10, 14))]
+    return [Rule("3N", M("accepts the invitation", 13, 21)), Rule("P", M("declines the invitation", 10, 14))]
 
 
 def _after_one_nt(x: int) -> list[Rule]:

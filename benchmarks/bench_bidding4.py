@@ -1,0 +1,219 @@
+"""Benchmark: four-handed bidding quality against double-dummy par (the robot API's /bid bidder).
+
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000          # new vs previous vs "1NT or pass"
+
+All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
+boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
+cached on disk, so a rerun only bids) and compared with the double-dummy par score of the deal: IMPs for
+North-South of (score - par). The natural4 bidder is compared with the previous bidder
+(``benchmarks/baseline_natural4.py``) and with a bidder that opens 1NT on 15-17 balanced and otherwise
+passes; the paired per-deal difference comes with a 95 % interval. Target (issue 17): the new bidder beats
+the previous one by at least 1 IMP a deal with the interval excluding zero.
+
+Par here is computed from the double-dummy table by backward induction over the 35 bids (each side may
+outbid; a contract that fails is doubled, one that makes is not; the dealer's side moves first), and
+checked against endplay's own par on the first deals (``par_agreement`` in the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000,
+             2250, 2500, 3000, 3500, 4000)  # WBF IMP scale: the lower bounds of 1..24 IMPs
+VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
+RESULTS = Path(__file__).parent / "results" / "bidding4.json"
+
+
+def imps(diff: int) -> int:
+    """IMPs for a point difference (signed)."""
+    n = sum(1 for step in IMP_STEPS if abs(diff) >= step)
+    return n if diff >= 0 else -n
+
+
+def vulnerable(vul: str, seat: int) -> bool:
+    """Whether ``seat`` is vulnerable under ``vul``."""
+    return vul == "All" or (vul == "NS" and seat % 2 == 0) or (vul == "EW" and seat % 2 == 1)
+
+
+def duplicate_score(level: int, strain: int, doubling: int, vul: bool, tricks: int) -> int:
+    """Duplicate score for the declarer of ``level``/``strain`` (0-3 suits C D H S, 4 NT) taking ``tricks``."""
+    need = level + 6
+    mult = (1, 2, 4)[doubling]
+    if tricks < need:
+        down = need - tricks
+        if doubling == 0:
+            return -(100 if vul else 50) * down
+        first, mid, late = (200, 300, 300) if vul else (100, 200, 300)
+        pen = sum(first if i == 0 else mid if i < 3 else late for i in range(down))
+        return -pen * (1 if doubling == 1 else 2)
+    per = 20 if strain < 2 else 30
+    trick_pts = (per * level + (10 if strain == 4 else 0)) * mult
+    score = trick_pts + (50 * doubling)
+    score += (500 if vul else 300) if trick_pts >= 100 else 50
+    if level == 6:
+        score += 750 if vul else 500
+    if level == 7:
+        score += 1500 if vul else 1000
+    over = tricks - need
+    if doubling == 0:
+        score += over * per
+    else:
+        score += over * (200 if vul else 100) * (1 if doubling == 1 else 2)
+    return score
+
+
+def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
+    """Double-dummy par for North-South from a ``[seat, strain]`` trick table (see the module docstring)."""
+    best_tricks = [[max(int(table[s, st]), int(table[s ^ 2, st])) for st in range(5)] for s in (0, 1)]
+
+    def outcome(rank: int, side: int) -> int:
+        level, strain = rank // 5 + 1, rank % 5
+        tricks = best_tricks[side][strain]
+        v = vulnerable(vul, side)
+        return duplicate_score(level, strain, 0 if tricks >= level + 6 else 1, v, tricks)
+
+    # value[rank][side]: the final score for `side` once `side` holds the contract of this rank, the opponents to act
+    value = [[0, 0] for _ in range(35)]
+    best_above = [-10**9, -10**9]  # the best value each side can get by bidding above the current rank
+    for rank in range(34, -1, -1):
+        for side in (0, 1):
+            other = 1 - side
+            value[rank][side] = min(outcome(rank, side), -best_above[other]) if best_above[other] > -10**9 \
+                else outcome(rank, side)
+        for side in (0, 1):
+            best_above[side] = max(best_above[side], value[rank][side])
+    first = dealer % 2  # the dealer's side bids or passes first; if it passes the other side may bid or pass it out
+    first_value = max(best_above[first], -max(0, best_above[1 - first]))
+    return int(first_value if first == 0 else -first_value)
+
+
+def bid_auction(policy: Callable, deal, dealer: int, vul: str):
+    """All four seats bid by ``policy(seat, auction, hand) -> call``; the final auction."""
+    from tribridge.rules.bridge4 import Auction4
+
+    auction = Auction4(dealer)
+    while not auction.is_over:
+        seat = auction.turn
+        auction = auction.apply(policy(seat, auction, tuple(deal[seat].cards), vul))
+        if len(auction.calls) > 60:
+            raise RuntimeError("auction did not end")
+    return auction
+
+
+def new_policy(seat, auction, hand, vul):
+    """The natural4 bidder."""
+    from tribridge.bots import natural4
+
+    return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction))
+
+
+def old_policy(seat, auction, hand, vul):
+    """The previous bidder (``benchmarks/baseline_natural4.py``)."""
+    from benchmarks import baseline_natural4 as old
+
+    return old.bid(old.Bid4View(seat, auction.dealer, vul, hand, auction))
+
+
+def one_nt_policy(seat, auction, hand, vul):
+    """Open 1NT with 15-17 balanced when nobody has bid; otherwise pass."""
+    from tribridge.bots.natural4.core import HandInfo
+
+    h = HandInfo.of(hand)
+    if auction.last_bid is None and h.balanced and 15 <= h.hcp <= 17:
+        return "1N"
+    return "P"
+
+
+def ns_score(auction, table: np.ndarray, vul: str) -> int:
+    """North-South's score of the auction's contract with double-dummy tricks."""
+    c = auction.contract
+    if c is None:
+        return 0
+    tricks = int(table[c.declarer, c.strain])
+    score = duplicate_score(c.level, c.strain, c.doubling, vulnerable(vul, c.declarer), tricks)
+    return score if c.declarer % 2 == 0 else -score
+
+
+def endplay_par(deal, vul: str, dealer: int) -> int:
+    """endplay's par score for North-South (the reference the benchmark's own par is checked against)."""
+    from endplay.dds import par
+    from endplay.types import Player, Vul
+
+    from tribridge.dd import to_endplay
+
+    ep_vul = {"None": Vul.none, "NS": Vul.ns, "EW": Vul.ew, "All": Vul.both}[vul]
+    return int(par(to_endplay(deal), ep_vul, Player.find("NESW"[dealer])).score)
+
+
+def interval(values: np.ndarray) -> tuple[float, float, float]:
+    """(mean, low, high) of a 95 % normal interval for the mean."""
+    mean = float(values.mean())
+    half = 1.96 * float(values.std(ddof=1)) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def main() -> None:
+    """Run the benchmark, print JSON, and save it under benchmarks/results/."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--seed", type=int, default=17)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--par-check", type=int, default=20, help="deals whose par is checked against endplay's")
+    args = ap.parse_args()
+
+    from tribridge.cards import Deal
+    from tribridge.dd import dd_tables_array
+    from tribridge.dealing.random import deal_batch
+
+    owners = deal_batch(args.deals, args.seed)
+    deals = [Deal.from_owners(o) for o in owners]
+    boards = [(j % 4, VUL_CYCLE[j % 16]) for j in range(args.deals)]
+    t0 = time.perf_counter()
+    tables = dd_tables_array(owners, cache=True, workers=args.workers)
+    dd_seconds = time.perf_counter() - t0
+    pars = np.array([par_score(tables[j], vul, dealer) for j, (dealer, vul) in enumerate(boards)])
+    checked = min(args.par_check, args.deals)
+    agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))
+
+    policies = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    per_deal: dict[str, np.ndarray] = {}
+    seconds: dict[str, float] = {}
+    contracts: dict[str, list[str]] = {}
+    for name, policy in policies.items():
+        t0 = time.perf_counter()
+        got, shown = [], []
+        for j, deal in enumerate(deals):
+            dealer, vul = boards[j]
+            auction = bid_auction(policy, deal, dealer, vul)
+            got.append(imps(ns_score(auction, tables[j], vul) - int(pars[j])))
+            shown.append(str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer]))
+        seconds[name] = time.perf_counter() - t0
+        per_deal[name] = np.array(got, dtype=np.float64)
+        contracts[name] = shown[:20]
+    # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
+    loss = {k: -np.abs(v) for k, v in per_deal.items()}
+    out = {
+        "deals": args.deals, "seed": args.seed, "dd_seconds": round(dd_seconds, 1),
+        "par_agreement": f"{agree}/{checked}",
+        "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
+        "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},
+    }
+    for base in ("previous", "1nt_or_pass"):
+        mean, lo, hi = interval(loss["natural4"] - loss[base])
+        out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+    out["first_contracts"] = contracts
+    print(json.dumps(out, indent=1))
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
