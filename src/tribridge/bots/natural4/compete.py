@@ -140,7 +140,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     if x != N:
         lv = ctx.cheapest(x)
         if x in (H, S) and lv <= 4:
-            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 18, at_least(x, support))))
+            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 16, at_least(x, support))))
         if lv <= 3:
             rules.append(Rule(bid_of(lv, x), M("raise", 6, 10, at_least(x, support))))
     if last != "X" and t != N:

@@ -76,7 +76,8 @@ def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
     level = 5 if aces <= 2 else 7 if aces == 4 and total >= NEED_GRAND else 6
     call = bid_of(level, strain)
     if ctx.auction.is_legal(call) is not None:
-        call = bid_of(6, strain) if ctx.auction.is_legal(bid_of(6, strain)) is None else "P"
+        six = bid_of(6, strain)
+        call = six if aces >= 3 and ctx.auction.is_legal(six) is None else "P"
     return call, "after-bw"
 
 
@@ -93,9 +94,12 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     game = GAME[strain]
     if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and _no_trump_ok(hand, ctx):
         strain, game = N, 3
-    if total >= NEED_GRAND:
+    p = ctx.shown[ctx.partner]
+    sure = total - _partner_estimate(ctx, hand) + min(_partner_estimate(ctx, hand), p.lo + 4)
+    slam_ok = reason == "fit" or strain == N
+    if slam_ok and sure >= NEED_GRAND:
         level, why = 7, "slam"
-    elif total >= NEED_SLAM:
+    elif slam_ok and sure >= NEED_SLAM:
         level, why = 6, "slam"
     elif total >= NEED_GAME[strain]:
         level, why = game, "game"
