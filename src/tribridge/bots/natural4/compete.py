@@ -155,9 +155,10 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
             rules.append(Rule(nt, M("no-trump, stopper in their suit", lo, hi), _stops(ctx.their_suits())))
     for s in SUIT_ORDER:
         call = ctx.cheapest_bid(s)
-        if call and s != x and s not in ctx.their_suits() and int(call[0]) <= 2:
-            lo = 6 if call[0] == "1" else 10
-            rules.append(Rule(call, M("new suit", lo, 37, at_least(s, 5)), lambda h, c, s=s: h.honours(s) >= 1))
+        if call and s != x and s not in ctx.their_suits() and int(call[0]) <= 3:
+            lo = {"1": 6, "2": 10, "3": 10}[call[0]]
+            rules.append(Rule(call, M("new suit", lo, 37, at_least(s, 5)),
+                              lambda h, c, s=s, n=int(call[0]): h.honours(s) >= min(n, 2)))
     rules.append(Rule("P", M("nothing to add", 0, 9)))
     return rules
 

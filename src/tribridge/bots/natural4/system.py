@@ -204,6 +204,11 @@ def _after_new_suit(x: int, y: int, level: int) -> list[Rule]:
         for z in (H, S):
             if z > y:
                 rules.append(Rule(bid_of(1, z), M("new suit", 10, 18, at_least(z, 4), at_most(y, 3))))
+    for z in (S, H, D, C):
+        if z not in (x, y):
+            jump = bid_of((1 if z > y else 2) + 1, z) if level == 1 else bid_of(3, z)
+            rules.append(Rule(jump, M("jump shift, forcing to game", 19, 21, at_least(z, 4)),
+                              lambda h, c, z=z: z == longest(h, tuple(s for s in (C, D, H, S) if s not in (x, y)))))
     rules += [
         Rule(bid_of(2, N) if level == 1 else "3N", M("rebid", 18, 19, balanced=True)),
         Rule("1N" if level == 1 else "2N", M("rebid", 12, 14, balanced=True)),
