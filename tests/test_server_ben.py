@@ -6,6 +6,10 @@ BBOalert's "play with BEN/Brill" scripts (``makeBid``/``makePlay``), and Pidgin'
 ``/apis/brill``.
 """
 
+import json
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -187,3 +191,38 @@ def test_system_parameters_answer_with_a_note(client):
 def test_root_errors_are_400_json(client):
     r = client.get("/bid?user=me&dealer=N&seat=E&vul=&ctx=&hand=AKQ2.KJ4.T98.762")
     assert r.status_code == 400 and "not on turn" in r.json()["error"]
+
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
+
+
+def robot_api_examples():
+    """(path, expected pairs) for every curl example of the four-handed robot API section of docs/server.md."""
+    text = DOC.read_text()
+    section = text[text.index("## Robot API (four-handed)"):text.index("## Robot API (three players)")]
+    lines = [ln for block in re.findall(r"```bash\n(.*?)```", section, flags=re.S) for ln in block.splitlines()]
+    out = []
+    for i, line in enumerate(lines):
+        m = re.match(r"curl -s '?localhost:8080(/[^' ]*)'?$", line.strip())
+        if not m:
+            continue
+        comment = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("# {") else ""
+        comment = re.sub(r"\[.*\]", "[]", comment)  # top-level fields only
+        pairs = [(k, json.loads(v)) for k, v in re.findall(r'"(\w+)": ("[^"]*"|true|false)', comment) if v != '"..."']
+        out.append((m.group(1), pairs))
+    return out
+
+
+def test_doc_examples_answer_as_documented(client):
+    examples = robot_api_examples()
+    assert len(examples) >= 12
+    checked = 0
+    for path, pairs in examples:
+        r = client.get(path)
+        expect_error = any(k == "error" for k, _ in pairs)
+        assert r.status_code == (400 if expect_error else 200), (path, r.text)
+        body = r.json()
+        for key, value in pairs:
+            assert body.get(key) == value, (path, key, body.get(key), value)
+            checked += 1
+    assert checked >= 10
