@@ -3,6 +3,7 @@ the shared answer builders of BEN's root API (``server/ben.py``), and helpers /a
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
@@ -10,11 +11,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from tribridge.bots import natural4
+from tribridge.bots.natural4.inference import pimc_with_auction
+from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solving_at
 from tribridge.errors import InvalidInput
-from tribridge.rules.bridge4 import to_brill
+from tribridge.rules.bridge4 import Auction4, to_brill
 from tribridge.server import robot_params as rp
+from tribridge.server.cardplay import DDS_LOCK
 
 API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
@@ -148,10 +152,27 @@ def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[st
     }
 
 
+def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+    """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed."""
+    shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul)
+    hands = {pos.seat: tuple(sorted(pos.hand))}
+    if pos.dummy is not None and pos.played:  # the opening leader does not see dummy
+        hands[pos.contract.dummy] = tuple(sorted(pos.dummy))
+    position = CardPosition(pos.contract.declarer, pos.contract.trump, tuple(sorted(hands.items())), tuple(pos.played))
+    with DDS_LOCK:
+        decision = pimc_with_auction(position, shown, layouts, rp.position_seed(pos.key()))
+    cands = [(int(c), None if isinstance(m, float) and math.isnan(m) else float(m)) for c, m in decision.candidates]
+    return {
+        "card": str(Card(int(decision.card))),
+        "candidates": [{"card": str(Card(c)), "score": None if s is None else round(s, 4)} for c, s in cands],
+        "model": pos.model or BRILL_MODELS[0],
+    }
+
+
 def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Answer a four-handed /lead or /play request."""
     pos = rp.parse_card_request(params, BRILL_MODELS, lead)
-    return card_answer(pos, layouts)
+    return card_answer4(pos, layouts)
 
 
 @router.get("/apis/brill/lead")
