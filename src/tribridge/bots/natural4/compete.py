@@ -140,7 +140,8 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     if x != N:
         lv = ctx.cheapest(x)
         if x in (H, S) and lv <= 4:
-            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 16, at_least(x, support))))
+            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 16, at_least(x, support)),
+                              lambda h, c: h.hcp + h.shortness_points(x) <= 16))
         if lv <= 3:
             rules.append(Rule(bid_of(lv, x), M("raise", 6, 10, at_least(x, support))))
     if last != "X" and t != N:

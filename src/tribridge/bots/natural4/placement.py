@@ -8,6 +8,7 @@ from tribridge.bots.natural4.compete import partner_aces
 from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
 from tribridge.bots.natural4.core import MAX_HCP, HandInfo, Meaning, Rule
 from tribridge.bots.natural4.system import at_least
+from tribridge.bots.natural4.tricks import expected_tricks
 
 __all__ = ["placement", "placement_meanings", "plan"]
 
@@ -107,12 +108,31 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         level, why = min(game - 1, 3), "invite"
     else:
         level, why = 1, "part"
+    level, why = _by_tricks(hand, ctx, strain, reason, total, level, why)
     if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
         return "4N", "blackwood", strain
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
     if why == "part" and ctx.opponents_acted() and trumps >= 8:
         level, why = min(trumps - 6, 3), "compete"
     return _pick(hand, ctx, level, strain, why, total)
+
+
+def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, level: int, why: str) -> tuple[int, str]:
+    """Correct the point count's level by the estimated tricks of the pair (partner drawn from its shown
+    ranges): bid a game or a slam the tricks are there for, drop a game they are clearly not there for."""
+    if total < 20:
+        return level, why
+    tricks = expected_tricks(hand.cards, ctx.shown[ctx.partner], f"{ctx.seat}|{hand.cards}|{ctx.auction.calls}")
+    if tricks is None:
+        return level, why
+    t, game = float(tricks[strain]), GAME[strain]
+    if (reason == "fit" or strain == N) and t >= 12.4 and total >= 29:
+        return (7 if t >= 13.4 and total >= 34 else 6), "slam"
+    if why in ("part", "invite") and t + 0.5 >= game + 6:
+        return game, "game"
+    if why == "game" and t + 1.5 < game + 6:
+        return min(game - 1, 3), "invite"
+    return level, why
 
 
 def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str, str, int]:

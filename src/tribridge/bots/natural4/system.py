@@ -61,7 +61,7 @@ def _major_responses(m: int) -> list[Rule]:
     other = S if m == H else H
     rules = [
         Rule("4N", M(f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed", 19, 37, at_least(m, 4), alert=True)),
-        Rule(bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3))),
+        Rule(bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16),
         Rule(bid_of(3, m), M("limit raise", 10, 12, at_least(m, 3))),
         Rule(bid_of(2, m), M("single raise", 6, 9, at_least(m, 3))),
     ]

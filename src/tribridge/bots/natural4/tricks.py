@@ -1,0 +1,55 @@
+"""Expected tricks of a partnership from one hand and what partner has shown: partner hands are drawn from
+the unseen cards within partner's shown ranges, and the fast trick estimator
+(``tribridge.estimators.tricks``) counts each pair's double-dummy tricks."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Sequence
+
+import numpy as np
+
+from tribridge.bots.natural4.core import Shown
+
+__all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "expected_tricks"]
+
+PARTNER_SAMPLES = 16
+DRAWS = 240
+BITS = np.int64(1) << np.arange(13, dtype=np.int64)
+
+
+def sample_partner_hands(hand: Sequence[int], partner: Shown, rng: np.random.Generator,
+                         wanted: int = PARTNER_SAMPLES, draws: int = DRAWS) -> np.ndarray:
+    """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
+    suit-length ranges (and balanced when partner showed it)."""
+    unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
+    keys = rng.random((draws, unseen.size))
+    picks = unseen[np.argpartition(keys, 13, axis=1)[:, :13]]
+    hcp = np.maximum(0, 4 - picks % 13).sum(axis=1)
+    lens = np.stack([(picks // 13 == s).sum(axis=1) for s in range(4)], axis=1)
+    ok = (hcp >= partner.lo) & (hcp <= partner.hi)
+    ok &= (lens >= np.asarray(partner.min_len)).all(axis=1) & (lens <= np.asarray(partner.max_len)).all(axis=1)
+    if partner.balanced:
+        ok &= (lens >= 2).all(axis=1) & ((lens == 2).sum(axis=1) <= 1) & (lens.max(axis=1) <= 5)
+    return picks[ok][:wanted]
+
+
+def _masks(rows: np.ndarray) -> np.ndarray:
+    """Suit masks ``int64[k, 4]`` (bit r = rank r) of hands given as card indices ``int[k, 13]``."""
+    out = np.zeros((len(rows), 4), dtype=np.int64)
+    for s in range(4):
+        out[:, s] = ((rows // 13 == s) * BITS[rows % 13]).sum(axis=1)
+    return out
+
+
+def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
+    """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner; None when too few partner
+    hands fit what partner showed. ``key`` seeds the draw (the same position gives the same answer)."""
+    from tribridge.estimators.tricks import estimate_tricks  # numba-compiled: loaded when first needed
+
+    seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
+    rows = sample_partner_hands(hand, partner, np.random.default_rng(seed))
+    if len(rows) < 4:
+        return None
+    mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
+    return np.asarray(estimate_tricks(mine, _masks(rows)), dtype=np.float64).mean(axis=0)
