@@ -45,11 +45,19 @@ def _masks(rows: np.ndarray) -> np.ndarray:
 def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
     """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner; None when too few partner
     hands fit what partner showed. ``key`` seeds the draw (the same position gives the same answer)."""
-    from tribridge.estimators.tricks import estimate_tricks  # numba-compiled: loaded when first needed
+    import numba  # with the numba-compiled estimator: loaded on the first call that needs them (start-up time)
+
+    from tribridge.estimators.tricks import estimate_tricks
 
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
     rows = sample_partner_hands(hand, partner, np.random.default_rng(seed))
     if len(rows) < 4:
         return None
     mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
-    return np.asarray(estimate_tricks(mine, _masks(rows)), dtype=np.float64).mean(axis=0)
+    threads = numba.get_num_threads()
+    numba.set_num_threads(1)  # a 16-row batch: threads cost more than they give (the setting is per thread)
+    try:
+        tricks = estimate_tricks(mine, _masks(rows))
+    finally:
+        numba.set_num_threads(threads)
+    return np.asarray(tricks, dtype=np.float64).mean(axis=0)
