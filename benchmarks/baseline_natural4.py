@@ -14,8 +14,8 @@ gives the same call.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from tribridge.rules.bridge4 import (
     PASS,
     STRAINS,
     Auction4,
-    bid_rank,
     is_bid,
     same_side,
 )
@@ -106,7 +105,7 @@ def sure_tricks(cards: Sequence[int], trump: int | None) -> float:
     return tricks
 
 
-def sample_partner_hands(hand: Sequence[int], partner: "Shown", rng: np.random.Generator, wanted: int = 16,
+def sample_partner_hands(hand: Sequence[int], partner: Shown, rng: np.random.Generator, wanted: int = 16,
                          draws: int = 160) -> np.ndarray:
     """Up to ``wanted`` hands for partner, ``bool[k, 52]``, drawn from the unseen cards and consistent with what
     partner's calls showed (HCP range, minimum suit lengths, balanced shape)."""
@@ -131,7 +130,7 @@ def _masks_from_rows(rows: np.ndarray) -> np.ndarray:
     return (rows.reshape(-1, 4, 13).astype(np.int64) * bits).sum(axis=2)
 
 
-def expected_tricks(hand: Sequence[int], partner: "Shown", seed: int) -> np.ndarray | None:
+def expected_tricks(hand: Sequence[int], partner: Shown, seed: int) -> np.ndarray | None:
     """The fast trick estimator's mean tricks ``float[5]`` (C D H S NT) for this hand with partner hands
     sampled from what partner showed; None if too few hands fit."""
     from tribridge.estimators.tricks import estimate_tricks

@@ -21,8 +21,8 @@ import argparse
 import json
 import math
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 

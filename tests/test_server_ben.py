@@ -19,6 +19,7 @@ from tribridge.rules.bridge4 import Auction4, legal_cards, parse_call, trace_pla
 from tribridge.server.app import create_app
 from tribridge.server.ben import pbn_play_order
 
+
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     app = create_app(tmp_path_factory.mktemp("ben") / "t.sqlite", bot_delay=0, log_requests=False, robot_layouts=4)

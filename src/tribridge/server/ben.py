@@ -6,7 +6,8 @@ explanations. The same request parsing and bots as ``/apis/brill`` serve it; err
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse

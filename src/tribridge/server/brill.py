@@ -4,8 +4,9 @@ the shared answer builders of BEN's root API (``server/ben.py``), and helpers /a
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse

@@ -7,8 +7,8 @@ Every bad input raises ``InvalidInput`` with a precise message; the HTTP layer t
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from tribridge.cards import SEAT_CHARS, Card, Seat, parse_hand_cards
 from tribridge.errors import InvalidInput

@@ -7,8 +7,9 @@ meaning of the rule that fired is true of the hand that made the call.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the context type only appears in annotations
     from tribridge.bots.natural4.context import Ctx
@@ -45,7 +46,7 @@ class HandInfo:
     kings: int
 
     @classmethod
-    def of(cls, cards: Sequence[int]) -> "HandInfo":
+    def of(cls, cards: Sequence[int]) -> HandInfo:
         """Features of the hand ``cards`` (card = suit * 13 + rank, rank 0 = ace)."""
         lens = [0, 0, 0, 0]
         for c in cards:
@@ -118,7 +119,7 @@ class Meaning:
             parts.append("balanced")
         return self.label + (": " + ", ".join(parts) if parts else "")
 
-    def hull(self, other: "Meaning") -> "Meaning":
+    def hull(self, other: Meaning) -> Meaning:
         """The weakest meaning implied by either of two meanings (for reading a call that several rules make)."""
         return Meaning(
             self.label if self.label == other.label else f"{self.label} / {other.label}",
@@ -135,9 +136,9 @@ class Rule:
 
     call: str
     meaning: Meaning
-    test: Callable[[HandInfo, "Ctx"], bool] | None = None
+    test: Callable[..., bool] | None = None  # (hand, ctx) -> bool
 
-    def fits(self, hand: HandInfo, ctx: "Ctx") -> bool:
+    def fits(self, hand: HandInfo, ctx: Ctx) -> bool:
         """Whether this rule's call is legal now and the hand fits it."""
         if ctx.auction.is_legal(self.call) is not None or not self.meaning.holds(hand):
             return False

@@ -3,8 +3,8 @@ hand's calls showed (its HCP range and suit lengths, read by this bidder's syste
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Iterable, Sequence
 
 import numpy as np
 

@@ -5,7 +5,7 @@ the unseen cards within partner's shown ranges, and the fast trick estimator
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
