@@ -30,6 +30,7 @@ IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 
              2250, 2500, 3000, 3500, 4000)  # WBF IMP scale: the lower bounds of 1..24 IMPs
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
+DD_CHUNK = 50
 
 
 def imps(diff: int) -> int:
@@ -167,6 +168,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=17)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--par-check", type=int, default=20, help="deals whose par is checked against endplay's")
+    ap.add_argument("--dd-only", action="store_true", help="only solve (and cache) the double-dummy tables")
     args = ap.parse_args()
 
     from tribridge.cards import Deal
@@ -177,8 +179,14 @@ def main() -> None:
     deals = [Deal.from_owners(o) for o in owners]
     boards = [(j % 4, VUL_CYCLE[j % 16]) for j in range(args.deals)]
     t0 = time.perf_counter()
-    tables = dd_tables_array(owners, cache=True, workers=args.workers)
+    tables = np.concatenate([  # in chunks, so an interrupted run keeps what it solved in the on-disk cache
+        dd_tables_array(owners[i : i + DD_CHUNK], cache=True, workers=args.workers)
+        for i in range(0, args.deals, DD_CHUNK)
+    ])
     dd_seconds = time.perf_counter() - t0
+    if args.dd_only:
+        print(json.dumps({"deals": args.deals, "dd_seconds": round(dd_seconds, 1)}))
+        return
     pars = np.array([par_score(tables[j], vul, dealer) for j, (dealer, vul) in enumerate(boards)])
     checked = min(args.par_check, args.deals)
     agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))

@@ -81,7 +81,8 @@ def _answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
                               lambda h, c, s=s: s == best(h)))
     nt = ctx.cheapest_bid(N)
     if nt and int(nt[0]) <= 2:
-        rules.append(Rule(nt, M("answer to partner's takeout double, stopper in their suit", 6, 10 if nt[0] == "1" else 12),
+        lo, hi = (6, 10) if nt[0] == "1" else (11, 12)
+        rules.append(Rule(nt, M("answer to partner's takeout double, stopper in their suit", lo, hi),
                           lambda h, c: h.stopper(t) and h.lens[t] >= 3))
     for s in unbid:
         call = ctx.cheapest_bid(s)
