@@ -11,7 +11,8 @@ same call, and every call is legal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
 from tribridge.bots.natural4.context import Ctx
@@ -107,15 +108,25 @@ def _reading(ctx: Ctx, call: str) -> Meaning:
 
 def read_auction(auction: Auction4, vul: str = "None") -> tuple[list[Shown], list[Meaning]]:
     """Each seat's shown values and each call's meaning, by this bidder's own system."""
-    shown = [Shown() for _ in range(4)]
-    meanings: list[Meaning] = []
-    for i, call in enumerate(auction.calls):
-        seat = (auction.dealer + i) % 4
-        ctx = Ctx(Auction4(auction.dealer, auction.calls[:i]), seat, shown, meanings, vul)
-        meaning = _reading(ctx, call)
-        meanings.append(meaning)
-        shown[seat].add(meaning)
-    return shown, meanings
+    shown, meanings = _read(auction.dealer, tuple(auction.calls), vul)
+    return [replace(s, min_len=list(s.min_len), max_len=list(s.max_len)) for s in shown], list(meanings)
+
+
+@lru_cache(maxsize=4096)
+def _read(dealer: int, calls: tuple[str, ...], vul: str) -> tuple[tuple[Shown, ...], tuple[Meaning, ...]]:
+    """The reading of an auction (it does not depend on any hand, so it is cached; callers get copies)."""
+    if calls:
+        before, meanings_before = _read(dealer, calls[:-1], vul)
+        shown = [replace(s, min_len=list(s.min_len), max_len=list(s.max_len)) for s in before]
+        meanings = list(meanings_before)
+    else:
+        return tuple(Shown() for _ in range(4)), ()
+    seat = (dealer + len(calls) - 1) % 4
+    ctx = Ctx(Auction4(dealer, calls[:-1]), seat, shown, meanings, vul)
+    meaning = _reading(ctx, calls[-1])
+    meanings.append(meaning)
+    shown[seat].add(meaning)
+    return tuple(shown), tuple(meanings)
 
 
 def decide_call(view: Bid4View) -> Decision:
