@@ -110,7 +110,7 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
             notes.append(f"{name}: {note}")
     _, meanings = natural4.read_auction(pos.auction, pos.vul)
     read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
-    return BidAnswer(decision, natural4.candidates(view), pos.model or BRILL_MODELS[0], system, notes, read)
+    return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
 
 
 def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[dict[str, Any]]:

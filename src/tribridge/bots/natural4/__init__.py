@@ -23,7 +23,7 @@ from tribridge.rules.bridge4 import PASS, Auction4, same_side
 
 __all__ = [
     "NAME", "SYSTEM", "SYSTEM_ALIASES", "Bid4View", "Decision", "read_auction", "decide_call", "decide", "bid",
-    "candidates", "explain", "system_for",
+    "candidates", "candidates_of", "explain", "system_for",
 ]
 
 NAME = "natural4"
@@ -160,7 +160,11 @@ def bid(view: Bid4View) -> str:
 
 def candidates(view: Bid4View) -> list[tuple[str, float]]:
     """The chosen call scored 1.0, other calls the system allowed with this hand 0.5, then pass 0.1."""
-    d = decide_call(view)
+    return candidates_of(decide_call(view))
+
+
+def candidates_of(d: Decision) -> list[tuple[str, float]]:
+    """The candidates of a decision (see :func:`candidates`)."""
     out = [(d.call, 1.0)] + [(c, 0.5) for c in d.alternatives]
     if all(c != PASS for c, _ in out):
         out.append((PASS, 0.1))

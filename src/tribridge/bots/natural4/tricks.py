@@ -14,7 +14,7 @@ from tribridge.bots.natural4.core import Shown
 __all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "expected_tricks"]
 
 PARTNER_SAMPLES = 16
-DRAWS = 240
+DRAWS = 160
 BITS = np.int64(1) << np.arange(13, dtype=np.int64)
 
 
