@@ -140,7 +140,7 @@ class Rule:
 
     def fits(self, hand: HandInfo, ctx: Ctx) -> bool:
         """Whether this rule's call is legal now and the hand fits it."""
-        if ctx.auction.is_legal(self.call) is not None or not self.meaning.holds(hand):
+        if not self.meaning.holds(hand) or ctx.auction.is_legal(self.call) is not None:
             return False
         return self.test is None or bool(self.test(hand, ctx))
 
