@@ -99,6 +99,8 @@ def advances(ctx: Ctx) -> list[Rule]:
     rho_passed = ctx.auction.calls[-1] == "P"
     if partner_call == "X" and t != N and rho_passed and not ctx.ours():
         return _answers_to_takeout(ctx, t)
+    if partner_call == "X" and t == N and rho_passed:
+        return [Rule("P", M("leaves partner's penalty double in"))]
     rules: list[Rule] = []
     if partner_call[0].isdigit() and partner_call[1] != "N":
         p = strain_of(partner_call)
@@ -126,7 +128,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     x = strain_of(opening)
     last = ctx.auction.calls[-1]
     rules: list[Rule] = []
-    if ctx.doubled_us():
+    if ctx.doubled_us() and opening[0] == "1":
         rules.append(Rule("XX", M("redouble: the balance of strength", 10, 37)))
         if x == N:
             for s in SUIT_ORDER:

@@ -138,7 +138,7 @@ def _weak_two_responses(m: int, level: int) -> list[Rule]:
         rules.append(Rule(bid_of(5, m), M("to play", 16, 37, at_least(m, 3))))
     if level == 2:
         rules.append(Rule(bid_of(3, m), M("preemptive raise", 0, 13, at_least(m, 3))))
-    rules.append(Rule("P", M("no game interest")))
+    rules.append(Rule("P", M("no game interest", 0, 14)))
     return rules
 
 
