@@ -18,7 +18,7 @@ from tribridge.bots.natural4.compete import advances, blackwood_replies, contest
 from tribridge.bots.natural4.context import Ctx
 from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, Shown
 from tribridge.bots.natural4.placement import placement, placement_meanings
-from tribridge.bots.natural4.system import opener_rebids, openings, responses
+from tribridge.bots.natural4.system import opener_rebids, openings, responder_rebids, responses
 from tribridge.rules.bridge4 import PASS, Auction4, same_side
 
 __all__ = [
@@ -86,6 +86,8 @@ def _situation(ctx: Ctx) -> list[Rule]:
     if same_side(opener, me):
         if opener == partner and not mine:
             return responses(ctx) if not ctx.opponents_acted() else contested_responses(ctx)
+        if opener == partner and len(mine) == 1 and not ctx.opponents_acted():
+            return responder_rebids(ctx)
         if opener == me and len(mine) == 1 and len(theirs) == 1 and not ctx.opponents_acted():
             return opener_rebids(ctx)
         return []

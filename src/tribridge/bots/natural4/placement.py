@@ -35,7 +35,8 @@ def _partner_estimate(ctx: Ctx, hand: HandInfo | None = None) -> int:
 def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     """(strain, reason): ``fit`` (8+ together), ``nt`` or ``long`` (own 6+ suit)."""
     p = ctx.shown[ctx.partner]
-    fits = [s for s in (S, H, D, C) if hand.lens[s] + p.min_len[s] >= 8]
+    floor = 2 if p.balanced else 0  # a balanced hand holds at least two cards in every suit
+    fits = [s for s in (S, H, D, C) if hand.lens[s] + max(p.min_len[s], floor) >= 8]
     majors = [s for s in fits if s in (H, S)]
     if majors:
         return max(majors, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
@@ -184,8 +185,10 @@ def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
         return [_meaning(ctx, call, "penalty", N)]
     if call == "XX" or not call[0].isdigit():
         return []
-    strain = strain_of(call)
-    out = [_meaning(ctx, call, why, strain) for why in REASONS]
+    strain, level = strain_of(call), int(call[0])
+    first = "slam" if level >= 6 else "game" if level >= GAME[strain] else "invite" if level == min(GAME[strain] - 1, 3) \
+        else "part"
+    out = [_meaning(ctx, call, why, strain) for why in (first,) + tuple(r for r in REASONS if r != first)]
     if call == "4N" and not _blackwood_used(ctx):
         out.insert(0, _meaning(ctx, call, "blackwood", N))
     return out

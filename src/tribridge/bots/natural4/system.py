@@ -6,7 +6,7 @@ from __future__ import annotations
 from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
 from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, lens_at_least, lens_at_most
 
-__all__ = ["openings", "responses", "opener_rebids"]
+__all__ = ["openings", "responses", "opener_rebids", "responder_rebids"]
 
 M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
@@ -261,6 +261,39 @@ def _after_one_nt(x: int) -> list[Rule]:
             rules.append(Rule(bid_of(2, z), M("reverse, forcing", 17, 21, at_least(z, 4, **{KEYS[x]: 5}))))
     rules += [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
     return rules
+
+
+def responder_rebids(ctx: Ctx) -> list[Rule]:
+    """Responder's second call after 1NT (or 2NT) - Stayman or a transfer - and opener's answer, uncontested."""
+    opening = ctx.opening or ""
+    mine, theirs = ctx.bids_of(ctx.seat), ctx.bids_of(ctx.partner)
+    if opening not in ("1N", "2N") or len(mine) != 1 or len(theirs) != 2:
+        return []
+    two = int(opening[0]) + 1
+    ask, answer = mine[0], theirs[1]
+    inv = (8, 9) if opening == "1N" else (3, 3)
+    game = (10, 15) if opening == "1N" else (4, 10)
+    if ask in (bid_of(two, D), bid_of(two, H)):
+        m = H if ask[1] == "D" else S
+        return [
+            Rule(bid_of(4, m), M("to play", game[0], game[1], at_least(m, 6))),
+            Rule("3N", M("choice of games", game[0], game[1], at_least(m, 5), at_most(m, 5))),
+            Rule(bid_of(3, m), M("invites game", inv[0], inv[1], at_least(m, 6)), lambda h, c: two == 2),
+            Rule("2N", M("invites game", inv[0], inv[1], at_least(m, 5), at_most(m, 5)), lambda h, c: two == 2),
+            Rule("P", M("to play", 0, inv[0] - 1, at_least(m, 5))),
+        ]
+    if ask == bid_of(two, C) and answer[1] in "HS":
+        m = strain_of(answer)
+        return [
+            Rule(bid_of(4, m), M("to play, a 4-4 fit", game[0], game[1], at_least(m, 4))),
+            Rule(bid_of(3, m), M("invites game, a 4-4 fit", inv[0], inv[1], at_least(m, 4)), lambda h, c: two == 2),
+            Rule("3N", M("to play, no fit", game[0], game[1], at_most(m, 3))),
+            Rule("2N", M("invites 3NT, no fit", inv[0], inv[1], at_most(m, 3)), lambda h, c: two == 2),
+        ]
+    if ask == bid_of(two, C):
+        return [Rule("3N", M("to play", game[0], game[1])), Rule("2N", M("invites 3NT", inv[0], inv[1]),
+                                                                       lambda h, c: two == 2)]
+    return []
 
 
 def opener_rebids(ctx: Ctx) -> list[Rule]:
