@@ -127,7 +127,7 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     if tricks is None:
         return level, why
     t, game = float(tricks[strain]), GAME[strain]
-    if (reason == "fit" or strain == N) and t >= 12.4 and total >= 29:
+    if (reason == "fit" or strain == N) and t >= 12.4 and total >= 29 or reason == "long" and t >= 12.6 and total >= 31:
         return (7 if t >= 13.4 and total >= 34 else 6), "slam"
     if why in ("part", "invite") and t + 0.5 >= game + 6:
         return game, "game"

@@ -243,7 +243,7 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
                 Rule("P", M("minimum opening", 10, 15))]
     accept = lambda h, c: h.hcp + h.length_points() + h.shortness_points(x) >= 15  # noqa: E731
     if x in (H, S):
-        return [Rule(bid_of(4, x), M("accepts the invitation", 10, 21), accept),
+        return [Rule(bid_of(4, x), M("accepts the invitation", 10, 16), accept),
                 Rule("P", M("declines the invitation", 10, 14))]
     return [Rule("3N", M("accepts the invitation", 13, 21)), Rule("P", M("declines the invitation", 10, 14))]
 
