@@ -41,17 +41,22 @@ def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     if majors:
         return max(majors, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
     long_suits = [s for s in (S, H, D, C) if hand.lens[s] >= 6 and s not in ctx.their_suits()]
-    if fits and not (hand.balanced or p.balanced):
+    shapely = min(hand.lens) <= 1
+    if fits and (shapely or not (hand.balanced or p.balanced)):
         return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
+    if shapely and long_suits:
+        return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
     if hand.balanced or p.balanced or not long_suits:
         return N, "nt"
     return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
 
 
 def _no_trump_ok(hand: HandInfo, ctx: Ctx) -> bool:
-    """No-trump is playable: no void or singleton (unless partner is balanced) and their suits stopped."""
+    """No-trump is playable: no void or singleton (unless partner is balanced), their suits stopped, and at most
+    one suit neither stopped here nor bid by partner."""
     shapely = min(hand.lens) <= 1 and not ctx.shown[ctx.partner].balanced
-    return not shapely and all(hand.stopper(s) for s in ctx.their_suits())
+    open_suits = sum(1 for s in range(4) if not hand.stopper(s) and ctx.shown[ctx.partner].min_len[s] < 4)
+    return not shapely and all(hand.stopper(s) for s in ctx.their_suits()) and open_suits <= 1
 
 
 def _points(hand: HandInfo, strain: int, reason: str) -> int:
