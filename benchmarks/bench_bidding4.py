@@ -76,6 +76,7 @@ def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
     best_tricks = [[max(int(table[s, st]), int(table[s ^ 2, st])) for st in range(5)] for s in (0, 1)]
 
     def outcome(rank: int, side: int) -> int:
+        """The side's score in the contract of this rank (doubled when it fails)."""
         level, strain = rank // 5 + 1, rank % 5
         tricks = best_tricks[side][strain]
         v = vulnerable(vul, side)

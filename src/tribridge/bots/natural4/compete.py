@@ -172,6 +172,7 @@ def blackwood_replies(ctx: Ctx) -> list[Rule]:
     words = {"5C": "0 or 4 aces", "5D": "1 ace", "5H": "2 aces", "5S": "3 aces"}
 
     def with_aces(counts: tuple[int, ...]):
+        """The test that the hand holds one of ``counts`` aces."""
         return lambda h, c: h.aces in counts
 
     return [Rule(call, M(f"Blackwood reply, {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()]
