@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tribridge.bots.natural4 import Bid4View
 from tribridge.rules.bridge4 import (
     DOUBLE,
     PASS,
@@ -28,21 +29,10 @@ from tribridge.rules.bridge4 import (
     same_side,
 )
 
-NAME = "natural4"
+NAME = "natural4-previous"
 MAJORS = (3, 2)  # spades, hearts
 HCP_FOR_NT_LEVEL = {1: 20, 2: 23, 3: 25, 6: 33, 7: 37}
 POINTS_FOR_SUIT_LEVEL = {1: 18, 2: 20, 3: 23, 4: 26, 5: 29, 6: 33, 7: 37}
-
-
-@dataclass(frozen=True)
-class Bid4View:
-    """What the seat on turn knows in a four-handed auction."""
-
-    seat: int
-    dealer: int
-    vul: str
-    hand: tuple[int, ...]
-    auction: Auction4
 
 
 @dataclass
