@@ -170,6 +170,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--par-check", type=int, default=20, help="deals whose par is checked against endplay's")
     ap.add_argument("--dd-only", action="store_true", help="only solve (and cache) the double-dummy tables")
+    ap.add_argument("--skip", type=int, default=0, help="score only the deals from this index on (a held-out part)")
     args = ap.parse_args()
 
     from tribridge.cards import Deal
@@ -208,9 +209,9 @@ def main() -> None:
         per_deal[name] = np.array(got, dtype=np.float64)
         contracts[name] = shown[:20]
     # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
-    loss = {k: -np.abs(v) for k, v in per_deal.items()}
+    loss = {k: -np.abs(v[args.skip :]) for k, v in per_deal.items()}
     out = {
-        "deals": args.deals, "seed": args.seed, "dd_seconds": round(dd_seconds, 1),
+        "deals": args.deals, "scored_from": args.skip, "seed": args.seed, "dd_seconds": round(dd_seconds, 1),
         "par_agreement": f"{agree}/{checked}",
         "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
         "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},

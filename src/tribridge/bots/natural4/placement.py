@@ -15,8 +15,8 @@ __all__ = ["placement", "placement_meanings", "plan"]
 M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
 GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
-NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 24}
-NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 22
+NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
+NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
 LABELS = {
     "part": "to play (partscore)", "invite": "invites game", "game": "to play (game)", "slam": "to play (slam)",
     "compete": "competes for the partscore", "after-bw": "to play, after Blackwood",
