@@ -15,7 +15,7 @@ from tribridge.bots.play import CardPosition, PimcDecision, dd_card_scores, layo
 __all__ = ["AUCTION_OVERSAMPLE", "auction_violations", "pimc_with_auction"]
 
 # Layouts dealt per layout kept: the ones that fit the auction best are searched.
-AUCTION_OVERSAMPLE = 16
+AUCTION_OVERSAMPLE = 32
 CARD_HCP = np.maximum(0, 4 - np.arange(52) % 13)
 CARD_SUIT = np.arange(52) // 13
 
