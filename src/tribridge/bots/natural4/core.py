@@ -88,6 +88,10 @@ class Meaning:
     balanced: bool = False
     alert: bool = False
 
+    def __post_init__(self) -> None:
+        if sum(self.min_len) > 13 or any(a > b for a, b in zip(self.min_len, self.max_len)):
+            raise ValueError(f"impossible suit lengths in {self.label!r}: at least {self.min_len}, at most {self.max_len}")
+
     def holds(self, hand: HandInfo) -> bool:
         """Whether the hand satisfies every claim of this meaning."""
         if not (self.lo <= hand.hcp <= self.hi):

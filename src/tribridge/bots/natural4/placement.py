@@ -44,8 +44,6 @@ def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     shapely = min(hand.lens) <= 1
     if fits and (shapely or not (hand.balanced or p.balanced)):
         return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
-    if shapely and long_suits:
-        return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
     if hand.balanced or p.balanced or not long_suits:
         return N, "nt"
     return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
@@ -103,7 +101,8 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         strain, game = N, 3
     p = ctx.shown[ctx.partner]
     sure = total - _partner_estimate(ctx, hand) + min(_partner_estimate(ctx, hand), p.lo + 4)
-    slam_ok = reason == "fit" or strain == N
+    real_fit = strain != N and hand.lens[strain] + p.min_len[strain] >= 8  # not counting a balanced partner's two
+    slam_ok = real_fit or strain == N
     if slam_ok and sure >= NEED_GRAND:
         level, why = 7, "slam"
     elif slam_ok and sure >= NEED_SLAM:
@@ -132,7 +131,8 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     if tricks is None:
         return level, why
     t, game = float(tricks[strain]), GAME[strain]
-    if (reason == "fit" or strain == N) and t >= 12.4 and total >= 29 or reason == "long" and t >= 12.6 and total >= 31:
+    real_fit = strain != N and hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] >= 8
+    if (real_fit or strain == N) and t >= 12.4 and total >= 29 or reason == "long" and t >= 12.6 and total >= 31:
         return (7 if t >= 13.4 and total >= 34 else 6), "slam"
     if why in ("part", "invite") and t + 0.5 >= game + 6:
         return game, "game"

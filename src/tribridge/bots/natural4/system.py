@@ -287,8 +287,8 @@ def responder_rebids(ctx: Ctx) -> list[Rule]:
         return [
             Rule(bid_of(4, m), M("to play, a 4-4 fit", game[0], game[1], at_least(m, 4))),
             Rule(bid_of(3, m), M("invites game, a 4-4 fit", inv[0], inv[1], at_least(m, 4)), lambda h, c: two == 2),
-            Rule("3N", M("to play, no fit", game[0], game[1], at_most(m, 3))),
-            Rule("2N", M("invites 3NT, no fit", inv[0], inv[1], at_most(m, 3)), lambda h, c: two == 2),
+            Rule("3N", M("to play, no fit", game[0], game[1], max_len=at_most(m, 3))),
+            Rule("2N", M("invites 3NT, no fit", inv[0], inv[1], max_len=at_most(m, 3)), lambda h, c: two == 2),
         ]
     if ask == bid_of(two, C):
         return [Rule("3N", M("to play", game[0], game[1])), Rule("2N", M("invites 3NT", inv[0], inv[1]),
