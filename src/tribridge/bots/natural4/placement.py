@@ -96,6 +96,9 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         return "P", "pass", N
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
+    partner_placed = bool(labels) and labels[-1].startswith("to play") and ctx.last_bidder == ctx.partner
+    if partner_placed and total < NEED_SLAM:  # partner chose the contract: respect it short of slam values
+        return "P", "pass", strain
     game = GAME[strain]
     if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and _no_trump_ok(hand, ctx):
         strain, game = N, 3
