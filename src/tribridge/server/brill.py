@@ -19,7 +19,6 @@ from tribridge.dd import Priority, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import Auction4, to_brill
 from tribridge.server import robot_params as rp
-from tribridge.server.cardplay import DDS_LOCK
 
 API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
@@ -160,7 +159,7 @@ def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[s
     if pos.dummy is not None and pos.played:  # the opening leader does not see dummy
         hands[pos.contract.dummy] = tuple(sorted(pos.dummy))
     position = CardPosition(pos.contract.declarer, pos.contract.trump, tuple(sorted(hands.items())), tuple(pos.played))
-    with DDS_LOCK:
+    with solving_at(Priority.ROBOT_API):
         decision = pimc_with_auction(position, shown, layouts, rp.position_seed(pos.key()))
     cands = [(int(c), None if isinstance(m, float) and math.isnan(m) else float(m)) for c, m in decision.candidates]
     return {
