@@ -53,7 +53,6 @@ def guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
         return error_response(exc)
 
 
-_guard = guard  # the name /apis/3pab imports
 
 
 # ---- four-handed: /apis/brill -------------------------------------------------------------
