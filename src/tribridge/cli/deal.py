@@ -7,6 +7,7 @@ import json
 import sys
 
 from tribridge.cli.common import progress_bar
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 
 
@@ -28,7 +29,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the deals."""
     # imported here: start-up time
-    import numpy as np
 
     from tribridge.cards import SEAT_CHARS, Seat, random_deal
     from tribridge.rules.pbn import deal_board_pbn
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("seed", f"expected a seed >= 0, got {args.seed}")
     dealer = Seat.parse(args.dealer, "dealer")
     widow = dealer.partner
-    rng = np.random.default_rng(args.seed)
+    rng = random_stream(args.seed)
     as_json = args.json or args.format == "json"
     out = sys.stdout
     if as_json:

@@ -11,6 +11,7 @@ import numpy as np
 from tribridge.cli.common import print_json, progress_bar
 from tribridge.dealing import randomness as R
 from tribridge.dealing.shuffles import dealing_pattern, deck_values, pattern_to_word
+from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 
 CLASSIC = ("ordered", "cyclic", "back-and-forth")
@@ -116,7 +117,7 @@ def run_deal(args: argparse.Namespace) -> int:
     word = dealing_pattern(args.pattern, players, hand_size)
     if args.samples < 100:
         raise InvalidInput("samples", f"expected at least 100 samples, got {args.samples}")
-    rng = np.random.default_rng(args.seed)
+    rng = random_stream(args.seed)
     constant = R.first_order_constant(values, word, hand_size, rng=rng)
     if args.exact and constant.exact is None:
         raise InvalidInput("exact", "no exact method fits this deck and pattern; drop --exact for Monte Carlo")
@@ -205,7 +206,7 @@ def _plot_curves(path: str, curves: dict[str, dict[str, Any]], constants: dict[s
 def run_best(args: argparse.Namespace) -> int:
     """Search for the best dealing pattern under the first-order criterion."""
     values, players, hand_size = _setup(args)
-    rng = np.random.default_rng(args.seed)
+    rng = random_stream(args.seed)
     classic = {}
     for name, w in R.classic_patterns(players, hand_size).items():
         c = R.first_order_constant(values, w, hand_size, rng=rng)
@@ -227,7 +228,7 @@ def run_best(args: argparse.Namespace) -> int:
         with progress_bar("local search", None, enabled=not args.json):
             found = R.local_search_pattern(values, players, hand_size, rng, samples=args.samples,
                                            sweeps=args.sweeps, restarts=args.restarts)
-        fresh = R.first_order_constant(values, found.pattern, hand_size, rng=np.random.default_rng(args.seed + 1))
+        fresh = R.first_order_constant(values, found.pattern, hand_size, rng=random_stream(args.seed + 1))
         results.append({"pattern": pattern_to_word(found.pattern), "first_order_constant": fresh.value,
                         "exact": _fraction_text(fresh.exact), "method": fresh.method, "stderr": fresh.stderr,
                         "search_sample_value": found.value})

@@ -22,8 +22,6 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
@@ -54,7 +52,7 @@ def deal_for(seed: int, deal_no: int) -> Deal:
 
 def stored_seed_deal(seed: int, deal_no: int) -> Deal:
     """Deal ``deal_no`` of a table stored with a bare ``seed`` (before deal sources): its original stream, so it replays."""
-    return random_deal(np.random.default_rng(np.random.SeedSequence([int(seed), int(deal_no)])))
+    return random_deal(random_stream(int(seed), int(deal_no)))
 
 
 def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:

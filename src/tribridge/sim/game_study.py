@@ -24,11 +24,12 @@ import numpy as np
 from tribridge.cards import Seat
 from tribridge.dd import dd_nt_tricks
 from tribridge.dealing.random import deal_hand_masks
+from tribridge.dealing.streams import seed_stream
+from tribridge.errors import InvalidInput
 from tribridge.estimators.capture import LIMITS, capture_masks_batch
 from tribridge.estimators.nt_call import nt_call
 from tribridge.rules.auction import Contract, Denom, reseat
 from tribridge.rules.scoring import get_scheme, score_deal
-from tribridge.errors import InvalidInput
 from tribridge.sim.engine import ChunkOutput, ChunkSpec, run_study
 from tribridge.sim.game_kernels import (
     MAX_LEVEL,
@@ -233,7 +234,7 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     """Play the protocol on deals ``chunk.start .. chunk.stop-1`` of run ``chunk.run``; integer tallies."""
     game = GameParams.from_dict(params)
     scores = score_table(tuple(game.schemes))
-    run_seed = np.random.SeedSequence(chunk.seed, spawn_key=(chunk.run,))
+    run_seed = seed_stream(chunk.seed, chunk.run)
     total: dict[str, Any] = {}
     rows: dict[str, list[np.ndarray]] = {}
     # Process in seeding blocks so memory stays flat whatever the chunk size.

@@ -11,6 +11,7 @@ import numpy as np
 from tribridge.bots.belief import sample_layouts
 from tribridge.bots.natural4.core import Shown
 from tribridge.bots.play import CardPosition, PimcDecision, dd_card_scores, layouts_for
+from tribridge.dealing.streams import random_stream
 
 __all__ = ["AUCTION_OVERSAMPLE", "auction_violations", "pimc_with_auction"]
 
@@ -43,7 +44,7 @@ def pimc_with_auction(position: CardPosition, shown: Sequence[Shown], layouts: i
     if len(legal) == 1:
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
     wanted = layouts_for(position, layouts)
-    rng = np.random.default_rng(seed)
+    rng = random_stream(seed)
     sample = sample_layouts(position.knowledge(), wanted * AUCTION_OVERSAMPLE, rng)
     hidden = [s for s in range(4) if s not in dict(position.hands)]
     order = np.argsort(auction_violations(sample.layouts, shown, hidden), kind="stable")[:wanted]

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from tribridge.bots.natural4.core import Shown
+from tribridge.dealing.streams import random_stream
 
 __all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "expected_tricks"]
 
@@ -50,7 +51,7 @@ def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray
     from tribridge.estimators.tricks import estimate_tricks
 
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-    rows = sample_partner_hands(hand, partner, np.random.default_rng(seed))
+    rows = sample_partner_hands(hand, partner, random_stream(seed))
     if len(rows) < 4:
         return None
     mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
