@@ -237,15 +237,14 @@ def test_full_game_against_two_bots(page, server_url):
     totals = [int(page.inner_text(f"[data-testid='total-{chair}']")) for chair in range(3)]
     assert sum(totals) >= sum(shown) > 0
 
-    # The analysis panel is there after the deal.
-    # The analysis panel follows (computed on the server after the deal): DD table, estimates, best contract.
+    # The analysis panel follows (computed on the server after the deal): one row per player, best contract.
     page.wait_for_selector("#analysis-box:not([hidden])", timeout=60_000)
     try:
-        page.wait_for_selector("[data-testid='dd-table'] tbody tr", timeout=120_000)
+        page.wait_for_selector("[data-testid='declarer-tricks'] tbody tr", timeout=120_000)
     except Exception:
         pytest.fail(f"no double-dummy table; analysis was {page.evaluate('() => window.tribridge.view.analysis')}")
-    assert page.locator("[data-testid='dd-table'] tbody tr").count() == 4
-    dd_cells = page.eval_on_selector_all("[data-testid='dd-table'] tbody td", "els => els.map(e => e.textContent)")
+    assert page.locator("[data-testid='declarer-tricks'] tbody tr").count() == 3
+    dd_cells = page.eval_on_selector_all("[data-testid='declarer-tricks'] tbody td", "els => els.map(e => e.textContent)")
     assert all(cell.isdigit() and 0 <= int(cell) <= 13 for cell in dd_cells), dd_cells
     assert page.locator("[data-testid='best-contract']").count() == 1
 
@@ -325,7 +324,7 @@ def test_illegal_card_cannot_be_played(page, server_url):
         locator.click(force=True)
         page.keyboard.press(card[0].lower())
         page.keyboard.press(card[1].lower())
-        page.wait_for_function("() => document.getElementById('table-error').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('table-msg').textContent.length > 0")
         # The server refuses it too, with 400 and a reason.
         status, body = page.evaluate(
             """async (card) => {
