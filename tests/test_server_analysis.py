@@ -80,12 +80,14 @@ def test_best_contract_is_the_highest_scoring_makeable_one(rows, scheme_name) ->
                for i, row in enumerate(rows)]
     best = best_contract(entries, scheme_name)
     scheme = get_scheme(scheme_name)
-    scores = [int(score_deal(Contract(level, Denom(strain), 0, Seat(i)), row[strain], scheme).declarer)
-              for i, row in enumerate(rows) for strain in range(5) for level in range(1, 8) if row[strain] >= level + 6]
-    if not scores:
+    makeable = [(int(score_deal(Contract(level, Denom(strain), 0, Seat(i)), row[strain], scheme).declarer), level)
+                for i, row in enumerate(rows) for strain in range(5) for level in range(1, 8) if row[strain] >= level + 6]
+    if not makeable:
         assert best is None
         return
-    assert best["score"] == max(scores)
+    top = max(score for score, _level in makeable)
+    assert best["score"] == top
+    assert int(best["contract"][0]) == max(level for score, level in makeable if score == top)
     assert best["tricks"] == rows[best["declarer_chair"]][("C", "D", "H", "S", "NT").index(best["contract"][1:])]
 
 

@@ -131,10 +131,11 @@ def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, 
 def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> dict[str, Any] | None:
     """The highest-scoring makeable undoubled contract for any chair, read from ``declarer_tricks``.
 
-    Ties go to the lower level, then the lower strain, then the lower chair. None when nobody can make 1 of anything.
+    At equal scores the higher level wins (the contract bid to its tricks), then the lower chair, then the
+    lower strain. None when nobody can make 1 of anything.
     """
     scheme = get_scheme(scheme_name)
-    best: tuple[int, int, int, int] | None = None  # (-score, level, strain, chair) minimised
+    best: tuple[int, int, int, int] | None = None  # (-score, -level, chair, strain) minimised
     found: dict[str, Any] | None = None
     for entry in declarer_tricks:
         seat = Seat.parse(entry["seat"], "seat")
@@ -143,7 +144,7 @@ def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> di
             for level in range(1, tricks - 5):
                 contract = Contract(level, Denom(strain), 0, seat)
                 score = int(score_deal(contract, tricks, scheme).declarer)
-                rank = (-score, level, strain, int(entry["chair"]))
+                rank = (-score, -level, int(entry["chair"]), strain)
                 if best is None or rank < best:
                     best = rank
                     found = {"contract": str(contract), "declarer": seat.letter, "declarer_chair": entry["chair"],

@@ -276,7 +276,7 @@ function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
     c.id = "contract";
     c.append(callFragment(view.contract));
     contract.append(c);
-    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer]).replace(" (bot)", "")})`);
+    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer])})`);
   } else if (view.phase === "auction") {
     contract.textContent = "Auction";
   } else if (isDone(view) && view.result && view.result.passed_out) {

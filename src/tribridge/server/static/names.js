@@ -1,13 +1,19 @@
 // Names of the chairs as every player sees them.
 
-/** A chair's name for this view: "You", the player's name, or the bot's. */
+function baseLabel(view, chair) {
+  const info = (view.chairs || [])[chair] || {};
+  if (info.kind === "bot") return `${info.name || info.bot || "a"} bot`;
+  if (info.taken === false) return `Open chair ${chair + 1}`;
+  return info.name || `Player ${chair + 1}`;
+}
+
+/** A chair's name for this view: "You", the player's name, or the bot's ("pimc bot"); a shared name gets the chair number. */
 export function chairLabel(view, chair) {
   if (chair === null || chair === undefined || Number.isNaN(chair)) return "";
   if (chair === view.my_chair) return "You";
-  const info = (view.chairs || [])[chair] || {};
-  if (info.kind === "bot") return `${info.name || info.bot || "bot"} (bot)`;
-  if (info.taken === false) return `Open chair ${chair + 1}`;
-  return info.name || `Player ${chair + 1}`;
+  const label = baseLabel(view, chair);
+  const shared = [0, 1, 2].some((other) => other !== chair && other !== view.my_chair && baseLabel(view, other) === label);
+  return shared ? `${label} ${chair + 1}` : label;
 }
 
 /** The three chairs in calling order, from the dealer's chair. */

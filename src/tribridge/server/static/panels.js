@@ -74,8 +74,8 @@ export function renderDealScores(table, view) {
 
 /** A short name for narrow columns. */
 function shortName(view, chair) {
-  const name = chairLabel(view, chair).replace(" (bot)", "");
-  return name.length > 9 ? `${name.slice(0, 8)}…` : name;
+  const name = chairLabel(view, chair).replace(" bot", "");
+  return name.length > 8 ? `${name.slice(0, 7)}…` : name;
 }
 
 /** The running score sheet: one row per deal (its number reopens it), games in the rubber, totals. */
@@ -128,7 +128,7 @@ export function renderScoreSheet(box, view, onReview) {
   addRow("Above the line", sheet.above);
   addRow("Total", sheet.totals, "total");
   table.append(foot);
-  box.append(table);
+  box.append(el("div", { className: "sheet-scroll" }, table));
   for (const rubber of sheet.rubbers || []) {
     const winner = rubber.winner_chair;
     box.append(el("p", { className: "rubber" },
