@@ -8,8 +8,17 @@ import re
 import pytest
 
 from browser_helpers import (
-    classic_scores, contract_from_page, make_call, my_hand, next_deal, play_card, play_until_done, playable_cards,
-    start_game, table_version, wait_actionable,
+    classic_scores,
+    contract_from_page,
+    make_call,
+    my_hand,
+    next_deal,
+    play_card,
+    play_until_done,
+    playable_cards,
+    start_game,
+    table_version,
+    wait_actionable,
 )
 
 pytestmark = pytest.mark.browser

@@ -13,7 +13,8 @@ Any part that fails is ``None`` with a note, never a guess.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 

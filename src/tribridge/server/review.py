@@ -9,8 +9,9 @@ side (0 for a double-dummy best card) with the cards that were best instead. Com
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import JSONResponse
@@ -54,14 +55,12 @@ def review_deal(state: DealState) -> dict[str, Any]:
         left = 13 - k // 4
         ours = Seat(pos.turn) in (declarer, play.dummy)
         best = max(solution.values())
-
-        def total(value: int) -> int:
-            return won_before[k] + (value if ours else left - value)
-
+        # the declaring side's total: its tricks so far plus its share of the rest after this card
+        totals = {c: won_before[k] + (v if ours else left - v) for c, v in solution.items()}
         if k == 0:
-            out["dd_start"] = total(best)
+            out["dd_start"] = max(totals.values()) if ours else min(totals.values())
         chosen = solution[card.index]
-        entry = {"seat": Seat(pos.turn).letter, "card": str(card), "dd_after": total(chosen),
+        entry = {"seat": Seat(pos.turn).letter, "card": str(card), "dd_after": totals[card.index],
                  "cost": best - chosen,
                  "best": [] if chosen == best else sorted(str(Card(c)) for c, v in solution.items() if v == best)}
         if k % 4 == 0:
