@@ -76,7 +76,7 @@ function describeChoice(selectId) {
 function tableSummary(info, myChair) {
   const chairs = (info.chairs || []).map((chair, i) => {
     if (i === myChair) return "you";
-    if (chair.kind === "bot") return `${chair.name || chair.bot} (bot)`;
+    if (chair.kind === "bot") return `${chair.bot} bot`;
     return chair.name || (chair.taken ? `player ${i + 1}` : "open chair");
   });
   const parts = [chairs.join(", ")];

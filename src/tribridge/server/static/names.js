@@ -2,7 +2,7 @@
 
 function baseLabel(view, chair) {
   const info = (view.chairs || [])[chair] || {};
-  if (info.kind === "bot") return `${info.name || info.bot || "a"} bot`;
+  if (info.kind === "bot") return info.bot ? `${info.bot} bot` : info.name || "bot";
   if (info.taken === false) return `Open chair ${chair + 1}`;
   return info.name || `Player ${chair + 1}`;
 }
