@@ -72,6 +72,14 @@ export function renderDealScores(table, view) {
   }
 }
 
+/** The result as a score sheet writes it: "=" made exactly, "+1" one over, "−2" two down. */
+function resultMark(contract, tricks) {
+  const need = Number(String(contract)[0]) + 6;
+  if (tricks === undefined || tricks === null) return "";
+  if (tricks === need) return "=";
+  return tricks > need ? `+${tricks - need}` : `−${need - tricks}`;
+}
+
 /** A short name for narrow columns. */
 function shortName(view, chair) {
   const name = chairLabel(view, chair).replace(" bot", "");
@@ -89,7 +97,7 @@ export function renderScoreSheet(box, view, onReview) {
   }
   const table = el("table", { className: "sheet" });
   const head = el("tr", {}, el("th", { title: "deal number: click to review the deal" }, "#"),
-    el("th", {}, "Contract"), el("th", { title: "tricks taken by the declarer" }, "Tricks"));
+    el("th", { title: "the contract and its result: = made exactly, +1 one over, −2 two down" }, "Contract"));
   for (const chair of chairs) head.append(el("th", { title: chairLabel(view, chair) }, shortName(view, chair)));
   table.append(el("thead", {}, head));
   const body = el("tbody");
@@ -103,21 +111,21 @@ export function renderScoreSheet(box, view, onReview) {
     } else number.textContent = String(deal.deal_no ?? "");
     const contract = el("td", { className: "contract" });
     if (deal.contract) {
-      contract.append(callFragment(deal.contract));
-      if (deal.declarer_chair !== undefined && deal.declarer_chair !== null) {
-        contract.append(` ${shortName(view, deal.declarer_chair)}`);
-      }
+      contract.append(callFragment(deal.contract), ` ${resultMark(deal.contract, deal.declarer_tricks)}`);
+      contract.title = `${deal.contract} by ${chairLabel(view, deal.declarer_chair)}: ${tricksWord(deal.declarer_tricks)}`;
     } else contract.textContent = "passed out";
-    const tricks = el("td", {}, deal.contract ? fmtPoints(deal.declarer_tricks) : "");
-    const row = el("tr", {}, number, contract, tricks);
-    for (const chair of chairs) row.append(el("td", {}, fmtPoints((deal.per_chair || [])[chair])));
+    const row = el("tr", {}, number, contract);
+    for (const chair of chairs) {
+      const declarer = deal.contract && chair === deal.declarer_chair;
+      row.append(el("td", declarer ? { className: "declarer", title: "declarer" } : {}, fmtPoints((deal.per_chair || [])[chair])));
+    }
     body.append(row);
   }
   table.append(body);
   const foot = el("tfoot");
   const addRow = (label, values, testid) => {
     if (!values) return;
-    const row = el("tr", {}, el("th", { colSpan: 3 }, label));
+    const row = el("tr", {}, el("th", { colSpan: 2 }, label));
     for (const chair of chairs) {
       row.append(el("td", testid ? { "data-testid": `${testid}-${chair}` } : {}, fmtPoints(values[chair])));
     }
@@ -128,7 +136,9 @@ export function renderScoreSheet(box, view, onReview) {
   addRow("Above the line", sheet.above);
   addRow("Total", sheet.totals, "total");
   table.append(foot);
-  box.append(el("div", { className: "sheet-scroll" }, table));
+  box.append(el("div", { className: "sheet-scroll" }, table), el("p", { className: "muted caption" },
+    "Contract and result: = made exactly, +1 one over, −2 two down; the declarer's points are underlined."
+    + (onReview ? " A deal's number reopens it." : "")));
   for (const rubber of sheet.rubbers || []) {
     const winner = rubber.winner_chair;
     box.append(el("p", { className: "rubber" },
