@@ -3,7 +3,7 @@
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs/img] [--bots paper paper] [--seed-tries 8]
 Starts the real server on a free port with a temporary database, plays like a simple person
-(passes, so the bots bid; plays the lowest playable card) until a deal has been played, and saves PNG files: lobby, table, table-phone (one 390×844 screen), analysis, review.
+(one cheap bid, then passes; plays the lowest playable card) until a deal has been played, and saves PNG files: lobby, table, table-phone (one 390×844 screen), analysis, review.
 """
 
 from __future__ import annotations
@@ -54,12 +54,15 @@ def version(page) -> int:
 
 
 def act_once(page) -> str:
-    """Take our one action like a simple person (pass; the lowest playable card); returns the phase."""
+    """Take our one action like a simple person (one cheap bid at the one level, then passes; the lowest playable card)."""
     phase = page.get_attribute("#table", "data-phase")
     before = version(page)
     if phase == "auction":
         calls = page.eval_on_selector_all("#bidding-box button.call:enabled", "els => els.map(e => e.dataset.call)")
-        choice = "P" if "P" in calls else calls[0]
+        bid_before = page.evaluate("() => { const v = window.tribridge.view;"
+                                   " return v.auction.some(c => c.chair === v.my_chair && /^[1-7]/.test(c.call)); }")
+        cheap = [c for c in calls if c[0] == "1"]
+        choice = cheap[0] if cheap and not bid_before else ("P" if "P" in calls else calls[0])
         page.click(f"#bidding-box button.call[data-call='{choice}']")
     elif phase == "play":
         cards = page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")
