@@ -133,3 +133,10 @@ def play_until_done(page, bid_once: bool = True) -> dict:
     raise AssertionError("the deal did not end")
 
 
+def watched_page(browser, errors: list[str], **context_options):
+    """A new context and page (own local storage) whose JavaScript errors are appended to ``errors``."""
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return context, page

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, watched_page
 
 
 def free_port() -> int:
@@ -58,11 +58,8 @@ def browser():
 @pytest.fixture()
 def page(browser):
     """A fresh page (own local storage) that fails the test on any JavaScript error."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page = watched_page(browser, errors, viewport={"width": 1200, "height": 900})
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from browser_helpers import watched_page
+
 pytestmark = pytest.mark.browser
 
 VIEW = "() => window.tribridge.view"
@@ -14,13 +16,9 @@ VIEW = "() => window.tribridge.view"
 @pytest.fixture()
 def three_pages(browser):
     """Three browsers (own local storage each) that fail the test on any JavaScript error."""
-    contexts = [browser.new_context(viewport={"width": 1200, "height": 900}) for _ in range(3)]
-    pages = [context.new_page() for context in contexts]
     errors: list[str] = []
-    for page in pages:
-        page.set_default_timeout(30_000)
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield pages
+    contexts, pages = zip(*(watched_page(browser, errors, viewport={"width": 1200, "height": 900}) for _ in range(3)))
+    yield list(pages)
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors on the pages: {errors}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, playable_cards, start_game
+from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, playable_cards, start_game, watched_page
 
 pytestmark = pytest.mark.browser
 
@@ -27,11 +27,8 @@ OUTSIDE = """() => {
 @pytest.fixture()
 def phone(browser):
     """A phone-sized touch page that fails the test on any JavaScript error."""
-    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
-    page = context.new_page()
-    page.set_default_timeout(30_000)
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page = watched_page(browser, errors, viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
     yield page
     context.close()
     assert not errors, f"JavaScript errors on the page: {errors}"

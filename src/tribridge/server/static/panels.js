@@ -1,19 +1,9 @@
 // Panels shown around the table: the deal's result and scores, the running score sheet, the analysis.
 
-import { SEATS, SEAT_NAMES, DENOMS, HAND_SUIT_ORDER, callFragment, parseCard, rankText, seatLetter, sortCards, suitSpan } from "./cards.js";
+import {
+  SEATS, SEAT_NAMES, DENOMS, HAND_SUIT_ORDER, callFragment, el, parseCard, rankText, seatLetter, sortCards, suitSpan,
+} from "./cards.js";
 import { chairLabel } from "./names.js";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null) continue;
-    if (key === "className") node.className = value;
-    else if (key.startsWith("data-")) node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 function seatName(seat) {
   const s = seatLetter(seat);

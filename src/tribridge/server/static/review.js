@@ -1,22 +1,10 @@
 // The deal review: the auction by player, then the play card by card with the double-dummy tricks
 // of the declaring side after each card and the cards that cost a trick (buttons and arrow keys).
 
-import { SEATS, SEAT_NAMES, HAND_SUIT_ORDER, callFragment, parseCard, rankText, suitSpan } from "./cards.js";
+import { SEATS, SEAT_NAMES, HAND_SUIT_ORDER, callFragment, el, parseCard, rankText, suitSpan } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 let current = null; // {review, cards, step, nameOf}
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null) continue;
-    if (key === "className") node.className = value;
-    else if (key.startsWith("data-")) node.setAttribute(key, value);
-    else node[key] = value;
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 function cardText(card) {
   const { suit, rank } = parseCard(card);
