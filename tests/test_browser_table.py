@@ -246,3 +246,18 @@ def test_unknown_table_link_says_so(page, server_url):
     page.wait_for_function("() => document.getElementById('join-error').textContent.length > 0")
     assert "no table" in page.inner_text("#join-error").lower()
     assert page.locator("#join-chairs button").count() == 0
+
+
+def test_lobby_describes_the_bots_and_lists_your_tables_with_players_deal_and_score(page, server_url):
+    """Each bot choice has a one-line description; "Your tables" names the players, the deal number and the score."""
+    page.goto(f"{server_url}/?pace=0")
+    page.wait_for_selector("#chair-1 option[value='bot:paper']", state="attached")
+    page.select_option("#chair-1", "bot:paper")
+    assert "No-Trump call rule" in page.inner_text("[data-testid='chair-1-desc']")
+    assert page.locator("#bot-list dt").count() == page.locator("#chair-1 option[value^='bot:']").count()
+    start_game(page, server_url, bots=("random", "paper"))
+    page.goto(f"{server_url}/?pace=0")
+    page.wait_for_selector("#resume:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#resume-list .table-facts').textContent.length > 0")
+    facts = page.inner_text("#resume-list li:first-child .table-facts")
+    assert facts == "you, random bot, paper bot · deal 1 · score 0 / 0 / 0", facts
