@@ -15,7 +15,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# Trick values and doubling bonus of the classic preset (RULES.md), for checking the page's score.
+# Trick values and doubling bonus of the classic preset (docs/rules.md), for checking the page's score.
 TRICK_VALUE = {"C": 6, "D": 7, "H": 8, "S": 9, "N": 10}
 SUIT_OF_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "NT": "N", "N": "N"}
 ACTIONABLE = """() => {
@@ -99,7 +99,7 @@ def contract_from_page(page) -> tuple[int, str, int]:
 
 
 def classic_scores(level: int, denom: str, doubling: int, tricks: int) -> tuple[int, int]:
-    """(declarer's points, each defender's points) of a deal under RULES.md's classic preset, honours off."""
+    """(declarer's points, each defender's points) of a deal under the classic preset of docs/rules.md, honours off."""
     multiplier = (1, 2, 4)[doubling]
     needed = level + 6
     if tricks >= needed:

@@ -46,7 +46,7 @@ def test_full_game_against_two_bots(page, server_url):
     assert declarer_tricks + defender_tricks == 13
     assert page.locator(".felt .hand .card.face").count() == 0, "no card is left in the hands"
 
-    # The result line and this deal's score under the classic scheme, recomputed from RULES.md.
+    # The result line and this deal's score under the classic scheme, recomputed from docs/rules.md.
     level, denom, doubling = contract_from_page(page)
     assert str(declarer_tricks) in page.inner_text("#result")
     declarer_points, defender_points = classic_scores(level, denom, doubling, declarer_tricks)

@@ -24,7 +24,7 @@ EP_PLAYERS = [endplay_types.Player.north, endplay_types.Player.east, endplay_typ
 
 
 def widow_opposite(deal: Deal, widow: Seat, declarer: Seat) -> Deal:
-    """The deal with the widow's hand swapped with the hand opposite ``declarer`` (written from RULES.md, not reseat)."""
+    """The deal with the widow's hand swapped with the hand opposite ``declarer`` (written from docs/rules.md, not reseat)."""
     hands = list(deal.hands)
     opposite = declarer.partner
     hands[int(widow)], hands[int(opposite)] = hands[int(opposite)], hands[int(widow)]
