@@ -22,6 +22,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
 from tribridge.server.manager import Forbidden, NotFound
+from tribridge.server.routes import token_from
 
 __all__ = ["review_deal", "review_record", "router"]
 
@@ -121,8 +122,7 @@ def deal_review(table_id: str, deal_no: str, request: Request,
                             status_code=400)
     try:
         table = manager.get(table_id)
-        token = authorization[7:].strip() if authorization and authorization.lower().startswith("bearer ") else None
-        manager.chair_of(table, token)
+        manager.chair_of(table, token_from(authorization))
     except NotFound as exc:
         return JSONResponse({"error": str(exc)}, status_code=404)
     except Forbidden as exc:
