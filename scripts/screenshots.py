@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Takes the README's screenshots of the web table (lobby, a deal in progress, the analysis) with Debian's chromium.
+"""Takes the README's screenshots of the web table (lobby, a deal in progress, the analysis, the review) with Debian's chromium.
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs/img] [--bots paper paper] [--seed-tries 8]
 Starts the real server on a free port with a temporary database, plays like a simple person
-(passes, so the bots bid; plays the lowest playable card) until a deal has been played, and saves PNG files.
+(one cheap bid, then passes; plays the lowest playable card) until a deal has been played, and saves PNG files: lobby, table, table-phone (one 390×844 screen), analysis, review.
 """
 
 from __future__ import annotations
@@ -54,12 +54,15 @@ def version(page) -> int:
 
 
 def act_once(page) -> str:
-    """Take our one action like a simple person (pass; the lowest playable card); returns the phase."""
+    """Take our one action like a simple person (one cheap bid at the one level, then passes; the lowest playable card)."""
     phase = page.get_attribute("#table", "data-phase")
     before = version(page)
     if phase == "auction":
         calls = page.eval_on_selector_all("#bidding-box button.call:enabled", "els => els.map(e => e.dataset.call)")
-        choice = "P" if "P" in calls else calls[0]
+        bid_before = page.evaluate("() => { const v = window.tribridge.view;"
+                                   " return v.auction.some(c => c.chair === v.my_chair && /^[1-7]/.test(c.call)); }")
+        cheap = [c for c in calls if c[0] == "1"]
+        choice = cheap[0] if cheap and not bid_before else ("P" if "P" in calls else calls[0])
         page.click(f"#bidding-box button.call[data-call='{choice}']")
     elif phase == "play":
         cards = page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")
@@ -69,12 +72,14 @@ def act_once(page) -> str:
 
 
 def main() -> None:
-    """Take the three screenshots (and a phone-width one)."""
+    """Take the four screenshots (and a phone-size one)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="docs/img", help="folder for the PNG files (default docs/img)")
     parser.add_argument("--bots", nargs=2, default=["paper", "paper"], help="the two bots (default paper paper)")
     parser.add_argument("--app", default="tribridge.server.app:create_app", help="app factory module:function")
     parser.add_argument("--tricks", type=int, default=5, help="tricks to play before the in-progress picture")
+    parser.add_argument("--name", default="Ann", help="the player's name typed in the lobby")
+    parser.add_argument("--review-step", type=int, default=23, help="cards to step through in the review picture")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -92,6 +97,8 @@ def main() -> None:
             page.wait_for_selector(f"#chair-1 option[value='bot:{args.bots[0]}']", state="attached")
             page.select_option("#chair-1", f"bot:{args.bots[0]}")
             page.select_option("#chair-2", f"bot:{args.bots[1]}")
+            page.fill("#player-name", args.name)
+            page.click("summary")
             page.screenshot(path=str(out / "lobby.png"))
             page.click("#start-game")
             page.wait_for_selector("#table:not([hidden])")
@@ -114,17 +121,22 @@ def main() -> None:
                 if phase == "play" and not in_progress_taken and tricks_done >= args.tricks and trick_cards > 0:
                     page.screenshot(path=str(out / "table.png"))
                     page.set_viewport_size({"width": 390, "height": 844})
-                    page.screenshot(path=str(out / "table-phone.png"), full_page=True)
+                    page.screenshot(path=str(out / "table-phone.png"))
                     page.set_viewport_size({"width": 1200, "height": 860})
                     in_progress_taken = True
                 act_once(page)
             page.wait_for_selector("#analysis-box:not([hidden])")
-            page.wait_for_selector("[data-testid='dd-table']", timeout=180_000)
+            page.wait_for_selector("[data-testid='declarer-tricks']", timeout=180_000)
             page.locator("#analysis-box").scroll_into_view_if_needed()
             page.screenshot(path=str(out / "analysis.png"), full_page=True)
+            page.click("#review-deal")
+            page.wait_for_selector("#review:not([hidden])")
+            for _ in range(args.review_step):
+                page.keyboard.press("ArrowRight")
+            page.screenshot(path=str(out / "review.png"))
             browser.close()
         server.should_exit = True
-    for name in ("lobby.png", "table.png", "table-phone.png", "analysis.png"):
+    for name in ("lobby.png", "table.png", "table-phone.png", "analysis.png", "review.png"):
         print(out / name)
 
 

@@ -4,201 +4,24 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
-import time
-from pathlib import Path
 
 import pytest
 
+from browser_helpers import (
+    classic_scores,
+    contract_from_page,
+    make_call,
+    my_hand,
+    next_deal,
+    play_card,
+    play_until_done,
+    playable_cards,
+    start_game,
+    table_version,
+    wait_actionable,
+)
+
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-# Trick values and doubling bonus of the classic preset (docs/rules.md), for checking the page's score.
-TRICK_VALUE = {"C": 6, "D": 7, "H": 8, "S": 9, "N": 10}
-SUIT_OF_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "NT": "N", "N": "N"}
-ACTIONABLE = """() => {
-  const t = document.getElementById('table');
-  return !t.hidden && (t.dataset.myTurn === 'true' || t.dataset.phase === 'done');
-}"""
-
-
-def free_port() -> int:
-    """A TCP port that is free right now on the loopback interface."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def server_url(tmp_path_factory: pytest.TempPathFactory):
-    """The real server (create_app) under uvicorn in a thread, bots without delay, on a temporary database."""
-    import uvicorn
-
-    from tribridge.server.app import create_app
-
-    db_path = tmp_path_factory.mktemp("browser") / "tables.sqlite"
-    app = create_app(db_path=db_path, bot_delay=0.0)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            pytest.fail("the server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=15)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium, headless, driven by Playwright (no downloaded browsers)."""
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture()
-def page(browser):
-    """A fresh page (own local storage) that fails the test on any JavaScript error."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-# ---------------------------------------------------------------- helpers that act like a person
-
-
-def start_game(page, base_url: str, bots: tuple[str, str] = ("random", "random"), scheme: str = "classic") -> None:
-    """Open the lobby, choose the two bots and the scheme, start, and wait for the table."""
-    page.goto(f"{base_url}/?pace=0")
-    page.wait_for_selector("#lobby:not([hidden])")
-    page.wait_for_selector(f"#chair-1 option[value='bot:{bots[0]}']", state="attached")
-    page.select_option("#chair-1", f"bot:{bots[0]}")
-    page.select_option("#chair-2", f"bot:{bots[1]}")
-    page.select_option("#scheme", scheme)
-    page.click("#start-game")
-    page.wait_for_selector("#table:not([hidden])")
-    page.wait_for_function("() => document.getElementById('table').dataset.phase !== undefined"
-                           " && document.getElementById('table').dataset.phase !== ''")
-
-
-def wait_actionable(page, timeout_ms: int = 60_000) -> str:
-    """Wait until it is this chair's turn or the deal is over; return the phase."""
-    page.wait_for_function(ACTIONABLE, timeout=timeout_ms)
-    return page.get_attribute("#table", "data-phase")
-
-
-def table_version(page) -> int:
-    """The state version shown on the page."""
-    return int(page.get_attribute("#table", "data-version"))
-
-
-def enabled_calls(page) -> list[str]:
-    """The calls the bidding box lets us click."""
-    return page.eval_on_selector_all("#bidding-box button.call:enabled", "els => els.map(e => e.dataset.call)")
-
-
-def make_call(page, bid_once: bool) -> str:
-    """Click a legal call: the cheapest bid if we have not bid yet in this deal, else Pass."""
-    calls = enabled_calls(page)
-    assert calls, "my turn in the auction but no call is enabled"
-    bids = [c for c in calls if re.fullmatch(r"[1-7][CDHSN]", c)]
-    choice = bids[0] if (bid_once and bids) else ("P" if "P" in calls else calls[0])
-    before = table_version(page)
-    page.click(f"#bidding-box button.call[data-call='{choice}']")
-    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {before}")
-    return choice
-
-
-def my_hand(page) -> list[str]:
-    """The cards of my own hand as shown at the bottom."""
-    return page.eval_on_selector_all("[data-hand='mine'] .card", "els => els.map(e => e.dataset.card)")
-
-
-def playable_cards(page) -> list[str]:
-    """Cards that can be clicked now (my hand, or dummy's when I declare)."""
-    return page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")
-
-
-def play_card(page, card: str) -> None:
-    """Click one card and wait for the new state."""
-    before = table_version(page)
-    page.click(f".felt .hand button.card[data-card='{card}']")
-    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {before}")
-
-
-def next_deal(page) -> None:
-    """Press "Next deal" and wait for the new deal's auction."""
-    deal_no = int(page.get_attribute("#table", "data-deal-no"))
-    page.click("#next-deal")
-    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.dealNo) > {deal_no}")
-
-
-def contract_from_page(page) -> tuple[int, str, int]:
-    """(level, denomination letter, doubling) of the contract shown in the status bar."""
-    text = page.inner_text("#contract").strip()
-    match = re.fullmatch(r"([1-7])(♣|♦|♥|♠|NT|N)(X{0,2})", text)
-    assert match, f"unexpected contract text {text!r}"
-    return int(match[1]), SUIT_OF_SYMBOL[match[2]], len(match[3])
-
-
-def classic_scores(level: int, denom: str, doubling: int, tricks: int) -> tuple[int, int]:
-    """(declarer's points, each defender's points) of a deal under docs/rules.md's classic preset, honours off."""
-    multiplier = (1, 2, 4)[doubling]
-    needed = level + 6
-    if tricks >= needed:
-        points = (tricks - 6) * TRICK_VALUE[denom] * multiplier
-        if multiplier > 1:
-            points += 50 * (multiplier // 2) * (1 + tricks - needed)
-        points += {12: 50, 13: 100}.get(tricks, 0)
-        return points, 0
-    return 0, 50 * multiplier * (needed - tricks)
-
-
-def play_until_done(page, bid_once: bool = True) -> dict:
-    """Play the current deal to its end by clicking; returns counts of what we clicked."""
-    clicked_cards = 0
-    calls = []
-    saw_widow_hidden = False
-    for _ in range(200):
-        phase = wait_actionable(page)
-        if phase == "done":
-            return {"cards": clicked_cards, "calls": calls, "widow_hidden_in_auction": saw_widow_hidden}
-        if phase == "auction":
-            faces_elsewhere = page.locator(".felt .seat:not(.pos-bottom) .card.face").count()
-            assert faces_elsewhere == 0, "another hand or the widow is face up during the auction"
-            saw_widow_hidden = True
-            calls.append(make_call(page, bid_once and not any(re.fullmatch(r"[1-7][CDHSN]", c) for c in calls)))
-        else:
-            cards = playable_cards(page)
-            assert cards, "my turn to play but no card is clickable"
-            play_card(page, cards[0])
-            clicked_cards += 1
-    raise AssertionError("the deal did not end")
 
 
 # ---------------------------------------------------------------- the tests
@@ -237,15 +60,14 @@ def test_full_game_against_two_bots(page, server_url):
     totals = [int(page.inner_text(f"[data-testid='total-{chair}']")) for chair in range(3)]
     assert sum(totals) >= sum(shown) > 0
 
-    # The analysis panel is there after the deal.
-    # The analysis panel follows (computed on the server after the deal): DD table, estimates, best contract.
+    # The analysis panel follows (computed on the server after the deal): one row per player, best contract.
     page.wait_for_selector("#analysis-box:not([hidden])", timeout=60_000)
     try:
-        page.wait_for_selector("[data-testid='dd-table'] tbody tr", timeout=120_000)
+        page.wait_for_selector("[data-testid='declarer-tricks'] tbody tr", timeout=120_000)
     except Exception:
         pytest.fail(f"no double-dummy table; analysis was {page.evaluate('() => window.tribridge.view.analysis')}")
-    assert page.locator("[data-testid='dd-table'] tbody tr").count() == 4
-    dd_cells = page.eval_on_selector_all("[data-testid='dd-table'] tbody td", "els => els.map(e => e.textContent)")
+    assert page.locator("[data-testid='declarer-tricks'] tbody tr").count() == 3
+    dd_cells = page.eval_on_selector_all("[data-testid='declarer-tricks'] tbody td", "els => els.map(e => e.textContent)")
     assert all(cell.isdigit() and 0 <= int(cell) <= 13 for cell in dd_cells), dd_cells
     assert page.locator("[data-testid='best-contract']").count() == 1
 
@@ -325,7 +147,7 @@ def test_illegal_card_cannot_be_played(page, server_url):
         locator.click(force=True)
         page.keyboard.press(card[0].lower())
         page.keyboard.press(card[1].lower())
-        page.wait_for_function("() => document.getElementById('table-error').textContent.length > 0")
+        page.wait_for_function("() => document.getElementById('table-msg').textContent.length > 0")
         # The server refuses it too, with 400 and a reason.
         status, body = page.evaluate(
             """async (card) => {
@@ -424,3 +246,18 @@ def test_unknown_table_link_says_so(page, server_url):
     page.wait_for_function("() => document.getElementById('join-error').textContent.length > 0")
     assert "no table" in page.inner_text("#join-error").lower()
     assert page.locator("#join-chairs button").count() == 0
+
+
+def test_lobby_describes_the_bots_and_lists_your_tables_with_players_deal_and_score(page, server_url):
+    """Each bot choice has a one-line description; "Your tables" names the players, the deal number and the score."""
+    page.goto(f"{server_url}/?pace=0")
+    page.wait_for_selector("#chair-1 option[value='bot:paper']", state="attached")
+    page.select_option("#chair-1", "bot:paper")
+    assert "No-Trump call rule" in page.inner_text("[data-testid='chair-1-desc']")
+    assert page.locator("#bot-list dt").count() == page.locator("#chair-1 option[value^='bot:']").count()
+    start_game(page, server_url, bots=("random", "paper"))
+    page.goto(f"{server_url}/?pace=0")
+    page.wait_for_selector("#resume:not([hidden])")
+    page.wait_for_function("() => document.querySelector('#resume-list .table-facts').textContent.length > 0")
+    facts = page.inner_text("#resume-list li:first-child .table-facts")
+    assert facts == "you, random bot, paper bot · deal 1 · score 0 / 0 / 0", facts

@@ -1,114 +1,153 @@
-"""Post-deal analysis for the web table: double-dummy table, capture estimates, NT-call verdicts, best contract.
+"""Post-deal analysis for the web table, three-handed: each player as declarer with the widow as dummy.
 
-Computed once a deal is done (all four hands are public then). Any part whose module is missing
-or fails is ``None`` with a note, never a guess.
+In three-player auction bridge a bidder's only possible partner is the widow, moved opposite the
+declarer (``rules.auction.play_deal``). So for each of the three players this computes:
+
+* ``declarer_tricks``: the double-dummy tricks in each strain with the widow as dummy;
+* ``best_contract``: the highest-scoring makeable undoubled contract read from that table;
+* ``capture``: the seed paper's capture estimator on the player's hand plus the widow's;
+* ``nt_calls``: the seed paper's No-Trump call algorithm on the player's own hand, in words.
+
+Any part that fails is ``None`` with a note, never a guess.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from tribridge.cards import SEAT_CHARS, Card, Deal, Seat
-from tribridge.rules.auction import Contract, Denom, bidders_for, play_deal
+from tribridge.cards import Card, Deal, Seat
+from tribridge.dd import dd_tables_array
+from tribridge.estimators.capture import capture
+from tribridge.estimators.nt_call import nt_call
+from tribridge.rules.auction import Contract, Denom, play_deal
+from tribridge.rules.deal import DealState
+from tribridge.rules.scoring import get_scheme, score_deal
 
-STRAIN_KEYS = ("C", "D", "H", "S", "N")
+__all__ = ["CAPTURE_LABEL", "analyse", "capture_words", "nt_verdict_words"]
+
+STRAIN_KEYS = ("C", "D", "H", "S", "NT")
+CAPTURE_LABEL = ("Capture count (the seed paper's estimator): how many cards the player and the widow "
+                 "capture in no-trumps by its counting rule. A count, not double-dummy tricks; "
+                 "0 when condition A or B fails.")
+CONDITION_WORDS = {
+    "fail_a": "too few top cards (condition A)",
+    "fail_b": "a suit too short for the top cards it misses (condition B)",
+}
 
 
-def _cards(cards: Any) -> list[str]:
-    return [str(Card(c)) for c in sorted(cards, key=lambda c: (-(c // 13), c % 13))]
+def nt_verdict_words(highest_level: int, first_verdict: str) -> str:
+    """The NT call algorithm's verdict in words: the highest level it allows, or why it allows none."""
+    if highest_level:
+        return f"qualifies up to {highest_level}NT"
+    if first_verdict in CONDITION_WORDS:
+        return CONDITION_WORDS[first_verdict]
+    return "does not qualify for 1NT (too few tricks counted)"
 
 
-def _dd_rows(deals: list[Deal]) -> list[np.ndarray]:
-    """Double-dummy tables ``uint8[4, 5]`` [declarer seat, strain C D H S NT], solved in this process."""
-    from tribridge.dd import dd_tables_array
+def capture_words(count: int, status: str) -> str:
+    """The capture estimator's result in words."""
+    if status in CONDITION_WORDS:
+        return CONDITION_WORDS[status]
+    return f"counts {count} of 13"
 
-    return list(dd_tables_array(deals, nt_only=False, cache=False, workers=1))
+
+def _card_list(cards: Any) -> list[str]:
+    return [str(Card(c)) for c in sorted((int(c) for c in cards), key=lambda c: (-(c // 13), c % 13))]
 
 
-def analyse(ds: Any, scheme_name: str) -> dict[str, Any]:
-    """The ``analysis`` object of a finished deal (see docs/dev/interfaces.md)."""
+def _chairs(state: DealState, chair_seats: Sequence[Seat] | None) -> list[Seat]:
+    """The dealing seat of each chair (default: chair i is the i-th player to call)."""
+    seats = [Seat(s) for s in (chair_seats if chair_seats is not None else state.players)]
+    if sorted(seats) != sorted(state.players):
+        raise ValueError(f"chair seats {[s.letter for s in seats]} are not the deal's players")
+    return seats
+
+
+def analyse(state: DealState, scheme_name: str, chair_seats: Sequence[Seat] | None = None,
+            names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The ``analysis`` object of a finished deal (docs/web.md, "The analysis").
+
+    ``chair_seats``: each chair's dealing seat (default: the calling order from the dealer);
+    ``names``: each chair's name (default ``Chair 1..3``).
+    """
+    seats = _chairs(state, chair_seats)
+    names = list(names) if names is not None else [f"Chair {i + 1}" for i in range(3)]
+    deal_now: Deal = state.play.deal if state.play is not None else state.deal
     notes: list[str] = []
-    dealer = Seat(ds.dealer)
-    bidders = bidders_for(dealer)
-    deal_now: Deal = ds.play.deal if ds.play is not None else ds.deal
     out: dict[str, Any] = {
-        "hands": {s.letter: _cards(deal_now[s].cards) for s in Seat},
-        "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": notes,
+        "hands": {s.letter: _card_list(deal_now[s].cards) for s in Seat},
+        "widow": {"seat": state.widow.letter, "hand": state.deal[state.widow].to_pbn()},
+        "declarer_tricks": None, "best_contract": None, "capture": None, "nt_calls": None, "notes": notes,
     }
-    # the deal as it would be played with each bidder declaring (the widow opposite)
-    as_declarer = {b: play_deal(ds.deal, dealer, b) for b in bidders}
+    base = [{"chair": i, "name": names[i], "seat": seat.letter, "hand": state.deal[seat].to_pbn()}
+            for i, seat in enumerate(seats)]
     try:
-        rows = _dd_rows([deal_now] + [as_declarer[b] for b in bidders])
-        out["dd"] = {SEAT_CHARS[s]: {STRAIN_KEYS[k]: int(rows[0][s, k]) for k in range(5)} for s in range(4)}
-        best = _best_contract(ds, bidders, rows[1:], scheme_name)
-        out["best_contract"] = best
-        if best is not None:
-            notes.append("best contract: the highest-scoring makeable contract for any bidder, double dummy, "
-                         "with the widow as that bidder's dummy (undoubled; not a full par search)")
-    except Exception as exc:  # noqa: BLE001
+        tables = dd_tables_array([play_deal(state.deal, state.dealer, seat) for seat in seats],
+                                 nt_only=False, cache=False, workers=1)
+        out["declarer_tricks"] = [
+            {**entry, "tricks": {k: int(tables[i, int(seats[i]), j]) for j, k in enumerate(STRAIN_KEYS)}}
+            for i, entry in enumerate(base)]
+        out["best_contract"] = best_contract(out["declarer_tricks"], scheme_name)
+        notes.append("Double dummy, each player declaring with the widow as dummy (the widow's hand moved "
+                     "opposite, as the rules reseat it). Best contract: the highest-scoring makeable "
+                     "undoubled contract in that table.")
+    except Exception as exc:  # noqa: BLE001 - the panel shows the reason instead of numbers
         notes.append(f"double-dummy analysis unavailable: {exc}")
     try:
-        from tribridge.estimators.nt_call import nt_call
-
-        calls = {}
-        for b in bidders:
-            masks = deal_now[b].masks() if ds.play is None else ds.deal[b].masks()
-            highest = 0
-            for level in range(1, 8):
-                if nt_call(masks, level).verdict == "yes":
-                    highest = level
-            verdict = "yes" if highest else nt_call(masks, 1).verdict
-            seat_now = ds.seat_map[b] if ds.seat_map is not None else b
-            calls[seat_now.letter] = {"level": highest, "verdict": verdict}
-        out["nt_calls"] = calls
+        out["capture"] = {"label": CAPTURE_LABEL, "per_chair": [_capture_entry(state, seat, entry)
+                                                                for seat, entry in zip(seats, base)]}
+    except Exception as exc:  # noqa: BLE001
+        notes.append(f"capture count unavailable: {exc}")
+    try:
+        out["nt_calls"] = [_nt_entry(state, seat, entry) for seat, entry in zip(seats, base)]
     except Exception as exc:  # noqa: BLE001
         notes.append(f"NT call verdicts unavailable: {exc}")
-    try:
-        out["capture"] = _capture(ds, bidders, as_declarer)
-    except Exception as exc:  # noqa: BLE001
-        notes.append(f"capture estimate unavailable: {exc}")
     return out
 
 
-def _capture(ds: Any, bidders: tuple[Seat, ...], as_declarer: dict[Seat, Deal]) -> dict[str, Any]:
-    """Capture estimator's NT tricks for each bidder with the widow as dummy (default options)."""
-    from tribridge.estimators.capture import capture
-
-    out: dict[str, Any] = {}
-    for b in bidders:
-        deal = as_declarer[b]
-        state = np.zeros((4, 13), dtype=np.int8)
-        for c in deal[b].cards:
-            state[c // 13, c % 13] = 1
-        for c in deal[b.partner].cards:
-            state[c // 13, c % 13] = 2
-        result = capture(state)
-        seat_now = ds.seat_map[b] if ds.seat_map is not None else b
-        out[seat_now.letter] = int(getattr(result, "captures", result))
-    return out
+def _capture_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
+    """The capture estimator on ``seat``'s hand (1) and the widow's (2)."""
+    grid = np.zeros((4, 13), dtype=np.int8)
+    for c in state.deal[seat].cards:
+        grid[c // 13, c % 13] = 1
+    for c in state.deal[state.widow].cards:
+        grid[c // 13, c % 13] = 2
+    result = capture(grid)
+    return {"chair": entry["chair"], "name": entry["name"], "count": int(result.captures),
+            "status": result.status, "text": capture_words(int(result.captures), result.status)}
 
 
-def _best_contract(ds: Any, bidders: tuple[Seat, ...], rows: list[np.ndarray], scheme_name: str) -> dict[str, Any] | None:
-    from tribridge.rules.scoring import get_scheme, score_deal
+def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
+    """The NT call algorithm on ``seat``'s own hand: the highest level it allows, in words."""
+    masks = [int(m) for m in state.deal[seat].masks()]
+    verdicts = [nt_call(masks, level).verdict for level in range(1, 8)]
+    highest = max((level for level, v in zip(range(1, 8), verdicts) if v == "yes"), default=0)
+    return {"chair": entry["chair"], "name": entry["name"], "level": highest, "verdict": verdicts[0],
+            "text": nt_verdict_words(highest, verdicts[0])}
 
+
+def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> dict[str, Any] | None:
+    """The highest-scoring makeable undoubled contract for any chair, read from ``declarer_tricks``.
+
+    At equal scores the higher level wins (the contract bid to its tricks), then the lower chair, then the
+    lower strain. None when nobody can make 1 of anything.
+    """
     scheme = get_scheme(scheme_name)
-    best: tuple[int, int, int, Seat, int] | None = None  # (net, level, strain, declarer, tricks)
-    for b, table in zip(bidders, rows):
-        for strain in range(5):
-            tricks = int(table[int(b), strain])
-            for level in range(1, 8):
-                if tricks < level + 6:
-                    break
-                score = score_deal(Contract(level, Denom(strain), 0, b), tricks, scheme)
-                net = int(getattr(score, "net", score.declarer))
-                key = (net, level, strain)
-                if best is None or key > best[:3]:
-                    best = (net, level, strain, b, tricks)
-    if best is None:
-        return None
-    net, level, strain, b, tricks = best
-    chair = ds.chair_seat.index(b)
-    return {"contract": str(Contract(level, Denom(strain), 0, b)), "declarer": b.letter, "declarer_chair": chair,
-            "score": net, "tricks": tricks}
+    best: tuple[int, int, int, int] | None = None  # (-score, -level, chair, strain) minimised
+    found: dict[str, Any] | None = None
+    for entry in declarer_tricks:
+        seat = Seat.parse(entry["seat"], "seat")
+        for strain, key in enumerate(STRAIN_KEYS):
+            tricks = int(entry["tricks"][key])
+            for level in range(1, tricks - 5):
+                contract = Contract(level, Denom(strain), 0, seat)
+                score = int(score_deal(contract, tricks, scheme).declarer)
+                rank = (-score, -level, int(entry["chair"]), strain)
+                if best is None or rank < best:
+                    best = rank
+                    found = {"contract": str(contract), "declarer": seat.letter, "declarer_chair": entry["chair"],
+                             "name": entry["name"], "tricks": tricks, "score": score}
+    return found

@@ -105,7 +105,7 @@ def create_app(
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
     layouts the PIMC card search of the robot API samples per card.
     """
-    from tribridge.server import ben, brill, three
+    from tribridge.server import ben, brill, review, three
     from tribridge.server.manager import TableManager
     from tribridge.server.routes import make_router
 
@@ -153,6 +153,7 @@ def create_app(
     app.include_router(ben.router)
     app.include_router(three.router)
     app.include_router(make_router(manager))
+    app.include_router(review.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")
     return app

@@ -43,9 +43,9 @@ export async function createTable(chairs, scheme) {
   return request("POST", "/api/tables", { body: { chairs, scheme, seed: null, take: 0 } });
 }
 
-/** Take a free human chair of a table; returns {token, chair}. */
-export async function takeSeat(tableId, chair) {
-  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${chair}`, { body: {} });
+/** Take a free human chair of a table under a name (optional); returns {token, chair}. */
+export async function takeSeat(tableId, chair, name = "") {
+  return request("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${chair}`, { body: name ? { name } : {} });
 }
 
 /** Public facts of a table (chairs, which are taken), or null when the server does not say. */
@@ -81,9 +81,14 @@ export class TableConnection {
     return request("GET", `${this.base()}/state`, { token: this.token });
   }
 
-  /** Send an action ({type: "call"|"play"|"next"|"claim", ...}); returns the new view. */
+  /** Send an action ({type: "call"|"play"|"next"|"claim"|"accept_claim"|"dispute_claim", ...}); returns the new view. */
   async act(action) {
     return request("POST", `${this.base()}/actions`, { body: action, token: this.token });
+  }
+
+  /** The review of a finished deal of this table (auction, tricks, double-dummy marks). */
+  async review(dealNo) {
+    return request("GET", `${this.base()}/deals/${encodeURIComponent(dealNo)}/review`, { token: this.token });
   }
 
   /** Open the WebSocket; poll while it is not open. */

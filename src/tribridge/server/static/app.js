@@ -1,47 +1,25 @@
 // The web table's entry point: lobby, joining by link, the table view, pacing of pushed views, keyboard play.
 
 import {
-  SEATS, SEAT_NAMES, DENOMS, RANKS, seatLetter, relativePosition, sortCards, normCard, normCall,
+  SEATS, SEAT_NAMES, seatLetter, relativePosition, sortCards, normCard,
   callFragment, cardElement, cardBack, parseCard, suitSpan, HAND_SUIT_ORDER,
 } from "./cards.js";
-import { ApiError, TableConnection, createTable, fetchOptions, fetchTableInfo, takeSeat } from "./api.js";
+import { renderAuction } from "./auction.js";
+import { initClaims, renderClaim } from "./claims.js";
+import { chairLabel } from "./names.js";
+import { initKeys, renderKeyHint } from "./keys.js";
+import { ApiError, TableConnection } from "./api.js";
+import { forgetSeat, initLobby, showJoin, showLobby, storedTables } from "./lobby.js";
 import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "./panels.js";
+import { initReview, openReview } from "./review.js";
 
-const DEFAULT_OPTIONS = {
-  bots: ["random", "paper", "estimate", "simulation", "pimc", "dd"],
-  schemes: ["classic", "tribridge"],
-};
-const PREFERRED_BOTS = ["pimc", "paper", "estimate", "simulation", "random"];
-const STORE_KEY = "tribridge.tables";
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
 const PACE_MS = Number.isFinite(Number(params.get("pace"))) && params.get("pace") !== null
   ? Number(params.get("pace")) : 700;
+const MESSAGE_MS = 4000; // a message by the hand goes after this long, or at the next change of the table
 
 const $ = (id) => document.getElementById(id);
-
-// ---------------------------------------------------------------- token storage
-
-/** All tables this browser holds a chair at: {tableId: {token, chair, at}}. */
-function storedTables() {
-  try {
-    return JSON.parse(localStorage.getItem(STORE_KEY) || "{}") || {};
-  } catch {
-    return {};
-  }
-}
-
-function rememberSeat(tableId, token, chair) {
-  const tables = storedTables();
-  tables[tableId] = { token, chair, at: Date.now() };
-  localStorage.setItem(STORE_KEY, JSON.stringify(tables));
-}
-
-function forgetSeat(tableId) {
-  const tables = storedTables();
-  delete tables[tableId];
-  localStorage.setItem(STORE_KEY, JSON.stringify(tables));
-}
 
 // ---------------------------------------------------------------- routing
 
@@ -67,127 +45,21 @@ function route() {
   const tableId = new URLSearchParams(location.search).get("table");
   if (!tableId) {
     closeTable();
-    showLobby();
+    showSection("lobby");
+    showLobby(tableUrl);
     return;
   }
   const seat = storedTables()[tableId];
   if (seat) openTable(tableId, seat.token);
-  else showJoin(tableId);
+  else joinTable(tableId);
+}
+
+function joinTable(tableId, message = "") {
+  showSection("join");
+  showJoin(tableId, message, route);
 }
 
 window.addEventListener("popstate", route);
-
-// ---------------------------------------------------------------- lobby
-
-function fillSelect(select, entries, chosen) {
-  select.replaceChildren();
-  for (const [value, label] of entries) {
-    const option = document.createElement("option");
-    option.value = value;
-    option.textContent = label;
-    if (value === chosen) option.selected = true;
-    select.append(option);
-  }
-}
-
-async function showLobby() {
-  showSection("lobby");
-  const options = (await fetchOptions()) || DEFAULT_OPTIONS;
-  const bots = options.bots && options.bots.length ? options.bots : DEFAULT_OPTIONS.bots;
-  const schemes = options.schemes && options.schemes.length ? options.schemes : DEFAULT_OPTIONS.schemes;
-  const preferred = PREFERRED_BOTS.find((b) => bots.includes(b)) || bots[0];
-  const chairEntries = [...bots.map((b) => [`bot:${b}`, `Bot: ${b}`]), ["friend", "A friend (share a link)"]];
-  for (const id of ["chair-1", "chair-2"]) {
-    if (!$(id).options.length) fillSelect($(id), chairEntries, `bot:${preferred}`);
-  }
-  if (!$("scheme").options.length) fillSelect($("scheme"), schemes.map((s) => [s, s]), schemes[0]);
-
-  const tables = Object.entries(storedTables()).sort((a, b) => b[1].at - a[1].at).slice(0, 5);
-  $("resume").hidden = tables.length === 0;
-  const list = $("resume-list");
-  list.replaceChildren();
-  for (const [tableId, seat] of tables) {
-    const li = document.createElement("li");
-    const a = document.createElement("a");
-    a.href = tableUrl(tableId);
-    a.textContent = `Table ${tableId} (chair ${seat.chair + 1})`;
-    li.append(a);
-    list.append(li);
-  }
-}
-
-$("new-game").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  $("lobby-error").textContent = "";
-  const chair = (value) => (value === "friend" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) });
-  const chairs = [{ kind: "human" }, chair($("chair-1").value), chair($("chair-2").value)];
-  $("start-game").disabled = true;
-  try {
-    const created = await createTable(chairs, $("scheme").value);
-    let { token, chair: myChair } = created;
-    if (!token) ({ token, chair: myChair } = await takeSeat(created.table_id, 0));
-    rememberSeat(created.table_id, token, myChair ?? 0);
-    goToTable(created.table_id);
-  } catch (err) {
-    $("lobby-error").textContent = `Could not start the game: ${err.message}`;
-  } finally {
-    $("start-game").disabled = false;
-  }
-});
-
-$("join-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  const text = $("join-id").value.trim();
-  if (!text) return;
-  let tableId = text;
-  try {
-    tableId = new URL(text).searchParams.get("table") || text;
-  } catch {
-    // Not a URL: an id.
-  }
-  goToTable(tableId);
-});
-
-// ---------------------------------------------------------------- joining by link
-
-async function showJoin(tableId, message = "") {
-  showSection("join");
-  $("join-table-id").textContent = tableId;
-  $("join-error").textContent = message;
-  const info = await fetchTableInfo(tableId);
-  const box = $("join-chairs");
-  box.replaceChildren();
-  if (info && info.missing) {
-    $("join-error").textContent = `There is no table ${tableId} on this server (${info.error}).`;
-    return;
-  }
-  const chairs = (info && info.chairs) || [{}, {}, {}];
-  chairs.forEach((chair, index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.chair = String(index);
-    if (chair.kind === "bot") {
-      button.textContent = `Chair ${index + 1}: bot ${chair.bot ?? ""}`;
-      button.disabled = true;
-    } else if (chair.taken) {
-      button.textContent = `Chair ${index + 1}: taken`;
-      button.disabled = true;
-    } else {
-      button.textContent = `Take chair ${index + 1}`;
-      button.classList.add("primary");
-    }
-    button.addEventListener("click", async () => {
-      try {
-        const seat = await takeSeat(tableId, index);
-        rememberSeat(tableId, seat.token, seat.chair ?? index);
-        route();
-      } catch (err) {
-        $("join-error").textContent = `Could not take chair ${index + 1}: ${err.message}`;
-      }
-    });
-    box.append(button);
-  });
-}
 
 // ---------------------------------------------------------------- the table: connection and pacing
 
@@ -198,8 +70,8 @@ let newestVersion = -1;
 let newestText = ""; // the newest view received, as JSON
 let lastShownAt = 0;
 let pumpTimer = null;
-let keyBuffer = "";
-let errorTimer = null;
+let messageTimer = null;
+let messageVersion = null; // the version shown when the message appeared
 
 function closeTable() {
   if (conn) conn.close();
@@ -225,7 +97,7 @@ async function openTable(tableId, token) {
     closeTable();
     if (err instanceof ApiError && (err.status === 403 || err.status === 404)) {
       forgetSeat(tableId);
-      showJoin(tableId, `Your seat at this table is no longer valid (${err.message}).`);
+      joinTable(tableId, `Your seat at this table is no longer valid (${err.message}).`);
     } else {
       showError(`Could not load the table: ${err.message}`);
     }
@@ -302,12 +174,17 @@ async function act(action) {
   }
 }
 
+/** A short message next to the hand; it goes at the next change of the table or after MESSAGE_MS. */
 function showError(message) {
-  $("table-error").textContent = message;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => {
-    $("table-error").textContent = "";
-  }, 5000);
+  $("table-msg").textContent = message;
+  messageVersion = shown ? versionOf(shown) : null;
+  clearTimeout(messageTimer);
+  messageTimer = setTimeout(clearMessage, MESSAGE_MS);
+}
+
+function clearMessage() {
+  $("table-msg").textContent = "";
+  messageVersion = null;
 }
 
 // ---------------------------------------------------------------- the table: rendering
@@ -316,15 +193,6 @@ function chairOfSeat(view) {
   const map = {};
   for (const [chair, seat] of Object.entries(view.seats || {})) map[seatLetter(seat)] = Number(chair);
   return map;
-}
-
-function chairLabel(view, chair) {
-  if (chair === null || chair === undefined || Number.isNaN(chair)) return "";
-  if (chair === view.my_chair) return "You";
-  const info = (view.chairs || [])[chair] || {};
-  if (info.kind === "bot") return `${info.bot ?? "bot"} (bot)`;
-  if (info.taken === false) return `Open chair ${chair + 1}`;
-  return info.name || `Player ${chair + 1}`;
 }
 
 function isDone(view) {
@@ -356,7 +224,8 @@ function render(view) {
 
   renderStatus(view, bySeat, { declarer, turn, dummySeat });
   renderInvite(view);
-  renderClaim(view, declarer);
+  renderClaim(view);
+  if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
 
   for (const seat of SEATS) {
     const pos = relativePosition(seat, mySeat || "S");
@@ -388,9 +257,9 @@ function render(view) {
     el.append(renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }));
   }
   renderTrick(view, mySeat || "S");
-  renderAuction(view, mySeat);
+  renderAuction(view, act);
   renderResult(view);
-  renderScoreSheet($("score-sheet"), view);
+  renderScoreSheet($("score-sheet"), view, reviewDeal);
   renderAnalysisBox(view);
   renderKeyHint(view);
 }
@@ -407,7 +276,7 @@ function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
     c.id = "contract";
     c.append(callFragment(view.contract));
     contract.append(c);
-    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer]).replace(" (bot)", "")})`);
+    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer])})`);
   } else if (view.phase === "auction") {
     contract.textContent = "Auction";
   } else if (isDone(view) && view.result && view.result.passed_out) {
@@ -438,18 +307,6 @@ function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
     turnInfo.textContent = `Waiting for ${chairLabel(view, chair) || SEAT_NAMES[turn]}`;
   } else turnInfo.textContent = "";
 }
-
-function renderClaim(view, declarer) {
-  const tricks = view.tricks || {};
-  const left = 13 - (tricks.declarer ?? 0) - (tricks.defenders ?? 0);
-  const mine = view.phase === "play" && view.my_turn && view.declarer_chair === view.my_chair;
-  $("claim").hidden = !(mine && declarer && left > 0);
-  $("claim").dataset.tricks = String(left);
-}
-
-$("claim").addEventListener("click", () => {
-  act({ type: "claim", tricks: Number($("claim").dataset.tricks) });
-});
 
 function renderInvite(view) {
   const open = (view.chairs || []).some((c) => c && c.kind === "human" && c.taken === false);
@@ -539,85 +396,29 @@ function renderTrick(view, mySeat) {
   });
 }
 
-function biddersFrom(dealer) {
-  const d = SEATS.indexOf(dealer);
-  return [SEATS[d], SEATS[(d + 1) % 4], SEATS[(d + 3) % 4]];
-}
-
-function renderAuction(view, mySeat) {
-  const dealer = seatLetter(view.dealer) || "N";
-  const bidders = biddersFrom(dealer);
-  const table = $("auction-table");
-  const head = document.createElement("tr");
-  for (const seat of bidders) {
-    const th = document.createElement("th");
-    th.textContent = SEAT_NAMES[seat] + (view.phase === "auction" && seat === mySeat ? " (you)" : "");
-    head.append(th);
-  }
-  table.tHead.replaceChildren(head);
-  const body = table.tBodies[0];
-  body.replaceChildren();
-  const calls = (view.auction || []).map((entry) => (typeof entry === "string" ? entry : entry.call));
-  let row = null;
-  calls.forEach((call, index) => {
-    if (index % 3 === 0) {
-      row = document.createElement("tr");
-      body.append(row);
-    }
-    const td = document.createElement("td");
-    td.append(callFragment(call));
-    td.dataset.call = normCall(call);
-    row.append(td);
-  });
-  if (view.phase === "auction" && !isDone(view)) {
-    if (!row || row.childElementCount === 3) {
-      row = document.createElement("tr");
-      body.append(row);
-    }
-    const td = document.createElement("td");
-    td.className = "next-call";
-    td.textContent = "?";
-    row.append(td);
-  }
-  renderBiddingBox(view);
-}
-
-function renderBiddingBox(view) {
-  const box = $("bidding-box");
-  box.hidden = view.phase !== "auction";
-  box.replaceChildren();
-  if (view.phase !== "auction") return;
-  const legal = new Map();
-  if (view.my_turn) for (const call of view.legal_calls || []) legal.set(normCall(call), call);
-  const button = (call) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    b.className = "call";
-    b.dataset.call = call;
-    b.append(callFragment(call));
-    b.disabled = !legal.has(call);
-    if (!b.disabled) b.addEventListener("click", () => act({ type: "call", call: legal.get(call) }));
-    return b;
-  };
-  const grid = document.createElement("div");
-  grid.className = "bids";
-  for (let level = 1; level <= 7; level += 1) {
-    for (const denom of DENOMS) grid.append(button(`${level}${denom}`));
-  }
-  const specials = document.createElement("div");
-  specials.className = "specials";
-  for (const call of ["P", "X", "XX"]) specials.append(button(call));
-  box.append(grid, specials);
-}
-
 function renderResult(view) {
   const done = isDone(view);
   $("result-box").hidden = !done;
   if (!done) return;
-  $("result").textContent = resultText(view);
+  $("result").replaceChildren(resultText(view));
   renderDealScores($("deal-scores"), view);
   $("next-deal").disabled = false;
+  $("review-deal").hidden = !(view.result && view.result.contract);
 }
+
+/** Open the review of a finished deal of this table. */
+async function reviewDeal(dealNo) {
+  if (!conn) return;
+  try {
+    const review = await conn.review(dealNo);
+    review.deal_no = review.deal_no ?? dealNo;
+    openReview(review, (chair, seat) => (chair === null || chair === undefined ? seat : chairLabel(shown, chair)));
+  } catch (err) {
+    showError(`No review of deal ${dealNo}: ${err.message}`);
+  }
+}
+
+$("review-deal").addEventListener("click", () => shown && reviewDeal(shown.deal_no));
 
 $("next-deal").addEventListener("click", () => {
   $("next-deal").disabled = true;
@@ -632,78 +433,7 @@ function renderAnalysisBox(view) {
 
 // ---------------------------------------------------------------- keyboard
 
-function renderKeyHint(view) {
-  const hint = $("keyhint");
-  if (keyBuffer) hint.textContent = `Typed: ${keyBuffer} (Esc clears)`;
-  else if (view && view.my_turn && view.phase === "play") hint.textContent = "Keys: suit letter then rank, e.g. S A";
-  else if (view && view.my_turn && view.phase === "auction") hint.textContent = "Keys: 1-7 then C D H S N to bid; P pass, X double, R redouble";
-  else hint.textContent = "";
-}
-
-function handleKey(event) {
-  if (!shown || $("table").hidden) return;
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  const target = event.target;
-  if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
-  const key = event.key.toUpperCase();
-  if (key === "ESCAPE") {
-    keyBuffer = "";
-    renderKeyHint(shown);
-    return;
-  }
-  if (key === "ENTER" && isDone(shown)) {
-    event.preventDefault();
-    $("next-deal").click();
-    return;
-  }
-  if (!shown.my_turn) return;
-  if (shown.phase === "auction") auctionKey(key);
-  else if (shown.phase === "play") playKey(key);
-  renderKeyHint(shown);
-}
-
-function auctionKey(key) {
-  const legal = new Map((shown.legal_calls || []).map((c) => [normCall(c), c]));
-  const tryCall = (call) => {
-    keyBuffer = "";
-    if (legal.has(call)) act({ type: "call", call: legal.get(call) });
-    else showError(`${call} is not a legal call now`);
-  };
-  if (/^[1-7]$/.test(key)) {
-    keyBuffer = key;
-  } else if (keyBuffer && /^[CDHSN]$/.test(key)) {
-    tryCall(keyBuffer + key);
-  } else if (key === "P") tryCall("P");
-  else if (key === "X") tryCall("X");
-  else if (key === "R") tryCall("XX");
-}
-
-function playKey(key) {
-  const legal = (shown.legal_cards || []).map(normCard);
-  if (/^[CDHS]$/.test(key) && (!keyBuffer || keyBuffer.length === 1)) {
-    keyBuffer = key;
-    const ofSuit = legal.filter((c) => c[0] === key);
-    if (ofSuit.length === 0) {
-      showError(`No playable ${{ C: "club", D: "diamond", H: "heart", S: "spade" }[key]}`);
-      keyBuffer = "";
-    }
-    return;
-  }
-  if (!keyBuffer) return;
-  let rank = key;
-  if (keyBuffer.length === 2 && keyBuffer[1] === "1" && key === "0") rank = "T";
-  else if (key === "1") {
-    keyBuffer = keyBuffer[0] + "1";
-    return;
-  }
-  if (!RANKS.includes(rank)) return;
-  const card = keyBuffer[0] + rank;
-  keyBuffer = "";
-  if (legal.includes(card)) act({ type: "play", card });
-  else showError(`${card} cannot be played now`);
-}
-
-document.addEventListener("keydown", handleKey);
+initKeys({ view: () => shown, act, showError });
 
 // ---------------------------------------------------------------- help
 
@@ -713,6 +443,13 @@ $("help-toggle").addEventListener("click", (event) => {
   if (!$("help").hidden) $("help").scrollIntoView({ behavior: "smooth" });
 });
 
+$("show-side").addEventListener("click", () => {
+  $("table").classList.toggle("side-open");
+});
+
+initLobby(goToTable);
+initClaims(act);
+initReview();
 route();
 
 // Exposed for the browser tests and for debugging in the console.

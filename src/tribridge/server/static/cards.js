@@ -121,6 +121,19 @@ export function cardElement(card, { playable = false, small = false } = {}) {
   return el;
 }
 
+/** A DOM element with attributes (``className``, ``data-*``, properties) and children (nodes or text). */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null) continue;
+    if (key === "className") node.className = value;
+    else if (key.startsWith("data-")) node.setAttribute(key, value);
+    else node[key] = value;
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
 /** A face-down card. */
 export function cardBack() {
   const el = document.createElement("div");

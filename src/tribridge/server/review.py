@@ -1,0 +1,135 @@
+"""The deal review: a finished deal's auction by player and its play trick by trick, double dummy after each card.
+
+``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token, finished deals only). For every
+card: the double-dummy tricks of the declaring side once it is played, and the tricks it cost its
+side (0 for a double-dummy best card) with the cards that were best instead. Computed with
+``tribridge.dd`` (one batched DDS call per deal) and cached per deal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+
+from tribridge.cards import Card, Seat
+from tribridge.dd import position_after, solve_positions
+from tribridge.errors import InvalidInput
+from tribridge.rules.deal import DealState
+from tribridge.rules.game import DealRecord
+from tribridge.server.manager import Forbidden, NotFound
+from tribridge.server.routes import token_from
+
+__all__ = ["review_deal", "review_record", "router"]
+
+router = APIRouter()
+
+
+def review_deal(state: DealState) -> dict[str, Any]:
+    """The review of a finished deal (JSON-ready, seats as letters): auction by player, play with double-dummy marks."""
+    auction = [{"player": state.auction.seat_of_call(i).letter, "call": str(call)}
+               for i, call in enumerate(state.auction.calls)]
+    out: dict[str, Any] = {"dealer": state.dealer.letter, "widow": state.widow.letter, "auction": auction,
+                           "contract": None, "declarer": None, "dd_start": None, "tricks": [], "claim": None,
+                           "declarer_tricks": state.declarer_tricks, "hands": None}
+    play = state.play
+    if play is None or state.contract is None:
+        out["hands"] = {s.letter: state.deal[s].to_pbn() for s in Seat}
+        return out
+    contract = state.contract
+    declarer = contract.declarer
+    out.update(contract=str(contract), declarer=declarer.letter, dummy=play.dummy.letter,
+               seats={p.letter: state.seat_of(p).letter for p in Seat if p != state.widow},
+               hands={s.letter: play.deal[s].to_pbn() for s in Seat})
+    trump = None if play.trump is None else int(play.trump)
+    leader = declarer.lho
+    played = list(play.played)
+    positions = [position_after(play.deal, trump, int(leader), played[:k]) for k in range(len(played))]
+    solutions = solve_positions(positions) if positions else []
+    won_before = _declarer_tricks_before(state)
+    for k, card in enumerate(played):
+        pos, solution = positions[k], solutions[k]
+        left = 13 - k // 4
+        ours = Seat(pos.turn) in (declarer, play.dummy)
+        best = max(solution.values())
+        # the declaring side's total: its tricks so far plus its share of the rest after this card
+        totals = {c: won_before[k] + (v if ours else left - v) for c, v in solution.items()}
+        if k == 0:
+            out["dd_start"] = max(totals.values()) if ours else min(totals.values())
+        chosen = solution[card.index]
+        entry = {"seat": Seat(pos.turn).letter, "card": str(card), "dd_after": totals[card.index],
+                 "cost": best - chosen,
+                 "best": [] if chosen == best else sorted(str(Card(c)) for c, v in solution.items() if v == best)}
+        if k % 4 == 0:
+            out["tricks"].append({"leader": Seat(pos.turn).letter, "cards": [], "winner": None})
+        out["tricks"][-1]["cards"].append(entry)
+    for trick, (_leader, _cards, winner) in zip(out["tricks"], play.tricks):
+        trick["winner"] = winner.letter
+    if play.claimed is not None:
+        seat, tricks = play.claimed
+        out["claim"] = {"seat": Seat(seat).letter, "tricks": int(tricks), "tricks_left": play.tricks_left}
+    return out
+
+
+def _declarer_tricks_before(state: DealState) -> list[int]:
+    """For each card of the play, the tricks the declaring side had won before it."""
+    assert state.play is not None and state.contract is not None
+    side = (state.contract.declarer, state.play.dummy)
+    out: list[int] = []
+    won = 0
+    for _leader, cards, winner in state.play.tricks:
+        out.extend([won] * len(cards))
+        won += winner in side
+    out.extend([won] * len(state.play.current_trick))
+    return out
+
+
+@lru_cache(maxsize=256)
+def _review_cached(record_text: str) -> str:
+    return json.dumps(review_deal(DealRecord.from_json(record_text).state()))
+
+
+def review_record(record: dict[str, Any], chair_seats: Sequence[str] | None = None,
+                  names: Sequence[str] | None = None) -> dict[str, Any]:
+    """The review of a stored finished deal (``DealRecord.to_json()``), cached; players named by chair when known."""
+    review = json.loads(_review_cached(json.dumps(record, sort_keys=True)))
+    chair_of = {seat: i for i, seat in enumerate(chair_seats or ())}
+    review["chair_of_player"] = {seat: chair_of.get(seat) for seat in review.get("seats", {}) or {}}
+    review["names"] = list(names) if names is not None else None
+    return review
+
+
+def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] | None:
+    for entry in history:
+        if entry.get("deal_no") == deal_no:
+            return entry
+    return None
+
+
+@router.get("/api/tables/{table_id}/deals/{deal_no}/review")
+def deal_review(table_id: str, deal_no: str, request: Request,
+                authorization: str | None = Header(default=None)) -> Any:
+    """A finished deal's review for a chair of the table (Bearer token); 404 until the deal is over."""
+    manager = request.app.state.manager
+    try:
+        number = int(deal_no)
+    except ValueError:
+        return JSONResponse({"error": str(InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}"))},
+                            status_code=400)
+    try:
+        table = manager.get(table_id)
+        manager.chair_of(table, token_from(authorization))
+    except NotFound as exc:
+        return JSONResponse({"error": str(exc)}, status_code=404)
+    except Forbidden as exc:
+        return JSONResponse({"error": str(exc)}, status_code=403)
+    entry = _find_record(table.history, number)
+    if entry is None:
+        return JSONResponse({"error": f"deal_no: deal {number} of table {table_id} is not finished"}, status_code=404)
+    review = review_record(entry["record"], entry.get("chair_seats"), entry.get("players"))
+    review["deal_no"] = number
+    return review

@@ -1,0 +1,65 @@
+"""Shared fixtures: the real server on a free port and Debian's chromium driven by Playwright (browser tests)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import CHROMIUM, CHROMIUM_ARGS, watched_page
+
+
+def free_port() -> int:
+    """A TCP port that is free right now on the loopback interface."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory):
+    """The real server (create_app) under uvicorn in a thread, bots without delay, on a temporary database."""
+    import uvicorn
+
+    from tribridge.server.app import create_app
+
+    db_path = tmp_path_factory.mktemp("browser") / "tables.sqlite"
+    app = create_app(db_path=db_path, bot_delay=0.0)
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=15)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium, headless, driven by Playwright (no downloaded browsers)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser):
+    """A fresh page (own local storage) that fails the test on any JavaScript error."""
+    errors: list[str] = []
+    context, page = watched_page(browser, errors, viewport={"width": 1200, "height": 900})
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
