@@ -30,7 +30,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from tribridge.cards import owners_to_masks
+from tribridge.cards import Seat, owners_to_masks
 from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.rules.auction import AuctionState, Denom
@@ -122,7 +122,7 @@ def build_knowledge(
     for s, n in enumerate(counts):
         if n > HAND_SIZE:
             raise InvalidInput("known_hands", f"seat {s} would hold {n} cards")
-    void_sets = [frozenset(), frozenset(), frozenset(), frozenset()]
+    void_sets: list[frozenset[int]] = [frozenset(), frozenset(), frozenset(), frozenset()]
     for seat, suits in (voids or {}).items():
         void_sets[int(seat)] = frozenset(int(s) for s in suits)
     for seat in range(4):
@@ -189,8 +189,8 @@ class _Dealer:
                 self.classes.append((allowed, np.array(cards, dtype=np.int64)))
         if min(forced_need) < 0:
             raise InvalidInput("voids", "the shown voids leave a seat more cards than it can hold")
-        for seat, cards in self.forced:
-            self.base[cards] = seat
+        for seat, forced_cards in self.forced:
+            self.base[forced_cards] = seat
         self.rest_need = tuple(forced_need)
         self._ways = lru_cache(maxsize=None)(self._count)
         if self._ways(0, self.rest_need) == 0:
@@ -412,6 +412,7 @@ def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
     state = AuctionState.start(auction.dealer, auction.options)  # type: ignore[attr-defined]
     facts: list[NtFact] = []
     for call in auction.calls:  # type: ignore[attr-defined]
+        assert state.turn is not None
         seat = int(state.turn)
         if exclude is None or seat != int(exclude):
             nt_levels = [c.level for c in state.legal_calls() if c.is_bid and c.denom == Denom.NT]
@@ -423,7 +424,7 @@ def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
     return facts
 
 
-def facts_to_play_seats(facts: Sequence[NtFact], seats: Mapping[int, int]) -> list[NtFact]:
+def facts_to_play_seats(facts: Sequence[NtFact], seats: Mapping[Seat, Seat] | Mapping[int, int]) -> list[NtFact]:
     """The same facts with each player's dealing seat replaced by its play seat (``seats``: dealing -> play)."""
     mapping = {int(k): int(v) for k, v in seats.items()}
     return [NtFact(mapping[f.seat], f.at_least, f.below, f.source) for f in facts]

@@ -185,7 +185,7 @@ def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
     leader = position.trick_leader
     out = []
     for layout in np.asarray(layouts):
-        hands = [set() for _ in range(4)]
+        hands: list[set[int]] = [set() for _ in range(4)]
         for c, seat in enumerate(layout.tolist()):
             if c not in played:
                 hands[seat].add(c)

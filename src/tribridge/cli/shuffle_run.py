@@ -207,11 +207,12 @@ def run_best(args: argparse.Namespace) -> int:
     """Search for the best dealing pattern under the first-order criterion."""
     values, players, hand_size = _setup(args)
     rng = random_stream(args.seed)
-    classic = {}
+    classic: dict[str, dict[str, Any]] = {}
     for name, w in R.classic_patterns(players, hand_size).items():
-        c = R.first_order_constant(values, w, hand_size, rng=rng)
-        classic[name] = {"pattern": pattern_to_word(w), "first_order_constant": c.value, "method": c.method,
-                         "exact": _fraction_text(c.exact), "stderr": c.stderr}
+        constant = R.first_order_constant(values, w, hand_size, rng=rng)
+        classic[name] = {"pattern": pattern_to_word(w), "first_order_constant": constant.value,
+                         "method": constant.method, "exact": _fraction_text(constant.exact),
+                         "stderr": constant.stderr}
     n = len(values)
     import math
 
@@ -222,7 +223,7 @@ def run_best(args: argparse.Namespace) -> int:
     results = []
     if method == "exhaustive":
         for s in R.exhaustive_best_patterns(values, players, hand_size, top=args.top):
-            results.append({"pattern": pattern_to_word(s.pattern), "first_order_constant": float(s.exact),
+            results.append({"pattern": pattern_to_word(s.pattern), "first_order_constant": float(s.exact) if s.exact is not None else s.value,
                             "exact": _fraction_text(s.exact), "method": "enumerate", "stderr": 0.0})
     else:
         with progress_bar("local search", None, enabled=not args.json):
@@ -239,9 +240,9 @@ def run_best(args: argparse.Namespace) -> int:
         return 0
     print(f"{players} hands of {hand_size}, deck {args.deck}: {count} patterns up to relabelling; search {method}")
     print("classic patterns (first-order constant lim a*TV):")
-    for name, c in classic.items():
-        err = f" ± {c['stderr']:.2g}" if c["stderr"] else ""
-        print(f"  {name:15s} {c['pattern']}  {c['first_order_constant']:.6g}{err} ({c['method']})")
+    for name, row in classic.items():
+        err = f" ± {row['stderr']:.2g}" if row["stderr"] else ""
+        print(f"  {name:15s} {row['pattern']}  {row['first_order_constant']:.6g}{err} ({row['method']})")
     print("best found:")
     for r in results:
         err = f" ± {r['stderr']:.2g}" if r["stderr"] else ""

@@ -343,9 +343,9 @@ def pair_statistic_distribution(counts: Sequence[int], antisym: np.ndarray) -> d
     layer: dict[tuple[tuple[int, ...], int], dict[int, int]] = {}
     for x in range(k):
         if counts[x]:
-            c = [0] * k
-            c[x] = 1
-            layer[(tuple(c), x)] = {0: 1}
+            start = [0] * k
+            start[x] = 1
+            layer[(tuple(start), x)] = {0: 1}
     for _ in range(sum(counts) - 1):
         nxt: dict[tuple[tuple[int, ...], int], dict[int, int]] = {}
         for (c, last), dist in layer.items():

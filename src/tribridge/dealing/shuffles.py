@@ -172,7 +172,7 @@ def deck_values(deck: str | list[int] | np.ndarray, n: int) -> np.ndarray:
     if len(arr) != n:
         raise InvalidInput("deck", f"a deck must have {n} cards, got {len(arr)}")
     _, inverse = np.unique(arr, return_inverse=True)
-    first = {}
+    first: dict[int, int] = {}
     for v in inverse:
         first.setdefault(int(v), len(first))
     return np.asarray([first[int(v)] for v in inverse], dtype=np.int16)

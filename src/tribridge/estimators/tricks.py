@@ -355,7 +355,7 @@ class TrickModel:
             return self.predict_features(trick_features(decl, part, st))
         out = np.empty((decl.shape[0], st.shape[0]), dtype=np.float32)
         if decl.shape[0]:
-            _predict_tables_kernel(decl, part, st, *tables, out)
+            _predict_tables_kernel(decl, part, st, *tables, out)  # type: ignore[call-arg]
         return out
 
     def _tables(self) -> tuple[Any, ...] | None:
@@ -382,7 +382,7 @@ class TrickModel:
 
         meta = {k: v for k, v in self.meta.items() if not k.startswith("_")}
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-        np.savez_compressed(path, **arrays)
+        np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, source: Any) -> "TrickModel":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from tribridge.cards import SEAT_CHARS, Card
 from tribridge.errors import IllegalAction, InvalidInput
@@ -299,7 +299,7 @@ def winner_of_trick(cards: Sequence[int], leader: int, trump: int | None) -> int
 
 
 def trace_play(
-    contract: Contract4, played: Sequence[int], known: dict[int, Iterable[int]] | None = None,
+    contract: Contract4, played: Sequence[int], known: Mapping[int, Iterable[int]] | None = None,
     field_name: str = "played",
 ) -> PlayTrace:
     """Follow the play card by card, checking it against the hands the viewer knows; raise on the first impossible card.

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from tribridge.bots import bot_parts, get_bot
-from tribridge.cards import Card, Deal, random_deal
+from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
@@ -143,7 +143,7 @@ def _play_out(state: DealState, players: dict[int, Any]) -> int:
 
 def _play_cache_key(calls: tuple[str, ...], player_at_play_seat: dict[int, int], players: dict[int, Any]) -> tuple | None:
     """Key of a game's card play: the calls and each play seat's player configuration (None: not cacheable)."""
-    keys = []
+    keys: list[Any] = []
     for play_seat in range(4):
         person = player_at_play_seat.get(play_seat)
         if person not in players:
