@@ -377,7 +377,7 @@ def record_json(source: PbnBoard | str) -> dict[str, Any]:
             return out  # play not finished: no result
         if not 0 <= tricks <= state.tricks_left:
             raise board.error("Result", f"{tricks} of the {state.tricks_left} tricks left cannot be claimed")
-        state = state.apply_claim(seat, tricks)
+        state = state.agreed_claim(seat, tricks)  # the table agreed to it; the record says so
         out["claimed"] = {"seat": seat.letter, "tricks": tricks}
     tricks_written = board.tags.get("Result", "").strip()
     if tricks_written and _int(tricks_written, board, "Result") != state.declarer_tricks:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from tribridge.errors import InvalidInput
-from tribridge.sim.game_study import MAX_LEVEL, GameParams, run_game, score_table
+from tribridge.sim.game_study import MAX_LEVEL, SCHEMES_DEFAULT, GameParams, run_game, score_table
 from tribridge.sim.report import PUBLISHED_TABLE_IV
 
 __all__ = [
@@ -23,7 +23,7 @@ __all__ = [
 ]
 
 Z95 = 1.959963984540054  # two-sided 95 % quantile of the normal law
-DD_SCHEMES = ("classic", "tribridge")
+DD_SCHEMES = SCHEMES_DEFAULT
 PER_DEALS = 1000  # net points are shown per 1,000 deals, so samples of any size compare with Table IV
 
 

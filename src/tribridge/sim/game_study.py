@@ -29,7 +29,7 @@ from tribridge.errors import InvalidInput
 from tribridge.estimators.capture import LIMITS, capture_masks_batch
 from tribridge.estimators.nt_call import nt_call
 from tribridge.rules.auction import Contract, Denom, reseat
-from tribridge.rules.scoring import get_scheme, score_deal
+from tribridge.rules.scoring import PRESETS, get_scheme, score_deal
 from tribridge.sim.engine import ChunkOutput, ChunkSpec, run_study
 from tribridge.sim.game_kernels import (
     MAX_LEVEL,
@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 OUTCOMES = ("estimator", "dd")
-SCHEMES_DEFAULT = ("classic", "tribridge")
+SCHEMES_DEFAULT = PRESETS  # every preset of the scheme registry
 CAPTURE_LIMITS = ("max", "min", "none")
 CAPTURE_GAPS = ("static", "live")
 

@@ -13,7 +13,7 @@ import numpy as np
 from tribridge import __version__
 from tribridge.errors import InvalidInput
 from tribridge.sim import published as P
-from tribridge.sim.game_study import GameParams, run_game
+from tribridge.sim.game_study import SCHEMES_DEFAULT, GameParams, run_game
 from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown, nt_study, nt_tables_markdown
 from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 from tribridge.sim.report_state import check_state, load_section, save_section
@@ -166,7 +166,7 @@ class ReportContext:
 def game_section(ctx: ReportContext) -> Section:
     """Table IV: the three-player game study, with the Figure 6 style figure."""
     scale, seed = ctx.sizes, ctx.seed
-    result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=("classic", "tribridge")),
+    result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=SCHEMES_DEFAULT),
                       **ctx.engine_options("game"))
     figure = game_figure(result, str(ctx.out_dir / "game_runs.png"))
     text = "\n".join([
@@ -188,7 +188,7 @@ def game_section(ctx: ReportContext) -> Section:
     closest = str(scale.get("closest_reading") or "")
     if closest and closest != "max/static/1":
         limit, gap, replacements = closest.split("/")
-        other = run_game(scale["game_deals"], 1, seed, GameParams(schemes=("classic", "tribridge"), limit=limit,
+        other = run_game(scale["game_deals"], 1, seed, GameParams(schemes=SCHEMES_DEFAULT, limit=limit,
                                                                   gap=gap, replacements=int(replacements)),
                          **ctx.engine_options("game_closest"))
         text += "\n\n" + "\n".join([

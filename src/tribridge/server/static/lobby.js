@@ -4,7 +4,7 @@ import { createTable, fetchOptions, fetchTableInfo, takeSeat } from "./api.js";
 
 const DEFAULT_OPTIONS = {
   bots: ["random", "paper", "estimate", "simulation", "pimc", "dd"],
-  schemes: ["classic", "tribridge"],
+  schemes: ["classic"],  // the default scheme; the list comes from GET /api/bots (the scheme registry)
 };
 const PREFERRED_BOTS = ["pimc", "paper", "estimate", "simulation", "random"];
 const STORE_KEY = "tribridge.tables";
