@@ -380,6 +380,18 @@ def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str
 # --------------------------------------------------------------------------------------------- main
 
 
+def print_results(results: dict[str, Any], as_json: bool) -> None:
+    """Stamp the load average at the end into ``results["machine"]`` and print them (JSON or one line per key)."""
+    results["machine"]["loadavg_at_end"] = os.getloadavg()
+    if as_json:
+        print(json.dumps(results, indent=2))
+        return
+    for name, res in results.items():
+        print(f"== {name}")
+        for k, v in res.items():
+            print(f"  {k}: {v}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the server benchmarks and print a summary (``--json`` for machine-readable output)."""
     parser = argparse.ArgumentParser(prog="python -m benchmarks server", description=__doc__,
@@ -411,14 +423,7 @@ def main(argv: list[str] | None = None) -> int:
                 stop_server(proc)
         if args.which in ("tables", "all"):
             results["tables"] = bench_tables(tmp_path, args.tables, args.seconds, args.bot, args.bot_delay)
-    results["machine"]["loadavg_at_end"] = os.getloadavg()
-    if args.json:
-        print(json.dumps(results, indent=2))
-    else:
-        for name, res in results.items():
-            print(f"== {name}")
-            for k, v in res.items():
-                print(f"  {k}: {v}")
+    print_results(results, args.json)
     return 0
 
 

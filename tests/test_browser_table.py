@@ -190,7 +190,8 @@ def test_friend_takes_a_chair_from_the_shared_link(page, browser, server_url):
         assert friend.locator("#join-chairs button[data-chair='2']").is_disabled(), "chair 3 is a bot"
         friend.click("#join-chairs button[data-chair='1']")
         friend.wait_for_selector("#table:not([hidden])")
-        friend.wait_for_function("() => document.getElementById('table').dataset.version !== ''")
+        # dataset.version is undefined until the first view is drawn, then a number
+        friend.wait_for_function("() => (document.getElementById('table').dataset.version || '') !== ''")
         # Both see the same deal from different seats, each with a hand of 13 cards and no other face.
         page.wait_for_selector("#invite[hidden]", state="attached")
         assert friend.get_attribute("#table", "data-deal-no") == page.get_attribute("#table", "data-deal-no")

@@ -186,7 +186,8 @@ def test_invalid_actions_change_nothing(client):
         r = act(client, tid, token, action)
         assert r.status_code in (400, 409), (action, r.text)
         assert fragment in r.json()["error"], (action, r.json())
-    r = client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[turn]), content=b"{not json")
+    r = client.post(f"/api/tables/{tid}/actions", headers={**auth(tokens[turn]), "Content-Type": "application/json"},
+                    content=b"{not json")
     assert r.status_code == 400
     after = {c: state(client, tid, t) for c, t in tokens.items()}
     assert after == before

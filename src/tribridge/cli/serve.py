@@ -25,6 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
     add_limit_flags(p)
+    p.add_argument("--cors-origin", action="append", default=[], metavar="URL",
+                   help="another origin allowed to call the game endpoints, e.g. https://example.org (repeatable; "
+                        "default: same origin only; the robot APIs allow any origin)")
+    p.add_argument("--api-docs", action="store_true", help="serve the OpenAPI schema at /openapi.json (off by default)")
     p.set_defaults(func=run)
 
 
@@ -39,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tribridge.errors import InvalidInput
     from tribridge.server.app import create_app, default_db_path, setup_logging
+    from tribridge.server.edge import normalize_origin
 
     if not 0 <= args.port <= 65535:
         raise InvalidInput("--port", f"expected 0..65535, got {args.port}")
@@ -50,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidInput("--db", f"the directory {str(folder)!r} does not exist; create it first")
         if Path(args.db).is_dir():
             raise InvalidInput("--db", f"{args.db!r} is a directory; give a file name such as games.sqlite")
+    origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -59,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
-    app = create_app(db_path=db, bot_delay=args.bot_delay, log_requests=not args.no_access_log)
+    app = create_app(db_path=db, bot_delay=args.bot_delay, log_requests=not args.no_access_log,
+                     cors_origins=origins, api_docs=args.api_docs)
     app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)

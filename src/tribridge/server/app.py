@@ -1,15 +1,19 @@
-"""FastAPI application factory: robot API, three-player tables, health check, static web table, JSON logging."""
+"""FastAPI application factory: robot API, three-player tables, health check, static web table, JSON logging.
+
+The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`."""
 
 from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import sys
 import time
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -18,7 +22,16 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tribridge import __version__
-from tribridge.errors import InvalidInput
+from tribridge.dd import QueueFull
+from tribridge.errors import InvalidInput, shorten
+from tribridge.server.edge import (
+    DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_JSON_DEPTH,
+    ERROR_QUOTE_CHARS,
+    SECURITY_HEADERS,
+    EdgeMiddleware,
+    EdgePolicy,
+)
 
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("tribridge.server")
@@ -58,9 +71,9 @@ def setup_logging(level: str = "info") -> None:
     root.propagate = False
 
 
-class CorsAndLogMiddleware:
-    """Pure ASGI middleware: ``Access-Control-Allow-Origin: *`` on every response, CORS preflight,
-    one JSON log line per request, and a JSON 500 (never a traceback page) for an unhandled error."""
+class LogMiddleware:
+    """Pure ASGI middleware: one JSON log line per request, and a JSON 500 (never a traceback page) for an
+    unhandled error. Origin rules, limits and headers are :class:`~tribridge.server.edge.EdgeMiddleware`'s."""
 
     def __init__(self, app: Any, log_requests: bool = True) -> None:
         self.app = app
@@ -72,43 +85,73 @@ class CorsAndLogMiddleware:
             return
         start = time.perf_counter()
         state = {"status": 500, "started": False}
-        if scope["method"] == "OPTIONS":
-            await send({"type": "http.response.start", "status": 204, "headers": [
-                (b"access-control-allow-origin", b"*"), (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
-                (b"access-control-allow-headers", b"Authorization, Content-Type"), (b"content-length", b"0")]})
-            await send({"type": "http.response.body", "body": b""})
-            return
 
-        async def send_with_cors(message: Any) -> None:
+        async def send_logged(message: Any) -> None:
             if message["type"] == "http.response.start":
                 state["status"], state["started"] = message["status"], True
-                headers = [h for h in message.get("headers", []) if h[0].lower() != b"access-control-allow-origin"]
-                message = dict(message, headers=headers + [(b"access-control-allow-origin", b"*")])
             await send(message)
 
         try:
-            await self.app(scope, receive, send_with_cors)
+            await self.app(scope, receive, send_logged)
         except Exception:  # noqa: BLE001 - answer JSON, log the trace
             log.exception("unhandled error", extra={"method": scope["method"], "path": scope["path"]})
             if not state["started"]:
-                await JSONResponse({"error": "internal server error"}, status_code=500)(scope, receive, send_with_cors)
+                response = JSONResponse({"error": "internal server error"}, status_code=500)
+                response.raw_headers.extend(SECURITY_HEADERS)
+                await response(scope, receive, send_logged)
         if self.log_requests:
             log.info("request", extra={"method": scope["method"], "path": scope["path"], "status": state["status"],
                                        "ms": round((time.perf_counter() - start) * 1000, 2)})
 
 
+def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
+    """``{"error": message}`` with ``status``, the message cut to a short prefix."""
+    return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
+
+
+def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
+    """JSON error answers with short messages: 400 for bad input, 503 with ``Retry-After`` when a solver queue is full."""
+
+    @app.exception_handler(InvalidInput)
+    async def invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
+        return error_json(str(exc), 400)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:5]:
+            where = ".".join(shorten(str(x), 40) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {shorten(str(err.get('msg', 'invalid')), 80)}")
+        return error_json("; ".join(parts) or "invalid request", 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error_json(str(exc.detail), exc.status_code)
+
+    @app.exception_handler(QueueFull)
+    async def busy(request: Request, exc: QueueFull) -> JSONResponse:
+        return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})
+
+
 def create_app(
     db_path: str | Path | None = None, bot_delay: float = 0.6, log_requests: bool = True, robot_layouts: int = 32,
+    cors_origins: Iterable[str] = (), api_docs: bool = False, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
 ) -> FastAPI:
     """The tribridge server app on the SQLite store at ``db_path`` (default: the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
-    layouts the PIMC card search of the robot API samples per card.
+    layouts the PIMC card search of the robot API samples per card; ``cors_origins``: other origins
+    allowed to call the game endpoints (the robot APIs allow any); ``api_docs``: serve the OpenAPI
+    schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``: request limits (``server.edge``).
     """
     from tribridge.server import ben, brill, review, three
     from tribridge.server.manager import TableManager
     from tribridge.server.routes import make_router
 
+    robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
+    policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
+    policy = policy.with_robot_paths(route.path for router in robot_routers for route in router.routes)
     path = Path(db_path) if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)
 
@@ -122,36 +165,23 @@ def create_app(
             await manager.stop()
             log.info("shut down cleanly", extra={"event": "shutdown", "db": str(path)})
 
-    app = FastAPI(title="tribridge", version=__version__, lifespan=lifespan)
+    # the interactive explorers (/docs, /redoc) load their scripts from a CDN: never served
+    app = FastAPI(title="tribridge", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url="/openapi.json" if api_docs else None)
     app.state.manager = manager
     app.state.robot_layouts = int(robot_layouts)
 
-    app.add_middleware(CorsAndLogMiddleware, log_requests=log_requests)
-
-    @app.exception_handler(InvalidInput)
-    async def invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=400)
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in exc.errors():
-            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
-        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+    app.add_middleware(EdgeMiddleware, policy=policy)
+    app.add_middleware(LogMiddleware, log_requests=log_requests)
+    add_error_handlers(app)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        """Liveness and store check."""
-        return {"ok": True, "version": __version__, "db": str(path), "tables": manager.table_count()}
+        """Liveness: ok, the version and the number of tables (no file paths)."""
+        return {"ok": True, "version": __version__, "tables": manager.table_count()}
 
-    app.include_router(brill.router)
-    app.include_router(ben.router)
-    app.include_router(three.router)
+    for router in robot_routers:
+        app.include_router(router)
     app.include_router(make_router(manager))
     app.include_router(review.router)
     if STATIC_DIR.is_dir():
