@@ -62,6 +62,8 @@ def _person_action(view: dict[str, Any], rng: np.random.Generator) -> dict[str, 
     """The person's move on their turn: mostly passes in the auction, a random legal card in the play."""
     if view.get("phase") == "done":
         return {"type": "next"}
+    if view.get("must_answer_claim"):
+        return {"type": "accept_claim"}
     if not view.get("my_turn"):
         return None
     if view.get("legal_calls"):
