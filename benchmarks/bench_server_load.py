@@ -234,7 +234,7 @@ def seconds_until_idle(pid: int, limit: float) -> float | None:
 
 async def _flood(url: str, seconds: float) -> dict[str, int]:
     """One client passes out deal after deal at a three-human table for ``seconds``."""
-    counts = {"deals": 0, "refused": 0}
+    counts = {"deals": 0, "refused": 0, "timed_out": 0}
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
         table = await _create(client, [{"kind": "human"}] * 3, take=0)
         tid = table["table_id"]
@@ -249,7 +249,12 @@ async def _flood(url: str, seconds: float) -> dict[str, int]:
                 counts["deals"] += 1
             else:
                 action, chair = {"type": "call", "call": "P"}, view["turn_chair"]
-            r = await client.post(f"/api/tables/{tid}/actions", json=action, headers={"Authorization": f"Bearer {tokens[chair]}"})
+            try:
+                r = await client.post(f"/api/tables/{tid}/actions", json=action,
+                                      headers={"Authorization": f"Bearer {tokens[chair]}"})
+            except httpx.TimeoutException:
+                counts["timed_out"] += 1  # an action unanswered for 60 s: the flood stops there
+                break
             if r.status_code == 200:
                 view = r.json()
             else:
@@ -325,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 results["bots"] = bench_bots(url, args.bot_actions, args.max_seconds, tables=args.tables,
                                              lead_clients=args.lead_clients)
+                print(json.dumps({"bots": results["bots"]}), file=sys.stderr, flush=True)  # kept if a later part fails
             finally:
                 stop_server(proc)
         if args.which in ("flood", "all"):
