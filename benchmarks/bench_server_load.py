@@ -100,7 +100,9 @@ async def person_waits(url: str, bot_actions: int, max_seconds: float, seed: int
                         view = r.json()
                         continue
                 try:
-                    pushed = json.loads(await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic())))
+                    pushed = json.loads(
+                        await asyncio.wait_for(ws.recv(), timeout=max(0.1, deadline - time.monotonic()))
+                    )
                 except TimeoutError:
                     break
                 now = time.perf_counter()
@@ -118,7 +120,11 @@ async def person_waits(url: str, bot_actions: int, max_seconds: float, seed: int
 def _summary(waits: list[float]) -> dict[str, Any]:
     if not waits:
         return {"actions": 0}
-    return {"actions": len(waits), "median_s": round(statistics.median(waits), 3), "p95_s": round(percentile(waits, 95), 3)}
+    return {
+        "actions": len(waits),
+        "median_s": round(statistics.median(waits), 3),
+        "p95_s": round(percentile(waits, 95), 3),
+    }
 
 
 async def _watch(url: str, table_id: str, token: str, stop: asyncio.Event) -> int:
@@ -146,12 +152,15 @@ async def _lead_client(url: str, positions: list[dict[str, str]], stop: asyncio.
             i += 1
 
 
-async def loaded_person_waits(url: str, bot_actions: int, max_seconds: float, seed: int, tables: int,
-                              lead_clients: int) -> dict[str, Any]:
+async def loaded_person_waits(
+    url: str, bot_actions: int, max_seconds: float, seed: int, tables: int, lead_clients: int
+) -> dict[str, Any]:
     """The person's waits while ``tables`` all-pimc tables (watched) and ``lead_clients`` /lead clients run."""
     stop = asyncio.Event()
-    leads = [{k: v for k, v in p["params"].items() if k not in ("played", "dummy")}
-             for p in play_positions(16, seed + 7, lead=True)]
+    leads = [
+        {k: v for k, v in p["params"].items() if k not in ("played", "dummy")}
+        for p in play_positions(16, seed + 7, lead=True)
+    ]
     lead_out: dict[str, list] = {"latency": [], "status": []}
     watchers = []
     async with httpx.AsyncClient(base_url=url, timeout=120) as client:
@@ -169,20 +178,28 @@ async def loaded_person_waits(url: str, bot_actions: int, max_seconds: float, se
         await asyncio.gather(*lead_tasks, return_exceptions=True)
     statuses = lead_out["status"]
     return {
-        **person, "all_bot_tables": len(created), "subscribed_tables": len(watchers),
+        **person,
+        "all_bot_tables": len(created),
+        "subscribed_tables": len(watchers),
         "views_pushed_to_watchers": sum(v for v in views_seen if isinstance(v, int)),
-        "lead_requests": len(statuses), "lead_ok": statuses.count(200), "lead_503": statuses.count(503),
+        "lead_requests": len(statuses),
+        "lead_ok": statuses.count(200),
+        "lead_503": statuses.count(503),
         "lead_median_s": round(statistics.median(lead_out["latency"]), 3) if lead_out["latency"] else None,
     }
 
 
-def bench_bots(url: str, bot_actions: int = 40, max_seconds: float = 300.0, seed: int = 3, tables: int = 10,
-               lead_clients: int = 10) -> dict[str, Any]:
+def bench_bots(
+    url: str, bot_actions: int = 40, max_seconds: float = 300.0, seed: int = 3, tables: int = 10, lead_clients: int = 10
+) -> dict[str, Any]:
     """(a) Waits per bot action, alone (baseline) then under load; ratios loaded / alone."""
     alone = asyncio.run(person_waits(url, bot_actions, max_seconds, seed))
     loaded = asyncio.run(loaded_person_waits(url, bot_actions, max_seconds, seed + 1, tables, lead_clients))
-    out: dict[str, Any] = {"bot_actions_per_case": bot_actions, "alone": _summary(alone["waits"]),
-                           "loaded": _summary(loaded["waits"])}
+    out: dict[str, Any] = {
+        "bot_actions_per_case": bot_actions,
+        "alone": _summary(alone["waits"]),
+        "loaded": _summary(loaded["waits"]),
+    }
     for case, res in (("alone", alone), ("loaded", loaded)):
         out[case]["by_phase"] = {phase: _summary(w) for phase, w in res["by_phase"].items()}
     out["load"] = {k: v for k, v in loaded.items() if k not in ("waits", "by_phase")}
@@ -190,8 +207,9 @@ def bench_bots(url: str, bot_actions: int = 40, max_seconds: float = 300.0, seed
         out["ratio_loaded_to_alone_median"] = round(out["loaded"]["median_s"] / out["alone"]["median_s"], 2)
         out["ratio_loaded_to_alone_p95"] = round(out["loaded"]["p95_s"] / out["alone"]["p95_s"], 2)
     out["target"] = "median <= 0.3 s and p95 <= 1.5 s per bot action, alone and loaded"
-    out["meets_target"] = all(out[c].get("median_s", 1e9) <= 0.3 and out[c].get("p95_s", 1e9) <= 1.5
-                              for c in ("alone", "loaded"))
+    out["meets_target"] = all(
+        out[c].get("median_s", 1e9) <= 0.3 and out[c].get("p95_s", 1e9) <= 1.5 for c in ("alone", "loaded")
+    )
     return out
 
 
@@ -250,8 +268,9 @@ async def _flood(url: str, seconds: float) -> dict[str, int]:
             else:
                 action, chair = {"type": "call", "call": "P"}, view["turn_chair"]
             try:
-                r = await client.post(f"/api/tables/{tid}/actions", json=action,
-                                      headers={"Authorization": f"Bearer {tokens[chair]}"})
+                r = await client.post(
+                    f"/api/tables/{tid}/actions", json=action, headers={"Authorization": f"Bearer {tokens[chair]}"}
+                )
             except httpx.TimeoutException:
                 counts["timed_out"] += 1  # an action unanswered for 60 s: the flood stops there
                 break
@@ -259,7 +278,9 @@ async def _flood(url: str, seconds: float) -> dict[str, int]:
                 view = r.json()
             else:
                 counts["refused"] += 1
-                view = (await client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {tokens[0]}"})).json()
+                view = (
+                    await client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {tokens[0]}"})
+                ).json()
     return counts
 
 
@@ -277,8 +298,9 @@ async def _paced_bids(url: str, requests: list[dict[str, str]], pace: float, sto
     return latencies
 
 
-async def _bids_during(url: str, requests: list[dict[str, str]], pace: float, flood_seconds: float | None,
-                       quiet_seconds: float) -> tuple[list[float], dict[str, int] | None]:
+async def _bids_during(
+    url: str, requests: list[dict[str, str]], pace: float, flood_seconds: float | None, quiet_seconds: float
+) -> tuple[list[float], dict[str, int] | None]:
     stop = asyncio.Event()
     bids = asyncio.create_task(_paced_bids(url, requests, pace, stop))
     if flood_seconds is None:
@@ -290,7 +312,9 @@ async def _bids_during(url: str, requests: list[dict[str, str]], pace: float, fl
     return await bids, counts
 
 
-def bench_flood(url: str, pid: int, flood_seconds: float = 20.0, pace_ms: float = 50.0, idle_limit: float = 120.0) -> dict[str, Any]:
+def bench_flood(
+    url: str, pid: int, flood_seconds: float = 20.0, pace_ms: float = 50.0, idle_limit: float = 120.0
+) -> dict[str, Any]:
     """(b) /apis/brill/bid p50 before (baseline) and during an analysis flood; seconds until idle after it."""
     reqs = bid_requests(400, seed=5)
     before, _ = asyncio.run(_bids_during(url, reqs, pace_ms / 1000, None, min(10.0, flood_seconds)))
@@ -298,11 +322,16 @@ def bench_flood(url: str, pid: int, flood_seconds: float = 20.0, pace_ms: float 
     idle = seconds_until_idle(pid, idle_limit)
     p50_before, p50_during = statistics.median(before) * 1e3, statistics.median(during) * 1e3
     return {
-        "flood_seconds": flood_seconds, "flood": counts, "bid_pace_ms": pace_ms,
-        "bid_p50_ms_before": round(p50_before, 2), "bid_p50_ms_during": round(p50_during, 2),
-        "bid_p95_ms_during": round(percentile(during, 95) * 1e3, 2), "bid_requests_during": len(during),
+        "flood_seconds": flood_seconds,
+        "flood": counts,
+        "bid_pace_ms": pace_ms,
+        "bid_p50_ms_before": round(p50_before, 2),
+        "bid_p50_ms_during": round(p50_during, 2),
+        "bid_p95_ms_during": round(percentile(during, 95) * 1e3, 2),
+        "bid_requests_during": len(during),
         "ratio_during_to_before_p50": round(p50_during / p50_before, 2),
-        "seconds_until_idle_after_flood": idle, "idle_definition": f"< {IDLE_CPU_SHARE:.0%} of one CPU over 1 s",
+        "seconds_until_idle_after_flood": idle,
+        "idle_definition": f"< {IDLE_CPU_SHARE:.0%} of one CPU over 1 s",
         "target": "bid p50 <= 20 ms during the flood; idle within 10 s after it",
         "meets_target": p50_during <= 20 and idle is not None and idle <= 10,
     }
@@ -313,8 +342,11 @@ def bench_flood(url: str, pid: int, flood_seconds: float = 20.0, pace_ms: float 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the load benchmarks and print a summary (``--json`` for machine-readable output)."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks server_load", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks server_load",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("which", choices=["bots", "flood", "all"], nargs="?", default="all")
     parser.add_argument("--bot-actions", type=int, default=40, help="bot actions timed per case of (a)")
     parser.add_argument("--tables", type=int, default=10, help="all-bot pimc tables in the loaded case of (a)")
@@ -328,8 +360,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.which in ("bots", "all"):
             proc, url = start_server(Path(tmp) / "bots.sqlite", bot_delay=0.0)
             try:
-                results["bots"] = bench_bots(url, args.bot_actions, args.max_seconds, tables=args.tables,
-                                             lead_clients=args.lead_clients)
+                results["bots"] = bench_bots(
+                    url, args.bot_actions, args.max_seconds, tables=args.tables, lead_clients=args.lead_clients
+                )
                 print(json.dumps({"bots": results["bots"]}), file=sys.stderr, flush=True)  # kept if a later part fails
             finally:
                 stop_server(proc)

@@ -82,7 +82,9 @@ def test_body_without_content_length_is_counted_on_the_stream(client):
             yield b"S" * 4096
         yield b'"}'
 
-    r = client.post(f"/api/tables/{tid}/actions", content=chunks(), headers={**auth, "Content-Type": "application/json"})
+    r = client.post(
+        f"/api/tables/{tid}/actions", content=chunks(), headers={**auth, "Content-Type": "application/json"}
+    )
     assert r.status_code == 413
 
 
@@ -106,8 +108,15 @@ def run_asgi(middleware, scope, messages):
 
 
 def http_scope(method="POST", path="/api/tables", headers=()):
-    return {"type": "http", "method": method, "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers],
-            "query_string": b"", "scheme": "http", "server": ("testserver", 80)}
+    return {
+        "type": "http",
+        "method": method,
+        "path": path,
+        "headers": [(k.encode(), v.encode()) for k, v in headers],
+        "query_string": b"",
+        "scheme": "http",
+        "server": ("testserver", 80),
+    }
 
 
 def test_a_lying_content_length_does_not_let_a_big_body_in():
@@ -135,9 +144,14 @@ def test_a_body_at_the_limit_passes():
 
     edge = EdgeMiddleware(app, EdgePolicy(max_body_bytes=100))
     body = b'"' + b"x" * 98 + b'"'
-    sent, _ = run_asgi(edge, http_scope(headers=[("content-type", "application/json")]),
-                       [{"type": "http.request", "body": body[:50], "more_body": True},
-                        {"type": "http.request", "body": body[50:], "more_body": False}])
+    sent, _ = run_asgi(
+        edge,
+        http_scope(headers=[("content-type", "application/json")]),
+        [
+            {"type": "http.request", "body": body[:50], "more_body": True},
+            {"type": "http.request", "body": body[50:], "more_body": False},
+        ],
+    )
     assert sent[0]["status"] == 200 and reached[0]["body"] == body
 
 
@@ -150,14 +164,19 @@ def test_10_mb_bad_call_gets_a_short_400(tmp_path):
 
 
 def test_long_bad_robot_request_gets_a_short_400(client):
-    r = client.get("/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000})
+    r = client.get(
+        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000}
+    )
     assert r.status_code == 400 and len(r.content) < SHORT
 
 
 def test_lone_surrogate_in_a_bad_call_gets_400_not_500(client):
     tid, auth = new_table(client)
-    r = client.post(f"/api/tables/{tid}/actions", content=b'{"type": "call", "call": "\\ud800"}',
-                    headers={**auth, "Content-Type": "application/json"})
+    r = client.post(
+        f"/api/tables/{tid}/actions",
+        content=b'{"type": "call", "call": "\\ud800"}',
+        headers={**auth, "Content-Type": "application/json"},
+    )
     assert r.status_code == 400, r.text
 
 
@@ -181,8 +200,12 @@ def test_invalid_input_messages_are_bounded_and_encodable(field, message):
     text = str(InvalidInput(field, message))
     assert len(text) <= MAX_FIELD_CHARS + 2 + MAX_MESSAGE_CHARS
     text.encode("utf-8")  # no lone surrogate left to break a JSON answer
-    if len(message) <= MAX_MESSAGE_CHARS and len(field) <= MAX_FIELD_CHARS and "\\" not in field + message \
-            and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in field + message):
+    if (
+        len(message) <= MAX_MESSAGE_CHARS
+        and len(field) <= MAX_FIELD_CHARS
+        and "\\" not in field + message
+        and not any(0xD800 <= ord(ch) <= 0xDFFF for ch in field + message)
+    ):
         assert text == f"{field}: {message}"
 
 
@@ -196,9 +219,13 @@ def test_quote_shows_a_prefix_only():
 
 
 @settings(max_examples=300, deadline=None)
-@given(value=st.recursive(st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab:,'),
-                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='[]{}"\\a'), inner, max_size=3),
-                          max_leaves=30))
+@given(
+    value=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(alphabet='[]{}"\\ab:,'),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(alphabet='[]{}"\\a'), inner, max_size=3),
+        max_leaves=30,
+    )
+)
 def test_json_depth_matches_the_reference_and_the_parsed_value(value):
     def depth(v):
         if isinstance(v, list):
@@ -221,9 +248,13 @@ def test_nesting_100000_deep_gets_400_naming_the_limit(tmp_path):
 
 
 def test_depth_limit_is_exact(client):
-    over = client.post("/api/tables", content=nested(DEFAULT_MAX_JSON_DEPTH + 1), headers={"Content-Type": "application/json"})
+    over = client.post(
+        "/api/tables", content=nested(DEFAULT_MAX_JSON_DEPTH + 1), headers={"Content-Type": "application/json"}
+    )
     assert over.status_code == 400 and "nested" in over.json()["error"]
-    at = client.post("/api/tables", content=nested(DEFAULT_MAX_JSON_DEPTH), headers={"Content-Type": "application/json"})
+    at = client.post(
+        "/api/tables", content=nested(DEFAULT_MAX_JSON_DEPTH), headers={"Content-Type": "application/json"}
+    )
     assert at.status_code == 400 and "nested" not in at.json()["error"]  # reached the route, which refuses a list
 
 
@@ -250,6 +281,8 @@ def test_cors_star_only_on_the_robot_apis(client):
     origin = {"Origin": "https://elsewhere.example"}
     assert client.get(BID, headers=origin).headers["access-control-allow-origin"] == "*"
     assert client.get("/apis/3pab", headers=origin).headers["access-control-allow-origin"] == "*"
+    ben_root = BID.replace("/apis/brill/bid", "/bid")  # BEN's API at the root is a robot API too
+    assert client.get(ben_root, headers=origin).headers["access-control-allow-origin"] == "*"
     for path in ("/api/bots", "/healthz", "/"):
         assert "access-control-allow-origin" not in client.get(path, headers=origin).headers
     pre = client.options("/apis/brill/bid", headers={**origin, "Access-Control-Request-Method": "GET"})
@@ -274,7 +307,9 @@ def test_allowlisted_origin_may_call_the_game(tmp_path):
         assert r.status_code == 200 and r.headers["access-control-allow-origin"] == friend
         pre = c.options("/api/tables", headers={"Origin": friend, "Access-Control-Request-Method": "POST"})
         assert pre.status_code == 204 and pre.headers["access-control-allow-origin"] == friend
-        assert c.post("/api/tables", json={"chairs": BOTS}, headers={"Origin": "https://other.example"}).status_code == 403
+        assert (
+            c.post("/api/tables", json={"chairs": BOTS}, headers={"Origin": "https://other.example"}).status_code == 403
+        )
 
 
 @pytest.mark.parametrize("bad", ["ftp://x.example", "https://x.example/path", "not a url", ""])
@@ -284,7 +319,9 @@ def test_bad_allowlist_entries_are_refused(tmp_path, bad):
     assert normalize_origin("HTTPS://Friend.Example:8443/") == "https://friend.example:8443"
 
 
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"])
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"]
+)
 def test_post_accepts_json_only(client, content_type):
     before = client.get("/healthz").json()["tables"]
     body = json.dumps({"chairs": BOTS, "take": 0})
@@ -334,8 +371,15 @@ def test_api_docs_off_by_default_and_never_from_a_cdn(tmp_path):
 
 
 def test_full_solver_queue_answers_503_with_retry_after(client):
-    params = {"seat": "N", "dealer": "N", "vul": "None", "ctx": "1S------", "hand": "AKQJ2.K32.A32.32",
-              "dummy": "7654.A54.654.654", "played": "CA"}
+    params = {
+        "seat": "N",
+        "dealer": "N",
+        "vul": "None",
+        "ctx": "1S------",
+        "hand": "AKQJ2.K32.A32.32",
+        "dummy": "7654.A54.654.654",
+        "played": "CA",
+    }
     configure_pool(workers=1, queue_limits={Priority.ROBOT_API: 0})  # every robot-API solve finds its queue full
     try:
         r = client.get("/apis/brill/play", params=params)
@@ -355,7 +399,9 @@ def test_body_limit_property(size, declare):
 
     headers = [("content-type", "application/json")] + ([("content-length", str(size))] if declare else [])
     body = b"1" * size
-    messages = [{"type": "http.request", "body": body[i:i + 8192], "more_body": i + 8192 < size} for i in range(0, size, 8192)]
+    messages = [
+        {"type": "http.request", "body": body[i : i + 8192], "more_body": i + 8192 < size} for i in range(0, size, 8192)
+    ]
     sent, _ = run_asgi(EdgeMiddleware(app), http_scope(headers=headers), messages)
     assert sent[0]["status"] == (200 if size <= DEFAULT_MAX_BODY_BYTES else 413)
 
@@ -380,8 +426,21 @@ def raw_exchange(port, request):
 
 @pytest.mark.slow
 def test_live_server_counts_chunked_and_refuses_declared_big_bodies(tmp_path):
-    proc = subprocess.Popen([sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db",
-                             str(tmp_path / "live.sqlite"), "--no-access-log"], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tribridge.cli.main",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "live.sqlite"),
+            "--no-access-log",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         url = proc.stdout.readline().split()[3].rstrip("/")
         port = int(url.rsplit(":", 1)[1])
@@ -392,12 +451,16 @@ def test_live_server_counts_chunked_and_refuses_declared_big_bodies(tmp_path):
             except httpx.HTTPError:
                 time.sleep(0.1)
         body = b"[" + b"1," * 400_000 + b"1]"
-        chunked = (b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
-                   b"\r\n\r\n" + f"{len(body):x}".encode() + b"\r\n" + body + b"\r\n0\r\n\r\n")
+        chunked = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"
+            b"\r\n\r\n" + f"{len(body):x}".encode() + b"\r\n" + body + b"\r\n0\r\n\r\n"
+        )
         head = raw_exchange(port, chunked)
         assert head.startswith("http/1.1 413") and "x-frame-options: deny" in head
-        declared = (b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 50000000\r\n\r\n{}")
+        declared = (
+            b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 50000000\r\n\r\n{}"
+        )
         assert raw_exchange(port, declared).startswith("http/1.1 413")
     finally:
         proc.terminate()

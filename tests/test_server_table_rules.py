@@ -262,8 +262,9 @@ def test_names_are_validated_and_shown(client):
     body = client.post("/api/tables", json={"chairs": chairs, "take": 0}).json()
     tid = body["table_id"]
     assert [c["name"] for c in body["chairs"]] == ["Ann", "Player 2", "Bot (random)"]
-    bad = client.post(f"/api/tables/{tid}/seats/1", content='{"name": "\\udfff"}',
-                     headers={"Content-Type": "application/json"})
+    bad = client.post(
+        f"/api/tables/{tid}/seats/1", content='{"name": "\\udfff"}', headers={"Content-Type": "application/json"}
+    )
     assert bad.status_code == 400 and "surrogate" in bad.json()["error"]
     tok = client.post(f"/api/tables/{tid}/seats/1", json={"name": "Bo"}).json()["token"]
     info = client.get(f"/api/tables/{tid}").json()

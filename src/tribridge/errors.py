@@ -35,4 +35,3 @@ class InvalidInput(ValueError):
 
 class IllegalAction(InvalidInput):
     """An action the rules do not allow in the current state (a call or a card)."""
-

@@ -151,7 +151,7 @@ def create_app(
 
     robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
     policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
-    policy = policy.with_robot_paths(route.path for router in robot_routers for route in router.routes)
+    policy = policy.with_robot_paths(getattr(route, "path", "") for router in robot_routers for route in router.routes)
     path = Path(db_path) if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)
 

@@ -64,11 +64,20 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 )
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 SAFE_METHODS = frozenset({"GET", "HEAD"})
-ROBOT_ALLOW_HEADERS = [(b"access-control-allow-methods", b"GET, POST, OPTIONS"),
-                       (b"access-control-allow-headers", b"Authorization, Content-Type"),
-                       (b"access-control-max-age", b"600")]
-_CORS_NAMES = frozenset({b"access-control-allow-origin", b"access-control-allow-methods",
-                         b"access-control-allow-headers", b"access-control-max-age", b"access-control-allow-credentials"})
+ROBOT_ALLOW_HEADERS = [
+    (b"access-control-allow-methods", b"GET, POST, OPTIONS"),
+    (b"access-control-allow-headers", b"Authorization, Content-Type"),
+    (b"access-control-max-age", b"600"),
+]
+_CORS_NAMES = frozenset(
+    {
+        b"access-control-allow-origin",
+        b"access-control-allow-methods",
+        b"access-control-allow-headers",
+        b"access-control-max-age",
+        b"access-control-allow-credentials",
+    }
+)
 _SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 # a JSON string (escapes included); what is left once strings are removed holds the brackets that nest
 _JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -121,8 +130,15 @@ def normalize_origin(origin: str, field_name: str = "cors_origins") -> str:
     """An origin as browsers send it (``scheme://host[:port]``, lower case, no path); InvalidInput if it is not one."""
     text = str(origin).strip().rstrip("/")
     parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path or parts.query or parts.fragment \
-            or parts.username or parts.password:
+    if (
+        parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+    ):
         raise InvalidInput(field_name, f"expected an origin such as https://example.org, got {shorten(repr(text), 80)}")
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
@@ -154,8 +170,14 @@ class EdgePolicy:
 
     def with_robot_paths(self, paths: Iterable[str]) -> EdgePolicy:
         """This policy with more exact robot-API paths (e.g. the routes of a robot router at the root)."""
-        return EdgePolicy(self.max_body_bytes, self.max_json_depth, self.max_error_bytes, self.cors_origins,
-                          self.robot_prefixes, self.robot_paths | frozenset(paths))
+        return EdgePolicy(
+            self.max_body_bytes,
+            self.max_json_depth,
+            self.max_error_bytes,
+            self.cors_origins,
+            self.robot_prefixes,
+            self.robot_paths | frozenset(paths),
+        )
 
     def is_robot_path(self, path: str) -> bool:
         """True for the robot APIs, which answer any origin."""
@@ -246,7 +268,9 @@ class EdgeMiddleware:
             await _send_error(reply, 415, f"{method} bodies must be application/json (no Content-Type was sent)")
             return
         if body and _is_json_type(content_type) and json_depth(body) > self.policy.max_json_depth:
-            await _send_error(reply, 400, f"body: JSON nested deeper than the limit of {self.policy.max_json_depth} levels")
+            await _send_error(
+                reply, 400, f"body: JSON nested deeper than the limit of {self.policy.max_json_depth} levels"
+            )
             return
         await self.app(scope, self._replay(body, receive), reply)
 
@@ -293,9 +317,13 @@ class EdgeMiddleware:
 
     async def _preflight(self, robot: bool, origin: str, scope: Scope, reply: Send) -> None:
         if not robot and not self.policy.origin_allowed(origin, _header(scope, b"host")):
-            await _send_error(reply, 403, f"origin {origin} may not call {scope['path']}; see the server's CORS settings")
+            await _send_error(
+                reply, 403, f"origin {origin} may not call {scope['path']}; see the server's CORS settings"
+            )
             return
-        await reply({"type": "http.response.start", "status": 204, "headers": ROBOT_ALLOW_HEADERS + [(b"content-length", b"0")]})
+        await reply(
+            {"type": "http.response.start", "status": 204, "headers": ROBOT_ALLOW_HEADERS + [(b"content-length", b"0")]}
+        )
         await reply({"type": "http.response.body", "body": b""})
 
     def _wrap_send(self, send: Send, cors: list[tuple[bytes, bytes]]) -> Send:
@@ -337,7 +365,7 @@ async def _send_short_error(send: Send, start: dict[str, Any], body: bytes) -> N
     """Send an error response whose body was too long as ``{"error": <its start>}``."""
     text = body[: ERROR_QUOTE_CHARS * 4].decode("utf-8", "replace")
     prefix = '{"error": "'
-    text = text[len(prefix):] if text.startswith(prefix) else text
+    text = text[len(prefix) :] if text.startswith(prefix) else text
     short = error_body(text)
     headers = [h for h in start["headers"] if h[0].lower() not in (b"content-length", b"content-type")]
     headers += [(b"content-type", b"application/json"), (b"content-length", str(len(short)).encode())]
