@@ -22,7 +22,7 @@ ALIASES: dict[str, tuple[str, list[str]]] = {
 
 def _names() -> list[str]:
     here = Path(__file__).parent
-    found = [m.name[len("bench_"):] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_")]
+    found = [m.name[len("bench_") :] for m in pkgutil.iter_modules([str(here)]) if m.name.startswith("bench_")]
     return sorted(set(found) | set(ALIASES))
 
 

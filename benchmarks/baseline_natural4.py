@@ -95,8 +95,9 @@ def sure_tricks(cards: Sequence[int], trump: int | None) -> float:
     return tricks
 
 
-def sample_partner_hands(hand: Sequence[int], partner: Shown, rng: np.random.Generator, wanted: int = 16,
-                         draws: int = 160) -> np.ndarray:
+def sample_partner_hands(
+    hand: Sequence[int], partner: Shown, rng: np.random.Generator, wanted: int = 16, draws: int = 160
+) -> np.ndarray:
     """Up to ``wanted`` hands for partner, ``bool[k, 52]``, drawn from the unseen cards and consistent with what
     partner's calls showed (HCP range, minimum suit lengths, balanced shape)."""
     unseen = np.array(sorted(set(range(52)) - set(int(c) for c in hand)), dtype=np.int64)
@@ -116,7 +117,7 @@ def sample_partner_hands(hand: Sequence[int], partner: Shown, rng: np.random.Gen
 
 def _masks_from_rows(rows: np.ndarray) -> np.ndarray:
     """Suit masks ``int64[k, 4]`` (bit r = rank r) from ``bool[k, 52]`` card rows."""
-    bits = (np.int64(1) << np.arange(13, dtype=np.int64))
+    bits = np.int64(1) << np.arange(13, dtype=np.int64)
     return (rows.reshape(-1, 4, 13).astype(np.int64) * bits).sum(axis=2)
 
 
@@ -318,7 +319,11 @@ def decide(view: Bid4View) -> tuple[str, str]:
             if suit == their_suit or lens[suit] < 5:
                 continue
             lv = _cheapest(auction, suit)
-            if (lv == 1 and 8 <= points <= 16) or (lv == 2 and 11 <= points <= 16) or (lv == 3 and 13 <= points <= 16 and lens[suit] >= 6):
+            if (
+                (lv == 1 and 8 <= points <= 16)
+                or (lv == 2 and 11 <= points <= 16)
+                or (lv == 3 and 13 <= points <= 16 and lens[suit] >= 6)
+            ):
                 return _bid(lv, suit), f"overcall: 8-16 HCP, 5+ {('clubs', 'diamonds', 'hearts', 'spades')[suit]}"
         short = their_suit < 4 and lens[their_suit] <= 2
         if level_now <= 3 and auction.is_legal(DOUBLE) is None and ((points >= 12 and short) or points >= 17):
@@ -352,7 +357,9 @@ def decide(view: Bid4View) -> tuple[str, str]:
         target = max(target, trumps - 6 if trumps >= 8 else 0)
     target = min(target, 7)
     cheapest = _cheapest(auction, strain)
-    explanation = f"{points} HCP, partner about {partner_points}{explanation_tricks}; aiming for {target}{STRAINS[strain]}"
+    explanation = (
+        f"{points} HCP, partner about {partner_points}{explanation_tricks}; aiming for {target}{STRAINS[strain]}"
+    )
     if target >= cheapest and target >= 1:
         level = target
         if not shown[me].has_bid and partner_shown.has_bid and level > 3 and strain != 4 and trumps < 8:

@@ -26,8 +26,32 @@ from pathlib import Path
 
 import numpy as np
 
-IMP_STEPS = (20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500, 1750, 2000,
-             2250, 2500, 3000, 3500, 4000)  # WBF IMP scale: the lower bounds of 1..24 IMPs
+IMP_STEPS = (
+    20,
+    50,
+    90,
+    130,
+    170,
+    220,
+    270,
+    320,
+    370,
+    430,
+    500,
+    600,
+    750,
+    900,
+    1100,
+    1300,
+    1500,
+    1750,
+    2000,
+    2250,
+    2500,
+    3000,
+    3500,
+    4000,
+)  # WBF IMP scale: the lower bounds of 1..24 IMPs
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
 DD_CHUNK = 50
@@ -84,12 +108,13 @@ def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
 
     # value[rank][side]: the final score for `side` once `side` holds the contract of this rank, the opponents to act
     value = [[0, 0] for _ in range(35)]
-    best_above = [-10**9, -10**9]  # the best value each side can get by bidding above the current rank
+    best_above = [-(10**9), -(10**9)]  # the best value each side can get by bidding above the current rank
     for rank in range(34, -1, -1):
         for side in (0, 1):
             other = 1 - side
-            value[rank][side] = min(outcome(rank, side), -best_above[other]) if best_above[other] > -10**9 \
-                else outcome(rank, side)
+            value[rank][side] = (
+                min(outcome(rank, side), -best_above[other]) if best_above[other] > -(10**9) else outcome(rank, side)
+            )
         for side in (0, 1):
             best_above[side] = max(best_above[side], value[rank][side])
     first = dealer % 2  # the dealer's side bids or passes first; if it passes the other side may bid or pass it out
@@ -181,10 +206,12 @@ def main() -> None:
     deals = [Deal.from_owners(o) for o in owners]
     boards = [(j % 4, VUL_CYCLE[j % 16]) for j in range(args.deals)]
     t0 = time.perf_counter()
-    tables = np.concatenate([  # in chunks, so an interrupted run keeps what it solved in the on-disk cache
-        dd_tables_array(owners[i : i + DD_CHUNK], cache=True, workers=args.workers)
-        for i in range(0, args.deals, DD_CHUNK)
-    ])
+    tables = np.concatenate(
+        [  # in chunks, so an interrupted run keeps what it solved in the on-disk cache
+            dd_tables_array(owners[i : i + DD_CHUNK], cache=True, workers=args.workers)
+            for i in range(0, args.deals, DD_CHUNK)
+        ]
+    )
     dd_seconds = time.perf_counter() - t0
     if args.dd_only:
         print(json.dumps({"deals": args.deals, "dd_seconds": round(dd_seconds, 1)}))
@@ -204,14 +231,19 @@ def main() -> None:
             dealer, vul = boards[j]
             auction = bid_auction(policy, deal, dealer, vul)
             got.append(imps(ns_score(auction, tables[j], vul) - int(pars[j])))
-            shown.append(str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer]))
+            shown.append(
+                str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
+            )
         seconds[name] = time.perf_counter() - t0
         per_deal[name] = np.array(got, dtype=np.float64)
         contracts[name] = shown[:20]
     # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
     loss = {k: -np.abs(v[args.skip :]) for k, v in per_deal.items()}
     out = {
-        "deals": args.deals, "scored_from": args.skip, "seed": args.seed, "dd_seconds": round(dd_seconds, 1),
+        "deals": args.deals,
+        "scored_from": args.skip,
+        "seed": args.seed,
+        "dd_seconds": round(dd_seconds, 1),
         "par_agreement": f"{agree}/{checked}",
         "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
         "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},

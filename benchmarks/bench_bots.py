@@ -54,8 +54,12 @@ def bench_speed(args: argparse.Namespace) -> dict:
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
     from tribridge.rules.deal import DealState
 
-    pimc = PimcPlayer(layouts=args.layouts, first_trick_layouts=args.first_trick_layouts,
-                      check_plays=args.check_plays, oversample=args.oversample)
+    pimc = PimcPlayer(
+        layouts=args.layouts,
+        first_trick_layouts=args.first_trick_layouts,
+        check_plays=args.check_plays,
+        oversample=args.oversample,
+    )
     dd = DoubleDummyPlayer()
     per_card: list[float] = []
     per_deal: list[float] = []
@@ -74,21 +78,35 @@ def bench_speed(args: argparse.Namespace) -> dict:
             dd_card.append(time.perf_counter() - t1)
             game = game.apply(card)
         per_deal.append(time.perf_counter() - t_deal - sum(dd_card[-52:]))
-    return {"layouts": args.layouts, "deals": args.deals, "check_plays": args.check_plays,
-            "pimc_s_per_card_median": statistics.median(per_card), "pimc_s_per_card_mean": statistics.fmean(per_card),
-            "pimc_s_per_card_max": max(per_card), "pimc_s_per_deal_median": statistics.median(per_deal),
-            "dd_solve_s_per_card_mean": statistics.fmean(dd_card),
-            "ratio_pimc_to_one_dd_solve": statistics.fmean(per_card) / statistics.fmean(dd_card)}
+    return {
+        "layouts": args.layouts,
+        "deals": args.deals,
+        "check_plays": args.check_plays,
+        "pimc_s_per_card_median": statistics.median(per_card),
+        "pimc_s_per_card_mean": statistics.fmean(per_card),
+        "pimc_s_per_card_max": max(per_card),
+        "pimc_s_per_deal_median": statistics.median(per_deal),
+        "dd_solve_s_per_card_mean": statistics.fmean(dd_card),
+        "ratio_pimc_to_one_dd_solve": statistics.fmean(per_card) / statistics.fmean(dd_card),
+    }
 
 
-def _declarer_deal(seed: int, index: int, layouts: int, first_trick_layouts: int, with_random: bool,
-                   check_plays: int = 0, oversample: int = 3) -> dict:
+def _declarer_deal(
+    seed: int,
+    index: int,
+    layouts: int,
+    first_trick_layouts: int,
+    with_random: bool,
+    check_plays: int = 0,
+    oversample: int = 3,
+) -> dict:
     """One 3NT deal: DD tricks at the start, PIMC declarer's tricks (and random declarer's) against DD defence."""
     from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
     from tribridge.dd import dd_nt_tricks
 
-    pimc = PimcPlayer(layouts=layouts, first_trick_layouts=first_trick_layouts, check_plays=check_plays,
-                      oversample=oversample)
+    pimc = PimcPlayer(
+        layouts=layouts, first_trick_layouts=first_trick_layouts, check_plays=check_plays, oversample=oversample
+    )
     dd = DoubleDummyPlayer()
     state = _deal_3nt(seed, index)
     start = int(dd_nt_tricks([state.deal], 0, cache=False, workers=1)[0])
@@ -106,9 +124,10 @@ def bench_declarer(args: argparse.Namespace) -> dict:
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
-    jobs = [(args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random, args.check_plays,
-             args.oversample)
-            for i in range(args.first_deal, args.first_deal + args.deals)]
+    jobs = [
+        (args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random, args.check_plays, args.oversample)
+        for i in range(args.first_deal, args.first_deal + args.deals)
+    ]
     rows: list[dict] = []
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
@@ -128,11 +147,18 @@ def bench_declarer(args: argparse.Namespace) -> dict:
         return 1.96 * statistics.stdev(x) / len(x) ** 0.5 if len(x) > 1 else float("nan")
 
     diffs_pimc = [r["pimc"] - r["dd"] for r in rows]
-    out = {"deals": len(rows), "first_deal": args.first_deal, "layouts": args.layouts,
-           "first_trick_layouts": args.first_trick_layouts, "check_plays": args.check_plays,
-           "oversample": args.oversample, "defenders": "double dummy",
-           "pimc_minus_dd_mean": statistics.fmean(diffs_pimc), "pimc_ci95": ci(diffs_pimc),
-           "pimc_s_per_deal_median": statistics.median(r["seconds"] for r in rows)}
+    out = {
+        "deals": len(rows),
+        "first_deal": args.first_deal,
+        "layouts": args.layouts,
+        "first_trick_layouts": args.first_trick_layouts,
+        "check_plays": args.check_plays,
+        "oversample": args.oversample,
+        "defenders": "double dummy",
+        "pimc_minus_dd_mean": statistics.fmean(diffs_pimc),
+        "pimc_ci95": ci(diffs_pimc),
+        "pimc_s_per_deal_median": statistics.median(r["seconds"] for r in rows),
+    }
     if not args.no_random:
         diffs_random = [r["random"] - r["dd"] for r in rows]
         out.update({"random_minus_dd_mean": statistics.fmean(diffs_random), "random_ci95": ci(diffs_random)})
@@ -145,12 +171,15 @@ def bench_bidding(args: argparse.Namespace) -> dict:
 
     play = args.play
     names = [f"simulation+{play}", f"paper+{play}", f"paper+{play}"]
-    options = {names[0]: {"bidder": {"evaluator": args.evaluator, "layouts": args.bid_layouts,
-                                     "objective": args.objective}}}
+    options = {
+        names[0]: {"bidder": {"evaluator": args.evaluator, "layouts": args.bid_layouts, "objective": args.objective}}
+    }
     if play == "pimc":
         for n in set(names):
-            options.setdefault(n, {})["player"] = {"layouts": args.layouts,
-                                                   "first_trick_layouts": args.first_trick_layouts}
+            options.setdefault(n, {})["player"] = {
+                "layouts": args.layouts,
+                "first_trick_layouts": args.first_trick_layouts,
+            }
     import sys
 
     done = [0]
@@ -166,13 +195,21 @@ def bench_bidding(args: argparse.Namespace) -> dict:
         np.save(args.out, result.per_deal)
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
     half = 1.96 * margin.std(ddof=1) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
-    return {"bots": names, "deals": args.deals, "games": result.games, "play": play, "evaluator": args.evaluator,
-            "bid_layouts": args.bid_layouts, "objective": args.objective,
-            "play_layouts": args.layouts if play == "pimc" else None,
-            "play_first_trick_layouts": args.first_trick_layouts if play == "pimc" else None,
-            "seconds": time.perf_counter() - t0,
-            "margin_simulation_minus_paper": float(margin.mean()), "ci95": float(half),
-            "summary": [s.to_json() for s in result.summaries]}
+    return {
+        "bots": names,
+        "deals": args.deals,
+        "games": result.games,
+        "play": play,
+        "evaluator": args.evaluator,
+        "bid_layouts": args.bid_layouts,
+        "objective": args.objective,
+        "play_layouts": args.layouts if play == "pimc" else None,
+        "play_first_trick_layouts": args.first_trick_layouts if play == "pimc" else None,
+        "seconds": time.perf_counter() - t0,
+        "margin_simulation_minus_paper": float(margin.mean()),
+        "ci95": float(half),
+        "summary": [s.to_json() for s in result.summaries],
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -184,22 +221,51 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--play", default="dd", choices=["dd", "pimc", "random"])
-    parser.add_argument("--evaluator", default="auto", choices=["dd", "estimate", "auto"],
-                        help="SimulationBidder's trick evaluator (bidding benchmark)")
-    parser.add_argument("--bid-layouts", type=int, default=None,
-                        help="SimulationBidder's layouts (bidding benchmark; default 64 with the estimator, 8 with dd)")
-    parser.add_argument("--objective", default="relative", choices=["relative", "own"],
-                        help="SimulationBidder's objective (bidding benchmark)")
-    parser.add_argument("--first-trick-layouts", type=int, default=None,
-                        help="PIMC's layouts while the first trick is in progress (default: the player's default)")
-    parser.add_argument("--check-plays", type=int, default=0,
-                        help="PIMC keeps layouts where the opponents' last N cards were double-dummy best (speed, declarer)")
-    parser.add_argument("--oversample", type=int, default=None,
-                        help="with --check-plays: layouts drawn per layout kept (default: the player's, 3; speed, declarer)")
+    parser.add_argument(
+        "--evaluator",
+        default="auto",
+        choices=["dd", "estimate", "auto"],
+        help="SimulationBidder's trick evaluator (bidding benchmark)",
+    )
+    parser.add_argument(
+        "--bid-layouts",
+        type=int,
+        default=None,
+        help="SimulationBidder's layouts (bidding benchmark; default 64 with the estimator, 8 with dd)",
+    )
+    parser.add_argument(
+        "--objective",
+        default="relative",
+        choices=["relative", "own"],
+        help="SimulationBidder's objective (bidding benchmark)",
+    )
+    parser.add_argument(
+        "--first-trick-layouts",
+        type=int,
+        default=None,
+        help="PIMC's layouts while the first trick is in progress (default: the player's default)",
+    )
+    parser.add_argument(
+        "--check-plays",
+        type=int,
+        default=0,
+        help="PIMC keeps layouts where the opponents' last N cards were double-dummy best (speed, declarer)",
+    )
+    parser.add_argument(
+        "--oversample",
+        type=int,
+        default=None,
+        help="with --check-plays: layouts drawn per layout kept (default: the player's, 3; speed, declarer)",
+    )
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
-    parser.add_argument("--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)")
-    parser.add_argument("--out", default=None,
-                        help="write the per-deal results here (declarer: JSON rows; bidding: .npy of per-deal scores)")
+    parser.add_argument(
+        "--no-random", action="store_true", help="skip the random-declarer baseline (declarer benchmark)"
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        help="write the per-deal results here (declarer: JSON rows; bidding: .npy of per-deal scores)",
+    )
     args = parser.parse_args(argv)
     if args.first_trick_layouts is None:
         from tribridge.bots.play import FIRST_TRICK_LAYOUTS

@@ -39,10 +39,12 @@ def main() -> None:
 
     rng = np.random.default_rng(args.seed)
     base = np.repeat(np.arange(4, dtype=np.uint8), 13)
-    results: dict[str, list[float]] = {k: [] for k in ("endplay_nt_tables", "facade_nt_tables_cold",
-                                                         "facade_nt_tricks_cold", "facade_cached")}
-    dd.dd_tables_array(np.stack([rng.permutation(base) for _ in range(4)]), nt_only=True, cache=False,
-                       workers=args.workers)  # start the worker pool outside the timings
+    results: dict[str, list[float]] = {
+        k: [] for k in ("endplay_nt_tables", "facade_nt_tables_cold", "facade_nt_tricks_cold", "facade_cached")
+    }
+    dd.dd_tables_array(
+        np.stack([rng.permutation(base) for _ in range(4)]), nt_only=True, cache=False, workers=args.workers
+    )  # start the worker pool outside the timings
     for _ in range(args.repeats):
         owners = np.stack([rng.permutation(base) for _ in range(args.deals)])
         ep_deals = [EpDeal(Deal.from_owners(o).to_pbn()) for o in owners]
@@ -68,14 +70,21 @@ def main() -> None:
             assert (tricks == tables[:, 0, dd.NT]).all()
             cache.close()
     med = {k: statistics.median(v) for k, v in results.items()}
-    print(json.dumps({
-        "deals": args.deals, "repeats": args.repeats, "workers": args.workers,
-        "deals_per_s_median": {k: round(v, 1) for k, v in med.items()},
-        "ratio_facade_tables_vs_endplay": round(med["facade_nt_tables_cold"] / med["endplay_nt_tables"], 2),
-        "ratio_nt_tricks_vs_endplay_tables": round(med["facade_nt_tricks_cold"] / med["endplay_nt_tables"], 2),
-        "ratio_cached_vs_cold_tables": round(med["facade_cached"] / med["facade_nt_tables_cold"], 1),
-        "raw": {k: [round(x, 1) for x in v] for k, v in results.items()},
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "deals": args.deals,
+                "repeats": args.repeats,
+                "workers": args.workers,
+                "deals_per_s_median": {k: round(v, 1) for k, v in med.items()},
+                "ratio_facade_tables_vs_endplay": round(med["facade_nt_tables_cold"] / med["endplay_nt_tables"], 2),
+                "ratio_nt_tricks_vs_endplay_tables": round(med["facade_nt_tricks_cold"] / med["endplay_nt_tables"], 2),
+                "ratio_cached_vs_cold_tables": round(med["facade_cached"] / med["facade_nt_tables_cold"], 1),
+                "raw": {k: [round(x, 1) for x in v] for k, v in results.items()},
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -71,12 +71,18 @@ def main() -> None:
             fn()
             times[name].append(args.n / (time.perf_counter() - t))
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(json.dumps({
-        "n": args.n, "repeats": args.repeats,
-        "per_s_median": {k: round(v) for k, v in med.items()},
-        "ratio_nt_vs_hcp_fit": round(med["trick_estimator_nt"] / med["hcp_fit_baseline"], 3),
-        "ratio_nt_vs_capture_kernel": round(med["trick_estimator_nt"] / med["capture_kernel_baseline"], 3),
-    }, indent=2))
+    print(
+        json.dumps(
+            {
+                "n": args.n,
+                "repeats": args.repeats,
+                "per_s_median": {k: round(v) for k, v in med.items()},
+                "ratio_nt_vs_hcp_fit": round(med["trick_estimator_nt"] / med["hcp_fit_baseline"], 3),
+                "ratio_nt_vs_capture_kernel": round(med["trick_estimator_nt"] / med["capture_kernel_baseline"], 3),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -52,16 +52,22 @@ def main() -> None:
     ref_per_deal = statistics.median(ref_times) / args.reference_deals
 
     print(f"cores: {os.cpu_count()}, workers: {args.workers}, load average at end: {os.getloadavg()}")
-    print(f"engine: {args.runs} runs × {args.deals:,} deals: median {engine_median:.1f} s "
-          f"(all: {', '.join(f'{t:.1f}' for t in times)}) -> {engine_per_deal * 1e6:.2f} µs/deal wall")
-    print(f"reference (one process, {args.reference_deals:,} deals): median {ref_per_deal * 1e6:.1f} µs/deal "
-          f"-> {ref_per_deal * args.deals * args.runs / 3600:.1f} h for the same study")
+    print(
+        f"engine: {args.runs} runs × {args.deals:,} deals: median {engine_median:.1f} s "
+        f"(all: {', '.join(f'{t:.1f}' for t in times)}) -> {engine_per_deal * 1e6:.2f} µs/deal wall"
+    )
+    print(
+        f"reference (one process, {args.reference_deals:,} deals): median {ref_per_deal * 1e6:.1f} µs/deal "
+        f"-> {ref_per_deal * args.deals * args.runs / 3600:.1f} h for the same study"
+    )
     print(f"speed-up engine vs reference: {ref_per_deal / engine_per_deal:,.0f}×")
     print(f"target < 60 s: {'met' if engine_median < 60 else 'NOT met'}")
     if result is not None:
         r = result["results"][0]
-        print(f"run 1: opened {r['opened']:,}, made {r['made_pct']} %, both eligible {r['both_eligible']:,} "
-              f"({r['both_eligible_made_pct']} % made)")
+        print(
+            f"run 1: opened {r['opened']:,}, made {r['made_pct']} %, both eligible {r['both_eligible']:,} "
+            f"({r['both_eligible_made_pct']} % made)"
+        )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ import os
 import random
 import statistics
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -20,6 +20,7 @@ RANKS = ["Ace", "King", "Queen", "Jack", "10", "9", "8", "7", "6", "5", "4", "3"
 # Written from Algorithm 1's text of the NT call paper: a deck of (suit, rank) pairs, random.sample of 13
 # cards, a 4 x 13 pandas DataFrame of zeros set to 1 per card, per-row analysis stored in the frame, then the
 # conditions and the count of ones.
+
 
 def paper_deal_frame():
     """One hand as the paper builds it: random.sample from the deck into a DataFrame."""
@@ -75,6 +76,7 @@ def paper_two_hand_frame():
 
 # ----------------------------------------------------------------- measurement
 
+
 def _rate(fn: Callable[[], int], repeats: int) -> dict:
     rates = []
     for _ in range(repeats):
@@ -111,7 +113,9 @@ def bench(kind: str, n: int, baseline_n: int, repeats: int) -> dict:
             elif kind == "nt":
                 df = paper_deal_frame()
                 for call_count in (7, 8, 9):
-                    paper_nt_call(df.drop(columns=["zeros_before_first_one", "count_ones"], errors="ignore"), call_count)
+                    paper_nt_call(
+                        df.drop(columns=["zeros_before_first_one", "count_ones"], errors="ignore"), call_count
+                    )
             else:
                 df = paper_two_hand_frame()
                 capture(df.to_numpy())
@@ -149,8 +153,13 @@ def bench(kind: str, n: int, baseline_n: int, repeats: int) -> dict:
     pandas = _rate(pandas_baseline, repeats)
     endplay = _rate(endplay_baseline, repeats)
     return {
-        "benchmark": kind, "deals": n, "threads": threads, "cpu_count": os.cpu_count(),
-        "ours_all_cores": all_cores, "ours_one_core": one_core, "pandas_paper_procedure": pandas,
+        "benchmark": kind,
+        "deals": n,
+        "threads": threads,
+        "cpu_count": os.cpu_count(),
+        "ours_all_cores": all_cores,
+        "ours_one_core": one_core,
+        "pandas_paper_procedure": pandas,
         "endplay_generate_deals": endplay,
         "ratio_one_core_vs_pandas": round(one_core["median_per_s"] / pandas["median_per_s"], 1),
         "ratio_all_cores_vs_endplay": round(all_cores["median_per_s"] / endplay["median_per_s"], 1),
@@ -172,11 +181,13 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         r = bench(kind, args.deals, args.baseline_deals, args.repeats)
         results.append(r)
-        print(f"{kind:8s} ours {r['ours_all_cores']['median_per_s']:>13,.0f}/s all cores ({r['threads']} threads), "
-              f"{r['ours_one_core']['median_per_s']:>13,.0f}/s one core | pandas (paper) "
-              f"{r['pandas_paper_procedure']['median_per_s']:>9,.0f}/s | endplay {r['endplay_generate_deals']['median_per_s']:>9,.0f}/s "
-              f"| one core / pandas {r['ratio_one_core_vs_pandas']:,.0f}x | all cores / endplay {r['ratio_all_cores_vs_endplay']:,.0f}x "
-              f"(load {r['load_average']:.1f})")
+        print(
+            f"{kind:8s} ours {r['ours_all_cores']['median_per_s']:>13,.0f}/s all cores ({r['threads']} threads), "
+            f"{r['ours_one_core']['median_per_s']:>13,.0f}/s one core | pandas (paper) "
+            f"{r['pandas_paper_procedure']['median_per_s']:>9,.0f}/s | endplay {r['endplay_generate_deals']['median_per_s']:>9,.0f}/s "
+            f"| one core / pandas {r['ratio_one_core_vs_pandas']:,.0f}x | all cores / endplay {r['ratio_all_cores_vs_endplay']:,.0f}x "
+            f"(load {r['load_average']:.1f})"
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(results, fh, indent=2)

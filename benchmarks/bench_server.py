@@ -34,9 +34,25 @@ def start_server(db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) 
     import httpx
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", str(bot_delay),
-         "--no-access-log", "--log-level", "warning", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tribridge.cli.main",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            str(bot_delay),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     line = proc.stdout.readline()  # type: ignore[union-attr]
     if "http://" not in line:
@@ -86,8 +102,15 @@ def bid_requests(count: int, seed: int) -> list[dict[str, str]]:
         auction = Auction4(dealer)
         while not auction.is_over and len(out) < count:
             seat = auction.turn
-            out.append({"seat": SEAT_CHARS[seat], "dealer": SEAT_CHARS[dealer], "vul": "None",
-                        "ctx": "".join(to_brill(c) for c in auction.calls), "hand": deal[seat].to_pbn()})
+            out.append(
+                {
+                    "seat": SEAT_CHARS[seat],
+                    "dealer": SEAT_CHARS[dealer],
+                    "vul": "None",
+                    "ctx": "".join(to_brill(c) for c in auction.calls),
+                    "hand": deal[seat].to_pbn(),
+                }
+            )
             auction = auction.apply(bid(Bid4View(seat, dealer, "None", tuple(deal[seat].cards), auction)))
     return out
 
@@ -135,8 +158,9 @@ class RawHttpClient:
         return status, await self.reader.readexactly(length)
 
 
-async def _load(url: str, path: str, requests: list[dict[str, str]], clients: int, pace: float = 0.0,
-                client_kind: str = "raw") -> tuple[list[float], int]:
+async def _load(
+    url: str, path: str, requests: list[dict[str, str]], clients: int, pace: float = 0.0, client_kind: str = "raw"
+) -> tuple[list[float], int]:
     """Send ``requests`` over ``clients`` concurrent connections; per-request latencies (s) and error count.
 
     ``pace`` 0: closed loop (each client sends its next request as soon as the last is answered,
@@ -177,8 +201,15 @@ async def _load(url: str, path: str, requests: list[dict[str, str]], clients: in
     return latencies, errors
 
 
-def bench_bid(url: str, clients: int = 20, requests: int = 2000, repeats: int = 3, seed: int = 1,
-              pace_ms: float = 100.0, client_kind: str = "raw") -> dict[str, Any]:
+def bench_bid(
+    url: str,
+    clients: int = 20,
+    requests: int = 2000,
+    repeats: int = 3,
+    seed: int = 1,
+    pace_ms: float = 100.0,
+    client_kind: str = "raw",
+) -> dict[str, Any]:
     """Latency of /apis/brill/bid and of /healthz at the same concurrency (medians of repeats), paced and saturated."""
     reqs = bid_requests(requests, seed)
     asyncio.run(_load(url, "/apis/brill/bid", reqs[:200], clients, 0.0, client_kind))  # warm-up
@@ -190,14 +221,23 @@ def bench_bid(url: str, clients: int = 20, requests: int = 2000, repeats: int = 
             bid_lat, bid_err = asyncio.run(_load(url, "/apis/brill/bid", reqs, clients, pace, client_kind))
             wall = time.perf_counter() - t0
             base_lat, base_err = asyncio.run(_load(url, "/healthz", [{}] * requests, clients, pace, client_kind))
-            runs.append({
-                "bid_median_ms": statistics.median(bid_lat) * 1e3, "bid_p99_ms": percentile(bid_lat, 99) * 1e3,
-                "healthz_median_ms": statistics.median(base_lat) * 1e3, "healthz_p99_ms": percentile(base_lat, 99) * 1e3,
-                "bid_per_second": len(bid_lat) / wall, "errors": bid_err + base_err,
-            })
+            runs.append(
+                {
+                    "bid_median_ms": statistics.median(bid_lat) * 1e3,
+                    "bid_p99_ms": percentile(bid_lat, 99) * 1e3,
+                    "healthz_median_ms": statistics.median(base_lat) * 1e3,
+                    "healthz_p99_ms": percentile(base_lat, 99) * 1e3,
+                    "bid_per_second": len(bid_lat) / wall,
+                    "errors": bid_err + base_err,
+                }
+            )
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         out[mode] = {
-            **({"pace_ms_per_client": pace_ms, "offered_per_second": round(clients / (pace_ms / 1000.0), 1)} if pace else {}),
+            **(
+                {"pace_ms_per_client": pace_ms, "offered_per_second": round(clients / (pace_ms / 1000.0), 1)}
+                if pace
+                else {}
+            ),
             **{k: round(v, 3) for k, v in med.items()},
             "ratio_bid_to_healthz_median": round(med["bid_median_ms"] / med["healthz_median_ms"], 3),
             "meets_target": med["bid_median_ms"] <= 5 and med["bid_p99_ms"] <= 50,
@@ -236,12 +276,27 @@ def play_positions(count: int, seed: int, lead: bool = False) -> list[dict[str, 
             state = state.apply(legal[int(rng.integers(len(legal)))])
         turn = int(state.turn)
         asker = c4.declarer if turn == c4.dummy else turn
-        out.append({
-            "params": {"seat": SEAT_CHARS[asker], "dealer": SEAT_CHARS[dealer], "vul": "None",
-                       "ctx": "".join(to_brill(c) for c in auction.calls), "hand": deal[asker].to_pbn(),
-                       "dummy": deal[c4.dummy].to_pbn(), "played": "".join(str(c) for c in state.played)},
-            "inproc": (deal[asker].cards, asker, c4.declarer, c4.trump, [c.index for c in state.played], deal[c4.dummy].cards),
-        })
+        out.append(
+            {
+                "params": {
+                    "seat": SEAT_CHARS[asker],
+                    "dealer": SEAT_CHARS[dealer],
+                    "vul": "None",
+                    "ctx": "".join(to_brill(c) for c in auction.calls),
+                    "hand": deal[asker].to_pbn(),
+                    "dummy": deal[c4.dummy].to_pbn(),
+                    "played": "".join(str(c) for c in state.played),
+                },
+                "inproc": (
+                    deal[asker].cards,
+                    asker,
+                    c4.declarer,
+                    c4.trump,
+                    [c.index for c in state.played],
+                    deal[c4.dummy].cards,
+                ),
+            }
+        )
     return out
 
 
@@ -280,11 +335,17 @@ def bench_play(url: str, positions: int = 32, repeats: int = 3, seed: int = 2) -
             lead_lat.append(time.perf_counter() - t0)
             errors += r.status_code != 200
     return {
-        "lead_positions": len(leads), "lead_median_ms": round(statistics.median(lead_lat) * 1e3, 2),
-        "positions": positions, "layouts": 32, "repeats": repeats, "errors": errors,
-        "play_median_ms": round(med_http, 2), "inprocess_pimc_median_ms": round(med_base, 2),
+        "lead_positions": len(leads),
+        "lead_median_ms": round(statistics.median(lead_lat) * 1e3, 2),
+        "positions": positions,
+        "layouts": 32,
+        "repeats": repeats,
+        "errors": errors,
+        "play_median_ms": round(med_http, 2),
+        "inprocess_pimc_median_ms": round(med_base, 2),
         "ratio_http_to_inprocess": round(med_http / med_base, 3) if med_base else None,
-        "target": "median <= 250 ms", "meets_target": med_http <= 250,
+        "target": "median <= 250 ms",
+        "meets_target": med_http <= 250,
     }
 
 
@@ -308,7 +369,9 @@ def watch(url: str, table_id: str, token: str, stop: Any) -> None:
         return
 
 
-def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str = "random", bot_delay: float = 0.0) -> dict[str, Any]:
+def bench_tables(
+    db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str = "random", bot_delay: float = 0.0
+) -> dict[str, Any]:
     """Many watched three-bot tables at once for ``seconds``; then the store is checked and replayed by a restarted server."""
     import threading
 
@@ -366,11 +429,18 @@ def bench_tables(db_dir: Path, tables: int = 50, seconds: float = 60.0, bot: str
         code2, err2 = stop_server(proc2)
     total_actions = sum(counts.get(t, 0) for t in ids)
     return {
-        "tables": len(ids), "seconds": seconds, "bot": bot, "bot_delay": bot_delay,
-        "actions_committed": total_actions, "actions_per_second": round(total_actions / seconds, 1),
+        "tables": len(ids),
+        "seconds": seconds,
+        "bot": bot,
+        "bot_delay": bot_delay,
+        "actions_committed": total_actions,
+        "actions_per_second": round(total_actions / seconds, 1),
         "deals_estimate": round(total_actions / 56, 1),
-        "request_errors": errors, "server_error_log_lines": len(error_lines), "log_problems": problems[:5],
-        "tables_with_lost_actions": len(lost), "tables_not_replayed_exactly": len(replay_mismatch),
+        "request_errors": errors,
+        "server_error_log_lines": len(error_lines),
+        "log_problems": problems[:5],
+        "tables_with_lost_actions": len(lost),
+        "tables_not_replayed_exactly": len(replay_mismatch),
         "exit_status": [code, code2],
         "ok": not (errors or error_lines or problems or lost or replay_mismatch) and code == 0 and code2 == 0,
         "error_samples": error_lines[:3],
@@ -394,19 +464,31 @@ def print_results(results: dict[str, Any], as_json: bool) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the server benchmarks and print a summary (``--json`` for machine-readable output)."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks server", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks server", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("which", choices=["bid", "play", "tables", "all"], nargs="?", default="all")
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--requests", type=int, default=2000, help="/bid requests per repeat")
-    parser.add_argument("--pace-ms", type=float, default=100.0, help="paced /bid mode: each client starts a request every this many ms")
+    parser.add_argument(
+        "--pace-ms", type=float, default=100.0, help="paced /bid mode: each client starts a request every this many ms"
+    )
     parser.add_argument("--positions", type=int, default=32, help="/play positions per repeat")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--tables", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--bot", default="random", help="bot for the table load (default random: cheap, so the server is what is measured)")
+    parser.add_argument(
+        "--bot",
+        default="random",
+        help="bot for the table load (default random: cheap, so the server is what is measured)",
+    )
     parser.add_argument("--bot-delay", type=float, default=0.0)
-    parser.add_argument("--client", choices=["raw", "httpx"], default="raw", help="load-generator HTTP client for /bid (raw: minimal asyncio client; httpx: heavier)")
+    parser.add_argument(
+        "--client",
+        choices=["raw", "httpx"],
+        default="raw",
+        help="load-generator HTTP client for /bid (raw: minimal asyncio client; httpx: heavier)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
@@ -416,7 +498,9 @@ def main(argv: list[str] | None = None) -> int:
             proc, url = start_server(tmp_path / "robot.sqlite")
             try:
                 if args.which in ("bid", "all"):
-                    results["bid"] = bench_bid(url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms, client_kind=args.client)
+                    results["bid"] = bench_bid(
+                        url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms, client_kind=args.client
+                    )
                 if args.which in ("play", "all"):
                     results["play"] = bench_play(url, args.positions, args.repeats)
             finally:

@@ -51,8 +51,12 @@ def wall_time(argv: list[str]) -> float:
 
 def heavy_imports(args: list[str]) -> list[str]:
     """The heavy packages a command imports, read from ``python -X importtime``."""
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-m", "tribridge.cli.main", *args],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "tribridge.cli.main", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     names = {line.rsplit("|", 1)[-1].strip().split(".")[0] for line in proc.stderr.splitlines() if "|" in line}
     return sorted(names & set(HEAVY_MODULES))
 
@@ -74,8 +78,9 @@ def main() -> None:
         "baseline": "python -c 'import argparse, json'",
         "repeats": args.repeats,
         "median_ms": {name: round(1e3 * statistics.median(t), 1) for name, t in times.items()},
-        "ratio_to_baseline": {name: round(statistics.median(t) / base, 2) for name, t in times.items()
-                              if name != "baseline"},
+        "ratio_to_baseline": {
+            name: round(statistics.median(t) / base, 2) for name, t in times.items() if name != "baseline"
+        },
         "target": "--version <= 3x baseline",
         "heavy_imports": {name: heavy_imports(extra) for name, extra in COMMANDS.items()},
     }

@@ -17,8 +17,16 @@ import time
 from pathlib import Path
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ACTIONABLE = """() => { const t = document.getElementById('table');
   return !t.hidden && (t.dataset.myTurn === 'true' || t.dataset.phase === 'done'); }"""
 
@@ -37,8 +45,9 @@ def start_server(app_path: str, db_path: Path, bot_delay: float):
     module_name, factory_name = app_path.split(":")
     factory = getattr(importlib.import_module(module_name), factory_name)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(factory(db_path=db_path, bot_delay=bot_delay),
-                                           host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(
+        uvicorn.Config(factory(db_path=db_path, bot_delay=bot_delay), host="127.0.0.1", port=port, log_level="warning")
+    )
     threading.Thread(target=server.run, daemon=True).start()
     deadline = time.monotonic() + 60
     while not server.started:
@@ -59,8 +68,10 @@ def act_once(page) -> str:
     before = version(page)
     if phase == "auction":
         calls = page.eval_on_selector_all("#bidding-box button.call:enabled", "els => els.map(e => e.dataset.call)")
-        bid_before = page.evaluate("() => { const v = window.tribridge.view;"
-                                   " return v.auction.some(c => c.chair === v.my_chair && /^[1-7]/.test(c.call)); }")
+        bid_before = page.evaluate(
+            "() => { const v = window.tribridge.view;"
+            " return v.auction.some(c => c.chair === v.my_chair && /^[1-7]/.test(c.call)); }"
+        )
         cheap = [c for c in calls if c[0] == "1"]
         choice = cheap[0] if cheap and not bid_before else ("P" if "P" in calls else calls[0])
         page.click(f"#bidding-box button.call[data-call='{choice}']")
@@ -115,8 +126,10 @@ def main() -> None:
                     page.click("#next-deal")
                     page.wait_for_function(f"() => Number(document.getElementById('table').dataset.dealNo) > {deal}")
                     continue
-                tricks_done = page.evaluate("() => { const v = window.tribridge.view;"
-                                            " return (v.tricks.declarer || 0) + (v.tricks.defenders || 0); }")
+                tricks_done = page.evaluate(
+                    "() => { const v = window.tribridge.view;"
+                    " return (v.tricks.declarer || 0) + (v.tricks.defenders || 0); }"
+                )
                 trick_cards = page.locator("#trick:not(.last) .card").count()
                 if phase == "play" and not in_progress_taken and tricks_done >= args.tricks and trick_cards > 0:
                     page.screenshot(path=str(out / "table.png"))

@@ -34,8 +34,10 @@ def start_game(page, base_url: str, bots: tuple[str, str] = ("random", "random")
     page.select_option("#scheme", scheme)
     page.click("#start-game")
     page.wait_for_selector("#table:not([hidden])")
-    page.wait_for_function("() => document.getElementById('table').dataset.phase !== undefined"
-                           " && document.getElementById('table').dataset.phase !== ''")
+    page.wait_for_function(
+        "() => document.getElementById('table').dataset.phase !== undefined"
+        " && document.getElementById('table').dataset.phase !== ''"
+    )
 
 
 def wait_actionable(page, timeout_ms: int = 60_000) -> str:

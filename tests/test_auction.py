@@ -8,8 +8,18 @@ from hypothesis import strategies as st
 from tribridge.cards import Deal, Seat, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import (
-    DOUBLE, PASS, REDOUBLE, AuctionOptions, AuctionState, Call, Contract, Denom, bid, opening_leader,
-    play_deal, reseat,
+    DOUBLE,
+    PASS,
+    REDOUBLE,
+    AuctionOptions,
+    AuctionState,
+    Call,
+    Contract,
+    Denom,
+    bid,
+    opening_leader,
+    play_deal,
+    reseat,
 )
 
 
@@ -135,7 +145,7 @@ def test_legal_calls_are_exactly_the_legal_ones():
     for ranking in ("contract", "value"):
         a = AuctionState.from_calls("N", ["2D", "X"], AuctionOptions(ranking=ranking))
         legal = set(a.legal_calls())
-        every = [PASS, DOUBLE, REDOUBLE] + [bid(l, d) for l in range(1, 8) for d in Denom]
+        every = [PASS, DOUBLE, REDOUBLE] + [bid(level, d) for level in range(1, 8) for d in Denom]
         for c in every:
             assert (c in legal) == (a.is_legal(c) is None)
 
@@ -143,8 +153,7 @@ def test_legal_calls_are_exactly_the_legal_ones():
 @st.composite
 def random_auctions(draw):
     dealer = draw(st.sampled_from(list(Seat)))
-    options = AuctionOptions(ranking=draw(st.sampled_from(["contract", "value"])),
-                             dealer_must_bid=draw(st.booleans()))
+    options = AuctionOptions(ranking=draw(st.sampled_from(["contract", "value"])), dealer_must_bid=draw(st.booleans()))
     state = AuctionState.start(dealer, options)
     steps = 0
     while not state.is_over:

@@ -76,8 +76,9 @@ def test_layouts_respect_known_cards_and_voids(case, seed):
 def test_layouts_respect_auction_facts(seed, fact_seat, below):
     rng = np.random.default_rng(seed)
     owners = random_deal(rng).to_owners()
-    k = build_knowledge({0: np.flatnonzero(owners == 0)},
-                        facts=[NtFact(fact_seat, below=below), NtFact((fact_seat % 3) + 1, below=1)])
+    k = build_knowledge(
+        {0: np.flatnonzero(owners == 0)}, facts=[NtFact(fact_seat, below=below), NtFact((fact_seat % 3) + 1, below=1)]
+    )
     sample = sample_layouts(k, 16, rng, relax=False)
     assert sample.drawn >= len(sample.layouts)
     if len(sample.layouts):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from tribridge.bots.bidding import PaperBidder, RandomBidder, SimulationBidder
-from tribridge.cards import Hand, Seat, random_deal
+from tribridge.cards import Hand, random_deal
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.rules.auction import AuctionState, Call
 from tribridge.rules.view import SeatView, bidding_view

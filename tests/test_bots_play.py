@@ -58,8 +58,10 @@ def test_forced_card_answers_without_searching():
         if len(state.legal_cards()) == 1:
             break
     view = play_view(state)
-    with mock.patch("tribridge.bots.play.sample_layouts") as sampler, \
-            mock.patch("tribridge.bots.play.dd_card_scores") as solver:
+    with (
+        mock.patch("tribridge.bots.play.sample_layouts") as sampler,
+        mock.patch("tribridge.bots.play.dd_card_scores") as solver,
+    ):
         decision = PimcPlayer(layouts=32).decide(view)
         assert not sampler.called and not solver.called
     assert not decision.searched
@@ -176,8 +178,8 @@ def test_real_layout_explains_double_dummy_defence_and_not_a_blunder():
 
 def test_play_checks_keep_the_layouts_that_explain_the_defence():
     """With play checks on, the kept layouts rank by misses: the real deal (no miss) is kept before others."""
-    from tribridge.bots.play import consistent_order, hidden_plays, play_inconsistencies
     from tribridge.bots.belief import sample_layouts
+    from tribridge.bots.play import consistent_order, hidden_plays, play_inconsistencies
 
     state = _dd_defended_state(21, 9)
     position = _declarer_position(state)
@@ -186,7 +188,9 @@ def test_play_checks_keep_the_layouts_that_explain_the_defence():
     pool = np.concatenate([drawn, real])
     kept = pool[consistent_order(pool, position, 4, hidden_plays(position, 3))]
     misses = play_inconsistencies(pool, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
-    kept_misses = play_inconsistencies(kept, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:])
+    kept_misses = play_inconsistencies(
+        kept, position, [i for i, (s, _) in enumerate(position.trace) if s in (1, 3)][-3:]
+    )
     assert sorted(kept_misses.tolist()) == sorted(misses.tolist())[:4]
     assert misses[-1] == 0
     if int((misses[:-1] == 0).sum()) < 4:

@@ -71,7 +71,9 @@ def act_once(pages, bid: bool) -> None:
             choice = bids[0] if bid and bids else "P"
             page.click(f"#bidding-box button.call[data-call='{choice}']")
         else:
-            card = page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")[0]
+            card = page.eval_on_selector_all(".felt .hand button.card:enabled", "els => els.map(e => e.dataset.card)")[
+                0
+            ]
             page.click(f".felt .hand button.card[data-card='{card}']")
         page.wait_for_function(f"() => Number(document.getElementById('table').dataset.version) > {view['version']}")
         return

@@ -100,5 +100,7 @@ def test_phone_next_deal_has_no_keyboard_hint(phone, server_url):
     assert phone.inner_text("#next-deal").strip() == "Next deal"
     width = phone.evaluate("() => document.querySelector('#score-sheet table').getBoundingClientRect().right")
     assert width <= PHONE["width"]
-    rows = phone.eval_on_selector_all("#score-sheet tbody td.contract", "els => els.map(e => e.getClientRects().length)")
+    rows = phone.eval_on_selector_all(
+        "#score-sheet tbody td.contract", "els => els.map(e => e.getClientRects().length)"
+    )
     assert all(n == 1 for n in rows), "a contract on the score sheet wraps"

@@ -11,10 +11,19 @@ pytestmark = pytest.mark.browser
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
 SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
-EP_PLAYERS = [endplay_types.Player.north, endplay_types.Player.east, endplay_types.Player.south,
-              endplay_types.Player.west]
-EP_STRAINS = {"C": endplay_types.Denom.clubs, "D": endplay_types.Denom.diamonds, "H": endplay_types.Denom.hearts,
-              "S": endplay_types.Denom.spades, "NT": endplay_types.Denom.nt}
+EP_PLAYERS = [
+    endplay_types.Player.north,
+    endplay_types.Player.east,
+    endplay_types.Player.south,
+    endplay_types.Player.west,
+]
+EP_STRAINS = {
+    "C": endplay_types.Denom.clubs,
+    "D": endplay_types.Denom.diamonds,
+    "H": endplay_types.Denom.hearts,
+    "S": endplay_types.Denom.spades,
+    "NT": endplay_types.Denom.nt,
+}
 
 
 def play_a_contract(page) -> None:
@@ -68,7 +77,7 @@ def test_analysis_numbers_equal_the_view_and_an_independent_solve(page, server_u
 
 
 def test_review_steps_through_a_whole_deal_and_a_finished_deal_reopens(page, server_url):
-    """"Review the play" steps card by card to the end (buttons and arrow keys); the score sheet reopens deal 1."""
+    """ "Review the play" steps card by card to the end (buttons and arrow keys); the score sheet reopens deal 1."""
     start_game(page, server_url)
     play_a_contract(page)
     first_deal = int(page.get_attribute("#table", "data-deal-no"))
@@ -123,6 +132,7 @@ def test_review_needs_a_seat_and_a_finished_deal(page, server_url):
              const anonymous = await fetch(url);
              const early = await fetch(url, {headers: {Authorization: `Bearer ${token}`}});
              return [anonymous.status, early.status, (await early.json()).error];
-           }""")
+           }"""
+    )
     assert statuses[0] == 403
     assert statuses[1] == 404 and "not finished" in statuses[2]

@@ -67,7 +67,9 @@ def test_full_game_against_two_bots(page, server_url):
     except Exception:
         pytest.fail(f"no double-dummy table; analysis was {page.evaluate('() => window.tribridge.view.analysis')}")
     assert page.locator("[data-testid='declarer-tricks'] tbody tr").count() == 3
-    dd_cells = page.eval_on_selector_all("[data-testid='declarer-tricks'] tbody td", "els => els.map(e => e.textContent)")
+    dd_cells = page.eval_on_selector_all(
+        "[data-testid='declarer-tricks'] tbody td", "els => els.map(e => e.textContent)"
+    )
     assert all(cell.isdigit() and 0 <= int(cell) <= 13 for cell in dd_cells), dd_cells
     assert page.locator("[data-testid='best-contract']").count() == 1
 

@@ -37,8 +37,10 @@ def test_analyze_file_gives_one_json_object_per_board(tmp_path, capsys):
     assert code == 0 and err == ""
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["board"] for r in rows] == ["4", "9"]
-    dealt = ["W:QJT9.A54.KQ2.A32 AK2.QJ3.T98.7654 543.T92.J543.T98 876.K876.A76.KQJ",
-             record.deal.to_pbn(int(record.dealer))]  # the 3PAB record: its hands as dealt, not reseated
+    dealt = [
+        "W:QJT9.A54.KQ2.A32 AK2.QJ3.T98.7654 543.T92.J543.T98 876.K876.A76.KQJ",
+        record.deal.to_pbn(int(record.dealer)),
+    ]  # the 3PAB record: its hands as dealt, not reseated
     for row, deal in zip(rows, dealt):
         code, single, _ = run(capsys, "analyze", deal, "--json", "--no-cache")
         assert code == 0
@@ -68,8 +70,9 @@ def test_match_plays_the_deals_of_a_file(tmp_path, capsys):
         boards.append(deal_board_pbn(deal, Seat(dealer), index + 1))
     path = tmp_path / "deals.pbn"
     path.write_text("\n".join(boards), encoding="utf-8")
-    code, from_file, _ = run(capsys, "match", "--bots", "random,dd,random", "--deals-file", str(path),
-                             "--seed", "3", "--json")
+    code, from_file, _ = run(
+        capsys, "match", "--bots", "random,dd,random", "--deals-file", str(path), "--seed", "3", "--json"
+    )
     assert code == 0
     code, seeded, _ = run(capsys, "match", "--bots", "random,dd,random", "--deals", "2", "--seed", "3", "--json")
     from_file, seeded = json.loads(from_file), json.loads(seeded)

@@ -29,8 +29,11 @@ def test_commands_are_listed(capsys):
 def test_score_text_and_json(capsys):
     code, out, _ = run(capsys, "score", "--contract", "4S", "--doubled", "--tricks", "11")
     assert code == 0
-    lines = {line.rsplit(None, 1)[0].strip(): int(line.rsplit(None, 1)[1]) for line in out.splitlines()[1:]
-             if line.rsplit(None, 1)[-1].lstrip("-").isdigit()}
+    lines = {
+        line.rsplit(None, 1)[0].strip(): int(line.rsplit(None, 1)[1])
+        for line in out.splitlines()[1:]
+        if line.rsplit(None, 1)[-1].lstrip("-").isdigit()
+    }
     assert lines["Declarer"] == 190 and lines["Each defender"] == 0
     assert lines["bonus for making a doubled contract"] == 100
     assert "_" not in out  # labels a bridge player reads, not raw keys
@@ -105,6 +108,9 @@ def test_play_random_outputs(capsys):
 
 def test_console_script_exit_code():
     """The installed entry point returns 2 on bad input (run as a real process)."""
-    proc = subprocess.run([sys.executable, "-m", "tribridge.cli.main", "score", "--contract", "3Q", "--tricks", "9"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tribridge.cli.main", "score", "--contract", "3Q", "--tricks", "9"],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and proc.stderr.startswith("tribridge score: error: contract")

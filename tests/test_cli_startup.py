@@ -25,31 +25,62 @@ print("LOADED", ",".join(loaded), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("argv", [
-    ["--version"], ["--help"], ["score", "--contract", "4S", "--tricks", "10"], ["deal", "--count", "2"],
-    ["nt-call", "K84.AJ85.AK6.AKQ"], ["nt-call", "K84.AJ85.AK6.AKQ", "--level", "3", "--json"],
-    ["play-random", "--seed", "2"], ["match", "--help"], ["analyze", "--help"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--version"],
+        ["--help"],
+        ["score", "--contract", "4S", "--tricks", "10"],
+        ["deal", "--count", "2"],
+        ["nt-call", "K84.AJ85.AK6.AKQ"],
+        ["nt-call", "K84.AJ85.AK6.AKQ", "--level", "3", "--json"],
+        ["play-random", "--seed", "2"],
+        ["match", "--help"],
+        ["analyze", "--help"],
+    ],
+)
 def test_light_commands_do_not_load_the_compiler_stack(argv):
-    proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), *argv], capture_output=True, text=True,
-                          check=True)
+    proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), *argv], capture_output=True, text=True, check=True)
     loaded = proc.stderr.strip().splitlines()[-1]
     assert loaded == "LOADED", loaded
 
 
 def test_a_command_needing_the_compiler_does_load_it():
     """The probe above can fail: a command that needs numba shows it."""
-    proc = subprocess.run([sys.executable, "-c", PROBE % (HEAVY,), "capture", "N:AKQ2.KJ4.T98.762 J543.AQ2.KQ.AKQ "
-                           "T976.T985.J76.J4 8.763.A5432.T9853"], capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            PROBE % (HEAVY,),
+            "capture",
+            "N:AKQ2.KJ4.T98.762 J543.AQ2.KQ.AKQ T976.T985.J76.J4 8.763.A5432.T9853",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert "numba" in proc.stderr.strip().splitlines()[-1]
 
 
 def test_missing_extra_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path):
     original = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name.split(".")[0] == "matplotlib" else original(name, *a))
-    code = main(["shuffle", "deal", "--players", "2", "--hand-size", "4", "--shuffles", "1-2",
-                 "--plot", str(tmp_path / "x.png")])
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name.split(".")[0] == "matplotlib" else original(name, *a)
+    )
+    code = main(
+        [
+            "shuffle",
+            "deal",
+            "--players",
+            "2",
+            "--hand-size",
+            "4",
+            "--shuffles",
+            "1-2",
+            "--plot",
+            str(tmp_path / "x.png"),
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1
     assert err[0].startswith("tribridge shuffle: needs the 'sim' extra: pip install 'tribridge[sim]'")

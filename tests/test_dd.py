@@ -17,13 +17,9 @@ EpDeal, Denom, Player = endplay_types.Deal, endplay_types.Denom, endplay_types.P
 OUR_TO_EP_DENOM = [Denom.clubs, Denom.diamonds, Denom.hearts, Denom.spades, Denom.nt]
 
 # Each seat holds one whole suit: N spades, E hearts, S diamonds, W clubs.
-ONE_SUIT_EACH = Deal.from_pbn(
-    "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-)
+ONE_SUIT_EACH = Deal.from_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 # North-South hold every card above the opponents' in every suit, and nobody is void.
-TOP_CARDS_NS = Deal.from_pbn(
-    "N:AKQJ.AKQ.AKQ.AKQ 765.8765.876.765 T98.JT9.JT9.JT98 432.432.5432.432"
-)
+TOP_CARDS_NS = Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ 765.8765.876.765 T98.JT9.JT9.JT98 432.432.5432.432")
 
 
 @settings(max_examples=50, deadline=None)

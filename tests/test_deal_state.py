@@ -201,11 +201,16 @@ def test_the_record_and_its_policies_see_exactly_the_deal_state_views():
         def policy(view):
             seen.append(view)
             return inner(view)
+
         return policy
 
     players = DealState.start(deal, Seat.W).players
-    record = play_deal_record(deal, Seat.W, {s: watch(random_bid_policy(rng)) for s in players},
-                              {s: watch(random_play_policy(rng)) for s in players})
+    record = play_deal_record(
+        deal,
+        Seat.W,
+        {s: watch(random_bid_policy(rng)) for s in players},
+        {s: watch(random_play_policy(rng)) for s in players},
+    )
     state = record.state()
     assert DealRecord.from_state(state, record.scheme) == record
     # replay the same actions and compare every view a policy was given with DealState.view

@@ -11,15 +11,24 @@ from hypothesis import strategies as st
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import PASS, AuctionOptions, Call, bid, reseat
-from tribridge.rules.view import SeatView
 from tribridge.rules.game import (
-    DealRecord, play_deal_record, play_random_deal, random_bid_policy, random_play_policy,
+    DealRecord,
+    play_deal_record,
+    play_random_deal,
+    random_bid_policy,
+    random_play_policy,
 )
 from tribridge.rules.scoring import get_scheme, honours_held, score_deal
+from tribridge.rules.view import SeatView
 
 
-@given(st.integers(0, 2**32 - 1), st.sampled_from(list(Seat)), st.sampled_from(["contract", "value"]),
-       st.booleans(), st.sampled_from(["classic", "tribridge"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(list(Seat)),
+    st.sampled_from(["contract", "value"]),
+    st.booleans(),
+    st.sampled_from(["classic", "tribridge"]),
+)
 @settings(max_examples=60, deadline=None)
 def test_record_json_round_trip(seed, dealer, ranking, must_bid, scheme):
     record = play_random_deal(seed, scheme, dealer, AuctionOptions(ranking, must_bid))
@@ -89,6 +98,7 @@ def test_declarer_plays_dummy_and_views_show_what_they_should():
         def policy(view: SeatView) -> Call:
             assert view.seat == seat and view.hand == deal[seat] and view.dealer == dealer
             return Call.parse(calls[seat].pop(0))
+
         return policy
 
     seen: dict[Seat, list[SeatView]] = {s: [] for s in (Seat.E, Seat.S, Seat.N)}
@@ -99,6 +109,7 @@ def test_declarer_plays_dummy_and_views_show_what_they_should():
         def policy(view: SeatView) -> Card:
             seen[person].append(view)
             return inner(view)
+
         return policy
 
     record = play_deal_record(deal, dealer, {s: scripted(s) for s in seen}, {s: recorder(s) for s in seen})
@@ -139,8 +150,11 @@ def test_illegal_policy_choices_are_refused():
     bidders = {s: (lambda view: bid(1, "C")) for s in Seat}
     with pytest.raises(IllegalAction, match="does not outrank"):
         play_deal_record(deal, "N", bidders, {})
-    opener = {Seat.N: lambda v: bid(1, "NT") if not v.auction.calls else PASS, Seat.E: lambda v: PASS,
-              Seat.W: lambda v: PASS}
+    opener = {
+        Seat.N: lambda v: bid(1, "NT") if not v.auction.calls else PASS,
+        Seat.E: lambda v: PASS,
+        Seat.W: lambda v: PASS,
+    }
     bad_player = lambda view: Card(min(set(range(52)) - view.held - {c.index for c in view.played_cards}))  # noqa: E731
     with pytest.raises(IllegalAction, match="does not hold"):
         play_deal_record(deal, "N", opener, {s: bad_player for s in Seat})
@@ -169,8 +183,9 @@ def test_honours_scheme_counts_honours_from_the_deal():
     for _ in range(20):
         deal = random_deal(rng)
         seats = (Seat.N, Seat.E, Seat.W)
-        record = play_deal_record(deal, "N", {s: random_bid_policy(rng) for s in seats},
-                                  {s: random_play_policy(rng) for s in seats}, scheme)
+        record = play_deal_record(
+            deal, "N", {s: random_bid_policy(rng) for s in seats}, {s: random_play_policy(rng) for s in seats}, scheme
+        )
         if record.contract is None:
             continue
         held = honours_held(record.play_deal, record.contract)

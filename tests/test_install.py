@@ -24,30 +24,51 @@ def plain_venv(tmp_path_factory):
     """A new virtual environment with ``pip install REPO`` (no extras); yields its ``bin`` folder."""
     venv = tmp_path_factory.mktemp("plain") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(ROOT)],
-                         capture_output=True, text=True)
+    pip = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(ROOT)], capture_output=True, text=True
+    )
     assert pip.returncode == 0, pip.stderr[-3000:]
     return venv / "bin"
 
 
 def tribridge(bin_dir: Path, *argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "TRIBRIDGE_DD_CACHE": str(bin_dir.parent / "dd.sqlite"), "COLUMNS": "200"}
-    return subprocess.run([str(bin_dir / "tribridge"), *argv], capture_output=True, text=True, timeout=timeout,
-                          env=env, cwd=bin_dir.parent)
+    return subprocess.run(
+        [str(bin_dir / "tribridge"), *argv],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        cwd=bin_dir.parent,
+    )
 
 
 def test_the_extras_are_really_missing(plain_venv):
     proc = subprocess.run([str(plain_venv / "python"), "-c", "import dask"], capture_output=True, text=True)
     assert proc.returncode != 0  # so the one-line message below is tested against a real absence
-    proc = subprocess.run([str(plain_venv / "python"), "-c", "import endplay, fastapi, uvicorn, numba"],
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(plain_venv / "python"), "-c", "import endplay, fastapi, uvicorn, numba"], capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
 
 
 def test_serve_answers_healthz(plain_venv, tmp_path):
-    server = subprocess.Popen([str(plain_venv / "tribridge"), "serve", "--port", "0", "--host", "127.0.0.1",
-                               "--db", str(tmp_path / "games.sqlite"), "--no-access-log"],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            str(plain_venv / "tribridge"),
+            "serve",
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--db",
+            str(tmp_path / "games.sqlite"),
+            "--no-access-log",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         ready, _, _ = select.select([server.stdout], [], [], 120)
         assert ready, "the server printed no URL within 120 s"
@@ -83,4 +104,5 @@ def test_a_missing_extra_is_one_line(plain_venv):
     proc = tribridge(plain_venv, "study", "game", "--deals", "100", "--runs", "1", "--backend", "dask")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines() == [
-        "tribridge study: needs the 'sim' extra: pip install 'tribridge[sim]' (dask is missing)"]
+        "tribridge study: needs the 'sim' extra: pip install 'tribridge[sim]' (dask is missing)"
+    ]

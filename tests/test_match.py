@@ -1,6 +1,5 @@
 """Match runner: rotations give each bot each hand once per rotation set; results aggregate correctly."""
 
-
 import pytest
 
 from tribridge.errors import InvalidInput
@@ -90,8 +89,21 @@ def test_match_cli_passes_pimc_options_to_the_player():
 
     with mock.patch("tribridge.sim.match.run_match", side_effect=RuntimeError("stop")) as runner:
         with pytest.raises(RuntimeError):
-            main(["match", "--bots", "paper+pimc,random,dd", "--deals", "1", "--pimc-layouts", "6",
-                  "--pimc-check-plays", "2", "--pimc-oversample", "4"])
+            main(
+                [
+                    "match",
+                    "--bots",
+                    "paper+pimc,random,dd",
+                    "--deals",
+                    "1",
+                    "--pimc-layouts",
+                    "6",
+                    "--pimc-check-plays",
+                    "2",
+                    "--pimc-oversample",
+                    "4",
+                ]
+            )
     options = runner.call_args.kwargs["options"]
     assert options == {"paper+pimc": {"player": {"layouts": 6, "check_plays": 2, "oversample": 4}}}
     from tribridge.bots import get_bot

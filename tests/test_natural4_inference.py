@@ -36,5 +36,6 @@ def test_opening_lead_samples_follow_the_auction():
     assert spades.mean() >= 5 and spades.mean() >= plain_spades.mean() + 1.5, (spades.mean(), plain_spades.mean())
     hidden = [0, 2, 3]
     assert auction_violations(decision.sample.layouts, shown, hidden).max() <= np.median(
-        auction_violations(plain, shown, hidden))
+        auction_violations(plain, shown, hidden)
+    )
     assert decision.card in east

@@ -31,8 +31,15 @@ def test_paper_example_is_yes_at_1nt_with_hand_worked_trace():
     # remaining starts at 6-1=5. ♣ A-K 0, K-Q 0; ♦ A-K 0, K-6 gap 6 > 5 skipped;
     # ♥ A-J 2 (5->3), J-8 2 (3->1), 8-5 gap 2 > 1; ♠ K-8 4, 8-4 3 skipped.
     assert [(s.suit, s.between, s.taken) for s in t.steps] == [
-        (0, 0, True), (0, 0, True), (1, 0, True), (1, 6, False),
-        (2, 2, True), (2, 2, True), (2, 2, False), (3, 4, False), (3, 3, False),
+        (0, 0, True),
+        (0, 0, True),
+        (1, 0, True),
+        (1, 6, False),
+        (2, 2, True),
+        (2, 2, True),
+        (2, 2, False),
+        (3, 4, False),
+        (3, 3, False),
     ]
     assert t.count_of_one == 9 and t.remaining == 1
     # at 3NT: K = 4, remaining 3: ♣ +2, ♦ +1, ♥ A-J (3->1), J-8 skipped -> 4+4 = 8 < 9

@@ -22,8 +22,13 @@ from tribridge.rules.pbn import deal_board_pbn, read_boards
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import score_deal
 
-EP_DENOM = {Denom.C: EpDenom.clubs, Denom.D: EpDenom.diamonds, Denom.H: EpDenom.hearts, Denom.S: EpDenom.spades,
-            Denom.NT: EpDenom.nt}
+EP_DENOM = {
+    Denom.C: EpDenom.clubs,
+    Denom.D: EpDenom.diamonds,
+    Denom.H: EpDenom.hearts,
+    Denom.S: EpDenom.spades,
+    Denom.NT: EpDenom.nt,
+}
 EP_PENALTY = {0: EpPenalty.passed, 1: EpPenalty.doubled, 2: EpPenalty.redoubled}
 EP_VUL = {"None": EpVul.none, "NS": EpVul.ns, "EW": EpVul.ew, "All": EpVul.both}
 
@@ -33,8 +38,14 @@ def random_record(seed: int, dealer: int, scheme: str, ranking: str, must_bid: b
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), dealer=st.integers(0, 3), scheme=st.sampled_from(["classic", "tribridge"]),
-       ranking=st.sampled_from(["contract", "value"]), must_bid=st.booleans(), board=st.none() | st.integers(1, 99))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    dealer=st.integers(0, 3),
+    scheme=st.sampled_from(["classic", "tribridge"]),
+    ranking=st.sampled_from(["contract", "value"]),
+    must_bid=st.booleans(),
+    board=st.none() | st.integers(1, 99),
+)
 def test_record_round_trips_through_pbn(seed, dealer, scheme, ranking, must_bid, board):
     record = random_record(seed, dealer, scheme, ranking, must_bid)
     text = record.to_pbn(board=board)
@@ -55,9 +66,12 @@ def test_claimed_record_round_trips(seed, cut):
     state = PlayState(full.play_deal, full.contract, full.play[:cut])
     conceder = opening_leader(full.contract.declarer)
     claimed = state.apply_claim(conceder, 0)
-    data.update(play=data["play"][:cut], claimed={"seat": conceder.letter, "tricks": 0},
-                declarer_tricks=claimed.declarer_tricks,
-                score=score_deal(full.contract, claimed.declarer_tricks, full.scheme).to_json())
+    data.update(
+        play=data["play"][:cut],
+        claimed={"seat": conceder.letter, "tricks": 0},
+        declarer_tricks=claimed.declarer_tricks,
+        score=score_deal(full.contract, claimed.declarer_tricks, full.scheme).to_json(),
+    )
     record = DealRecord.from_json(data)
     text = record.to_pbn()
     assert '[Claim "' in text
@@ -77,10 +91,13 @@ def test_endplay_reads_our_record(seed):
         return
     c = record.contract
     assert (board.contract.level, board.contract.denom, board.contract.declarer, board.contract.penalty) == (
-        c.level, EP_DENOM[c.denom], EpPlayer.find(c.declarer.letter), EP_PENALTY[c.doubling])
+        c.level,
+        EP_DENOM[c.denom],
+        EpPlayer.find(c.declarer.letter),
+        EP_PENALTY[c.doubling],
+    )
     assert board.contract.level + 6 + board.contract.result == record.declarer_tricks
-    assert [str(card)[-1] + str(card)[0] for card in board.play] == [
-        _symbol_card(str(card)) for card in record.play]
+    assert [str(card)[-1] + str(card)[0] for card in board.play] == [_symbol_card(str(card)) for card in record.play]
 
 
 def _symbol_card(text: str) -> str:
@@ -91,8 +108,9 @@ def _symbol_card(text: str) -> str:
 def _random_played(rng: np.random.Generator) -> tuple[Deal, Contract, list]:
     """A random deal, contract and legal play of random length (our rules choose the cards)."""
     deal = random_deal(rng)
-    contract = Contract(int(rng.integers(1, 8)), Denom(int(rng.integers(0, 5))), int(rng.integers(0, 3)),
-                        Seat(int(rng.integers(0, 4))))
+    contract = Contract(
+        int(rng.integers(1, 8)), Denom(int(rng.integers(0, 5))), int(rng.integers(0, 3)), Seat(int(rng.integers(0, 4)))
+    )
     state = PlayState.start(deal, contract)
     for _ in range(int(rng.integers(0, 53))):
         legal = state.legal_cards()
@@ -109,12 +127,22 @@ def test_we_read_endplays_files(seed, boards):
     for number in range(1, boards + 1):
         deal, contract, play = _random_played(rng)
         dealer, vul = Seat(int(rng.integers(0, 4))), ["None", "NS", "EW", "All"][int(rng.integers(0, 4))]
-        ep_contract = EpContract(level=contract.level, denom=EP_DENOM[contract.denom],
-                                 declarer=EpPlayer.find(contract.declarer.letter),
-                                 penalty=EP_PENALTY[contract.doubling], result=0)
+        ep_contract = EpContract(
+            level=contract.level,
+            denom=EP_DENOM[contract.denom],
+            declarer=EpPlayer.find(contract.declarer.letter),
+            penalty=EP_PENALTY[contract.doubling],
+            result=0,
+        )
         written.append((deal, dealer, vul, contract, play))
-        board = EpBoard(deal=EpDeal(deal.to_pbn()), dealer=EpPlayer.find(dealer.letter), vul=EP_VUL[vul],
-                        board_num=number, contract=ep_contract, play=[EpCard(str(c)) for c in play])
+        board = EpBoard(
+            deal=EpDeal(deal.to_pbn()),
+            dealer=EpPlayer.find(dealer.letter),
+            vul=EP_VUL[vul],
+            board_num=number,
+            contract=ep_contract,
+            play=[EpCard(str(c)) for c in play],
+        )
         written[-1] = (deal, dealer, vul, contract, play, board)
     text = endplay_pbn.dumps([w[-1] for w in written])
     ours = read_boards(text)
@@ -133,7 +161,8 @@ def test_endplay_reads_our_unplayed_boards():
     text = "\n".join(deal_board_pbn(deal, dealer, i + 1) for i, (deal, dealer) in enumerate(deals))
     theirs = endplay_pbn.loads(text)
     assert [(b.deal.to_pbn(), b.dealer.abbr, b.board_num) for b in theirs] == [
-        (deal.to_pbn(), dealer.letter, i + 1) for i, (deal, dealer) in enumerate(deals)]
+        (deal.to_pbn(), dealer.letter, i + 1) for i, (deal, dealer) in enumerate(deals)
+    ]
     assert [b.dealt() for b in read_boards(text)] == deals
 
 
@@ -188,16 +217,22 @@ def test_a_four_handed_auction_is_not_a_3pab_record():
         DealRecord.from_pbn(read_boards(TOURNAMENT)[2])
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ('[Board "1"]\n[Deal "N:AKQ"]\n', 2, "4 hands"),
-    ('[Board "1"]\n[Deal "N:- - - -"]\n', 2, "one hand may be unknown"),
-    ('[Board "1"]\n[Dealer "N"\n', 2, "malformed tag"),
-    ('[Board "1"]\n{ never closed\n\n', 2, "never closed"),
-    ('1C 1D\n', 1, "outside a game"),
-    ('[Board "1"]\n[Dealer "Q"]\n[Deal "N:AK2.QJ3.T98.7654 QJT9.A54.KQ2.A32 876.K876.A76.KQJ 543.T92.J543.T98"]\n', 2,
-     "seat"),
-    ('[Board "1"]\n[Vulnerable "Maybe"]\n', 2, "None, NS, EW or All"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ('[Board "1"]\n[Deal "N:AKQ"]\n', 2, "4 hands"),
+        ('[Board "1"]\n[Deal "N:- - - -"]\n', 2, "one hand may be unknown"),
+        ('[Board "1"]\n[Dealer "N"\n', 2, "malformed tag"),
+        ('[Board "1"]\n{ never closed\n\n', 2, "never closed"),
+        ("1C 1D\n", 1, "outside a game"),
+        (
+            '[Board "1"]\n[Dealer "Q"]\n[Deal "N:AK2.QJ3.T98.7654 QJT9.A54.KQ2.A32 876.K876.A76.KQJ 543.T92.J543.T98"]\n',
+            2,
+            "seat",
+        ),
+        ('[Board "1"]\n[Vulnerable "Maybe"]\n', 2, "None, NS, EW or All"),
+    ],
+)
 def test_errors_name_the_line(text, line, words):
     with pytest.raises(InvalidInput, match=words) as info:
         for board in read_boards(text, "f.pbn"):
@@ -227,10 +262,12 @@ def test_one_record_at_a_time():
 
 def test_what_real_files_contain():
     """A byte-order mark, CRLF line ends, two tags on a line, lower-case seats, '10' for the ten, data tables."""
-    text = ('\ufeff[Board "7"] [Dealer "s"]\r\n'
-            '[Deal "s:QJ109.A54.KQ2.A32 543.T92.J543.T98 AK2.QJ3.T98.7654 876.K876.A76.KQJ"]\r\n'
-            '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\r\n'
-            'N NT 9\r\nS NT 9\r\n')
+    text = (
+        '\ufeff[Board "7"] [Dealer "s"]\r\n'
+        '[Deal "s:QJ109.A54.KQ2.A32 543.T92.J543.T98 AK2.QJ3.T98.7654 876.K876.A76.KQJ"]\r\n'
+        '[OptimumResultTable "Declarer;Denomination\\2R;Result\\2R"]\r\n'
+        "N NT 9\r\nS NT 9\r\n"
+    )
     (board,) = read_boards(text)
     assert board.number == "7" and board.dealer() == Seat.S
     assert board.deal()[Seat.S].to_pbn() == "QJT9.A54.KQ2.A32"

@@ -14,11 +14,11 @@ from tribridge.rules.play import PlayState, trick_winner
 TRICK_CASES = [
     (["SA", "SK", "SQ", "SJ"], "N", None, "N"),
     (["S2", "SK", "SQ", "SA"], "N", None, "W"),
-    (["S2", "S3", "S4", "S5"], "E", None, "N"),       # 5 by the fourth hand, E S W N -> N
-    (["HT", "H9", "SA", "H8"], "S", None, "S"),      # discard of SA does not win in NT
+    (["S2", "S3", "S4", "S5"], "E", None, "N"),  # 5 by the fourth hand, E S W N -> N
+    (["HT", "H9", "SA", "H8"], "S", None, "S"),  # discard of SA does not win in NT
     (["HT", "H9", "SA", "H8"], "S", Suit.SPADES, "N"),  # ...but ruffs with spades trumps
-    (["HT", "C2", "S3", "HK"], "W", Suit.CLUBS, "N"),   # first ruff (C2 by N) wins over S3 discard
-    (["HT", "C2", "C3", "HK"], "W", Suit.CLUBS, "E"),   # overruff C3 by E beats C2
+    (["HT", "C2", "S3", "HK"], "W", Suit.CLUBS, "N"),  # first ruff (C2 by N) wins over S3 discard
+    (["HT", "C2", "C3", "HK"], "W", Suit.CLUBS, "E"),  # overruff C3 by E beats C2
     (["C5", "CA", "D2", "C4"], "E", Suit.DIAMONDS, "W"),  # trump D2 by W beats the CA
     (["DQ", "DK", "DA", "D2"], "N", Suit.HEARTS, "S"),  # no trump played: highest of suit led
     (["D3", "H2", "H3", "HA"], "S", Suit.HEARTS, "E"),  # highest trump wins: HA by E
@@ -35,12 +35,14 @@ def test_trick_winner_table(cards, leader, trump, winner):
 def _reference_winner(cards, leader, trump):
     """Independent restatement: best = highest trump if any trump, else highest of the led suit."""
     led = cards[0].suit
+
     def strength(c):
         if trump is not None and c.suit == trump:
             return 200 - c.rank
         if c.suit == led:
             return 100 - c.rank
         return 0
+
     pos = max(range(4), key=lambda i: strength(cards[i]))
     return Seat((leader + pos) % 4)
 

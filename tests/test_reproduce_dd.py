@@ -35,8 +35,7 @@ def _protocol(owners: np.ndarray, deal_index: int) -> dict | None:
     dealer = deal_index % 3
     widow = (dealer + 2) % 4
     order = [dealer, (dealer + 1) % 4, (dealer + 3) % 4]
-    highest = {seat: max([lv for lv in range(1, 8) if _passes_at(owners, seat, lv)], default=0)
-               for seat in range(4)}
+    highest = {seat: max([lv for lv in range(1, 8) if _passes_at(owners, seat, lv)], default=0) for seat in range(4)}
     level, declarer, passes, turn = 0, None, 0, 0
     while not ((declarer is None and passes == 3) or (declarer is not None and passes == 2)):
         seat = order[turn % 3]
@@ -53,8 +52,13 @@ def _protocol(owners: np.ndarray, deal_index: int) -> dict | None:
     tricks = int(dd_tables_array(play[None, :], nt_only=True, cache=False, workers=1)[0, declarer, NT])
     contract = Contract(level, Denom.NT, 0, Seat(declarer))
     net = {name: int(score_deal(contract, tricks, get_scheme(name)).net) for name in ("classic", "tribridge")}
-    return {"level": level, "tricks": tricks, "made": tricks >= level + 6, "widow_ok": _passes_at(owners, widow, level),
-            "net": net}
+    return {
+        "level": level,
+        "tricks": tricks,
+        "made": tricks >= level + 6,
+        "widow_ok": _passes_at(owners, widow, level),
+        "net": net,
+    }
 
 
 def _wilson_by_bisection(successes: int, trials: int) -> tuple[float, float]:
@@ -113,8 +117,9 @@ def test_dd_figures_match_an_independent_computation(comparison, independent):
         assert dd["net"][scheme]["total"] == int(per_deal.sum())
         half = 1.959963984540054 * per_deal.std(ddof=1) / math.sqrt(DEALS)
         assert dd["net"][scheme]["per_1000"] == pytest.approx(1000 * per_deal.mean())
-        assert dd["net"][scheme]["ci_per_1000"] == pytest.approx((1000 * (per_deal.mean() - half),
-                                                                  1000 * (per_deal.mean() + half)))
+        assert dd["net"][scheme]["ci_per_1000"] == pytest.approx(
+            (1000 * (per_deal.mean() - half), 1000 * (per_deal.mean() + half))
+        )
 
 
 def test_estimator_column_judges_the_same_contracts(comparison):
@@ -150,8 +155,7 @@ def test_a_killed_dd_run_resumes_to_the_same_figures(tmp_path, comparison):
         raise Killed
 
     def options(part: str, progress=None, resume=False) -> dict:
-        return {"workers": 1, "chunk_size": 60, "out_dir": str(tmp_path / part), "resume": resume,
-                "progress": progress}
+        return {"workers": 1, "chunk_size": 60, "out_dir": str(tmp_path / part), "resume": resume, "progress": progress}
 
     with pytest.raises(Killed):
         dd_comparison(DEALS, SEED, lambda part: options(part, stop_after_first_chunk))

@@ -6,8 +6,16 @@ from tribridge.cards import Deal, Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Contract
 from tribridge.rules.scoring import (
-    DealScore, HonoursHeld, Rubber, ScoringScheme, get_scheme, honours_held, load_scheme_text, preset,
-    scheme_from_dict, score_deal,
+    DealScore,
+    HonoursHeld,
+    Rubber,
+    ScoringScheme,
+    get_scheme,
+    honours_held,
+    load_scheme_text,
+    preset,
+    scheme_from_dict,
+    score_deal,
 )
 
 
@@ -19,25 +27,25 @@ def C(text):
 # made: (t-6)*v*m, plus 50*(m/2)*(1+t-N) when doubled; failed: each defender 50*m per undertrick;
 # 12 tricks +50, 13 tricks +100 for the declarer (by tricks won).
 CLASSIC_CASES = [
-    ("1C", 7, 6, 0),            # 1 x 6
-    ("3NT", 9, 30, 0),          # 3 x 10
-    ("3NT", 10, 40, 0),         # overtrick counts: 4 x 10
-    ("4S", 10, 36, 0),          # 4 x 9
-    ("2H", 11, 40, 0),          # 5 odd tricks x 8
-    ("4SX", 10, 122, 0),        # 4 x 9 x 2 = 72, + 50
-    ("4SX", 11, 190, 0),        # 5 x 9 x 2 = 90, + 50 x (1 + 1)
-    ("2HXX", 9, 296, 0),        # 3 x 8 x 4 = 96, + 100 x (1 + 1)
-    ("1DXX", 7, 128, 0),        # 7 x 4 = 28, + 100
-    ("4S", 8, 0, 100),          # down 2: 2 x 50 to each defender
-    ("4SX", 8, 0, 200),         # down 2 doubled: 2 x 100 each
-    ("3NTXX", 8, 0, 200),       # down 1 redoubled: 200 each
-    ("6S", 12, 104, 0),         # 54 + small slam 50
-    ("7NT", 13, 170, 0),        # 70 + grand slam 100
-    ("3C", 12, 86, 0),          # 6 x 6 = 36 + slam by tricks 50
-    ("7H", 12, 50, 50),         # down 1: each defender 50; declarer still has the 12-trick slam 50
-    ("7DX", 13, 248, 0),        # 7 x 7 x 2 = 98, + 50, + 100
-    ("7NTXX", 0, 0, 2600),      # down 13 redoubled: 13 x 200 each
-    ("1NT", 6, 0, 50),          # down 1
+    ("1C", 7, 6, 0),  # 1 x 6
+    ("3NT", 9, 30, 0),  # 3 x 10
+    ("3NT", 10, 40, 0),  # overtrick counts: 4 x 10
+    ("4S", 10, 36, 0),  # 4 x 9
+    ("2H", 11, 40, 0),  # 5 odd tricks x 8
+    ("4SX", 10, 122, 0),  # 4 x 9 x 2 = 72, + 50
+    ("4SX", 11, 190, 0),  # 5 x 9 x 2 = 90, + 50 x (1 + 1)
+    ("2HXX", 9, 296, 0),  # 3 x 8 x 4 = 96, + 100 x (1 + 1)
+    ("1DXX", 7, 128, 0),  # 7 x 4 = 28, + 100
+    ("4S", 8, 0, 100),  # down 2: 2 x 50 to each defender
+    ("4SX", 8, 0, 200),  # down 2 doubled: 2 x 100 each
+    ("3NTXX", 8, 0, 200),  # down 1 redoubled: 200 each
+    ("6S", 12, 104, 0),  # 54 + small slam 50
+    ("7NT", 13, 170, 0),  # 70 + grand slam 100
+    ("3C", 12, 86, 0),  # 6 x 6 = 36 + slam by tricks 50
+    ("7H", 12, 50, 50),  # down 1: each defender 50; declarer still has the 12-trick slam 50
+    ("7DX", 13, 248, 0),  # 7 x 7 x 2 = 98, + 50, + 100
+    ("7NTXX", 0, 0, 2600),  # down 13 redoubled: 13 x 200 each
+    ("1NT", 6, 0, 50),  # down 1
 ]
 
 

@@ -17,10 +17,19 @@ from tribridge.server.review import review_deal, review_record
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")
-EP_STRAINS = {"C": endplay_types.Denom.clubs, "D": endplay_types.Denom.diamonds, "H": endplay_types.Denom.hearts,
-              "S": endplay_types.Denom.spades, "NT": endplay_types.Denom.nt}
-EP_PLAYERS = [endplay_types.Player.north, endplay_types.Player.east, endplay_types.Player.south,
-              endplay_types.Player.west]
+EP_STRAINS = {
+    "C": endplay_types.Denom.clubs,
+    "D": endplay_types.Denom.diamonds,
+    "H": endplay_types.Denom.hearts,
+    "S": endplay_types.Denom.spades,
+    "NT": endplay_types.Denom.nt,
+}
+EP_PLAYERS = [
+    endplay_types.Player.north,
+    endplay_types.Player.east,
+    endplay_types.Player.south,
+    endplay_types.Player.west,
+]
 
 
 def widow_opposite(deal: Deal, widow: Seat, declarer: Seat) -> Deal:
@@ -51,7 +60,9 @@ def test_declarer_tricks_equal_an_endplay_solve_with_the_widow_opposite() -> Non
     for entry in entries:
         declarer = Seat.parse(entry["seat"])
         assert entry["hand"] == state.deal[declarer].to_pbn()
-        table = endplay_dds.calc_dd_table(endplay_types.Deal(widow_opposite(state.deal, state.widow, declarer).to_pbn()))
+        table = endplay_dds.calc_dd_table(
+            endplay_types.Deal(widow_opposite(state.deal, state.widow, declarer).to_pbn())
+        )
         for key, strain in EP_STRAINS.items():
             assert entry["tricks"][key] == table[strain, EP_PLAYERS[int(declarer)]], (entry["seat"], key)
 
@@ -73,15 +84,24 @@ def test_best_contract_comes_from_the_table_and_names_the_chair() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.lists(st.integers(0, 13), min_size=5, max_size=5), min_size=3, max_size=3),
-       st.sampled_from(["classic", "tribridge"]))
+@given(
+    st.lists(st.lists(st.integers(0, 13), min_size=5, max_size=5), min_size=3, max_size=3),
+    st.sampled_from(["classic", "tribridge"]),
+)
 def test_best_contract_is_the_highest_scoring_makeable_one(rows, scheme_name) -> None:
-    entries = [{"chair": i, "name": f"c{i}", "seat": "NES"[i], "tricks": dict(zip(("C", "D", "H", "S", "NT"), row))}
-               for i, row in enumerate(rows)]
+    entries = [
+        {"chair": i, "name": f"c{i}", "seat": "NES"[i], "tricks": dict(zip(("C", "D", "H", "S", "NT"), row))}
+        for i, row in enumerate(rows)
+    ]
     best = best_contract(entries, scheme_name)
     scheme = get_scheme(scheme_name)
-    makeable = [(int(score_deal(Contract(level, Denom(strain), 0, Seat(i)), row[strain], scheme).declarer), level)
-                for i, row in enumerate(rows) for strain in range(5) for level in range(1, 8) if row[strain] >= level + 6]
+    makeable = [
+        (int(score_deal(Contract(level, Denom(strain), 0, Seat(i)), row[strain], scheme).declarer), level)
+        for i, row in enumerate(rows)
+        for strain in range(5)
+        for level in range(1, 8)
+        if row[strain] >= level + 6
+    ]
     if not makeable:
         assert best is None
         return
@@ -106,7 +126,9 @@ def test_passed_out_deal_is_analysed_from_the_dealt_hands() -> None:
     deal = random_deal(np.random.default_rng(12))
     state = replay(deal, Seat.E, ["P", "P", "P"])
     analysis = analyse(state, "classic")
-    assert analysis["hands"]["W"] == [str(Card(c)) for c in sorted(deal[Seat.W].cards, key=lambda c: (-(c // 13), c % 13))]
+    assert analysis["hands"]["W"] == [
+        str(Card(c)) for c in sorted(deal[Seat.W].cards, key=lambda c: (-(c // 13), c % 13))
+    ]
     assert len(analysis["declarer_tricks"]) == 3
 
 
@@ -135,11 +157,16 @@ def test_review_steps_every_card_with_double_dummy_marks() -> None:
 
 def test_review_of_a_claimed_deal_stops_at_the_claim_and_is_cached() -> None:
     state = finished_deal(6)
-    partial = replay(state.deal, state.dealer, [str(c) for c in state.auction.calls], list(state.play.played[:9]),
-                     claim=(state.contract.declarer, 2))
+    partial = replay(
+        state.deal,
+        state.dealer,
+        [str(c) for c in state.auction.calls],
+        list(state.play.played[:9]),
+        claim=(state.contract.declarer, 2),
+    )
     record = DealRecord.from_state(partial).to_json()
     review = review_record(record, [s.letter for s in partial.players], ["A", "B", "C"])
     assert sum(len(t["cards"]) for t in review["tricks"]) == 9
     assert review["claim"] == {"seat": state.contract.declarer.letter, "tricks": 2, "tricks_left": 11}
     assert review["chair_of_player"][partial.players[0].letter] == 0
-    assert review_record(record) ["tricks"] == review["tricks"]
+    assert review_record(record)["tricks"] == review["tricks"]

@@ -67,8 +67,10 @@ def ben_page_bidding(calls):
 
 
 def bboalert_bid_url(base, calls, dealer, seat, vul, hand, dealno=7):
-    return (f"{base}/bid?user=robot&dealer={SEAT_CHARS[dealer]}&dealno={dealno}&seat={SEAT_CHARS[seat]}&vul={vul}"
-            f"&ctx={bboalert_ctx(calls)}&hand={bboalert_hand(hand)}&board=20261201_IMP_00{dealno}_CM-robot")
+    return (
+        f"{base}/bid?user=robot&dealer={SEAT_CHARS[dealer]}&dealno={dealno}&seat={SEAT_CHARS[seat]}&vul={vul}"
+        f"&ctx={bboalert_ctx(calls)}&hand={bboalert_hand(hand)}&board=20261201_IMP_00{dealno}_CM-robot"
+    )
 
 
 def test_issue_request_passes_at_the_root_and_stays_brill_under_apis(client):
@@ -108,13 +110,17 @@ def play_with_bboalert(client, deal, dealer, calls):
         trace = trace_play(contract, played, {}, "played")
         due = trace.turn
         asker = contract.declarer if due == contract.dummy else due
-        common = (f"user=robot&dealer={SEAT_CHARS[dealer]}&dealno=3&seat={SEAT_CHARS[asker]}&vul=None"
-                  f"&ctx={bboalert_ctx(calls)}&hand={bboalert_hand(deal[asker].cards)}")
+        common = (
+            f"user=robot&dealer={SEAT_CHARS[dealer]}&dealno=3&seat={SEAT_CHARS[asker]}&vul=None"
+            f"&ctx={bboalert_ctx(calls)}&hand={bboalert_hand(deal[asker].cards)}"
+        )
         if not played:
             url = "/lead?" + common
         else:
-            url = (f"/play?{common}&dummy={bboalert_hand(deal[contract.dummy].cards)}"
-                   f"&played={''.join(str(Card(c)) for c in played)}&board=x&tournament=IMP")
+            url = (
+                f"/play?{common}&dummy={bboalert_hand(deal[contract.dummy].cards)}"
+                f"&played={''.join(str(Card(c)) for c in played)}&board=x&tournament=IMP"
+            )
         r = client.get(url)
         assert r.status_code == 200, r.text
         data = r.json()
@@ -144,8 +150,11 @@ def test_bboalert_plays_a_board_at_the_root(client):
 
 def test_ben_page_bid_with_details_is_displayable(client):
     # callAPI('bid') with vul from its select box ('@v@V' = both), details on, and displayBid's reads
-    url = ("/bid?user=me&dealer=N&seat=S&vul=@v@V&ctx=" + ben_page_bidding(["1N", "P"]) +
-           "&hand=K2.QJ987.T98.762&dummy=&played=&tournament=&details=1")
+    url = (
+        "/bid?user=me&dealer=N&seat=S&vul=@v@V&ctx="
+        + ben_page_bidding(["1N", "P"])
+        + "&hand=K2.QJ987.T98.762&dummy=&played=&tournament=&details=1"
+    )
     r = client.get(url)
     assert r.status_code == 200
     data = r.json()
@@ -158,12 +167,18 @@ def test_ben_page_bid_with_details_is_displayable(client):
 
 def test_ben_page_lead_and_play(client):
     # with nothing played the page asks /lead (and still sends its dummy box); then /play with details
-    lead = client.get("/lead?user=me&dealer=N&seat=E&vul=&ctx=" + ben_page_bidding(["1N", "P", "P", "P"]) +
-                      "&hand=AKQ2.J54.T98.762&dummy=7654.A54.654.654&played=&tournament=").json()
+    lead = client.get(
+        "/lead?user=me&dealer=N&seat=E&vul=&ctx="
+        + ben_page_bidding(["1N", "P", "P", "P"])
+        + "&hand=AKQ2.J54.T98.762&dummy=7654.A54.654.654&played=&tournament="
+    ).json()
     assert "message" not in lead
     assert Card.parse(lead["card"]).index in Hand.from_pbn("AKQ2.J54.T98.762").cards
-    play = client.get("/play?user=me&dealer=N&seat=N&vul=@v&ctx=" + ben_page_bidding(["1S", "P", "P", "P"]) +
-                      "&hand=AKQJ2.K32.A32.32&dummy=7654.A54.654.654&played=CA&tournament=mp&details=1").json()
+    play = client.get(
+        "/play?user=me&dealer=N&seat=N&vul=@v&ctx="
+        + ben_page_bidding(["1S", "P", "P", "P"])
+        + "&hand=AKQJ2.K32.A32.32&dummy=7654.A54.654.654&played=CA&tournament=mp&details=1"
+    ).json()
     assert play["card"] in ("C4", "C5", "C6") and play["matchpoint"] is True and play["player"] == 3
     assert all("card" in c for c in play["candidates"])
 
@@ -202,7 +217,7 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
 def robot_api_examples():
     """(path, expected pairs) for every curl example of the four-handed robot API section of docs/server.md."""
     text = DOC.read_text()
-    section = text[text.index("## Robot API (four-handed)"):text.index("## Robot API (three players)")]
+    section = text[text.index("## Robot API (four-handed)") : text.index("## Robot API (three players)")]
     lines = [ln for block in re.findall(r"```bash\n(.*?)```", section, flags=re.S) for ln in block.splitlines()]
     out = []
     for i, line in enumerate(lines):

@@ -13,8 +13,9 @@ from tribridge.server.app import create_app
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(db_path=tmp_path_factory.mktemp("brill") / "t.sqlite", bot_delay=0, log_requests=False,
-                     robot_layouts=4)
+    app = create_app(
+        db_path=tmp_path_factory.mktemp("brill") / "t.sqlite", bot_delay=0, log_requests=False, robot_layouts=4
+    )
     with TestClient(app) as c:
         yield c
 
@@ -25,10 +26,19 @@ def bid_auction(client, deal, dealer, vul="None"):
     auction = Auction4(dealer)
     while not auction.is_over:
         seat = auction.turn
-        r = client.get("/apis/brill/bid", params={
-            "seat": SEAT_CHARS[seat], "dealer": SEAT_CHARS[dealer], "vul": vul, "ctx": ctx,
-            "hand": deal[seat].to_pbn(), "board": "1", "user": "x", "matchtype": "IMP",
-        })
+        r = client.get(
+            "/apis/brill/bid",
+            params={
+                "seat": SEAT_CHARS[seat],
+                "dealer": SEAT_CHARS[dealer],
+                "vul": vul,
+                "ctx": ctx,
+                "hand": deal[seat].to_pbn(),
+                "board": "1",
+                "user": "x",
+                "matchtype": "IMP",
+            },
+        )
         assert r.status_code == 200, r.text
         assert r.headers["access-control-allow-origin"] == "*"
         body = r.json()
@@ -74,8 +84,10 @@ def test_whole_boards_through_lead_and_play(client):
         dealer = int(rng.integers(4))
         ctx, auction = bid_auction(client, deal, dealer)
         if auction.passed_out:
-            r = client.get("/apis/brill/lead", params={"seat": "N", "dealer": SEAT_CHARS[dealer], "vul": "None",
-                                                       "ctx": ctx, "hand": deal[0].to_pbn()})
+            r = client.get(
+                "/apis/brill/lead",
+                params={"seat": "N", "dealer": SEAT_CHARS[dealer], "vul": "None", "ctx": ctx, "hand": deal[0].to_pbn()},
+            )
             assert r.status_code == 400 and "passed out" in r.json()["error"]
             continue
         state = play_board(client, deal, dealer, ctx, auction)
@@ -97,7 +109,9 @@ def test_aliases_give_the_same_answer(client):
     alias = {"seat": "e", "dealer": "n", "vul": "-", "ctx": "1NT-P-P-P", "hand": "akq2_j54_1098_762"}
     assert client.get("/apis/brill/lead", params=plain).json() == client.get("/apis/brill/lead", params=alias).json()
     for vul in ("", "None", "Both", "B", "All", "NS", "EW"):
-        r = client.get("/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": vul, "ctx": "", "hand": "AKQ2.KJ4.T98.762"})
+        r = client.get(
+            "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": vul, "ctx": "", "hand": "AKQ2.KJ4.T98.762"}
+        )
         assert r.status_code == 200, vul
 
 
@@ -115,7 +129,9 @@ def test_dummy_convention(client):
     ok = client.get("/apis/brill/play", params=dict(base, seat="N", hand=deal[0].to_pbn(), dummy=deal[2].to_pbn()))
     assert ok.status_code == 200, ok.text
     assert Card.parse(ok.json()["card"]).index in deal[2].cards  # a card from dummy
-    as_dummy = client.get("/apis/brill/play", params=dict(base, seat="S", hand=deal[2].to_pbn(), dummy=deal[0].to_pbn()))
+    as_dummy = client.get(
+        "/apis/brill/play", params=dict(base, seat="S", hand=deal[2].to_pbn(), dummy=deal[0].to_pbn())
+    )
     assert as_dummy.status_code == 400 and "dummy" in as_dummy.json()["error"]
 
 

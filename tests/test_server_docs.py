@@ -13,8 +13,22 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
 
 def start_server(db):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0",
-         "--no-access-log"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tribridge.cli.main",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+            "--no-access-log",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     line = proc.stdout.readline()
     assert "http://" in line, line

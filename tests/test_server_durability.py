@@ -14,9 +14,23 @@ pytestmark = pytest.mark.slow
 
 def start_server(db, *extra):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db), "--bot-delay", "0",
-         "--no-access-log", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "tribridge.cli.main",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+            "--no-access-log",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     line = proc.stdout.readline()
     assert "http://" in line, (line, proc.poll())
@@ -91,10 +105,22 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path):
             # every acknowledged action is there; at most the one request in flight at the kill is extra
             assert last["version"] <= view["version"] <= last["version"] + 1
             if view["version"] == last["version"]:
-                for key in ("deal_no", "phase", "auction", "current_trick", "tricks", "hand", "widow", "turn", "contract"):
+                for key in (
+                    "deal_no",
+                    "phase",
+                    "auction",
+                    "current_trick",
+                    "tricks",
+                    "hand",
+                    "widow",
+                    "turn",
+                    "contract",
+                ):
                     assert view[key] == last[key], key
             else:
-                assert view["auction"][: len(last["auction"])] == last["auction"] or view["deal_no"] == last["deal_no"] + 1
+                assert (
+                    view["auction"][: len(last["auction"])] == last["auction"] or view["deal_no"] == last["deal_no"] + 1
+                )
     finally:
         proc2.send_signal(signal.SIGTERM)
         out, err = proc2.communicate(timeout=20)
@@ -103,6 +129,10 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path):
 
 
 def test_serve_rejects_bad_port():
-    r = subprocess.run([sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "70000"],
-                       capture_output=True, text=True, timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "70000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert r.returncode == 2 and "--port" in r.stderr

@@ -14,17 +14,40 @@ from tribridge.server.app import create_app
 from tribridge.server.limits import TableLimits
 
 OK_CODES = {200, 400, 403, 404, 409}
-CALL_TOKENS = ["--", "Db", "Rd", "1C", "1D", "1H", "1S", "1N", "2C", "2S", "3N", "4H", "7N", "P", "X", "XX", "NT", "-", "ZZ", "8C"]
+CALL_TOKENS = [
+    "--",
+    "Db",
+    "Rd",
+    "1C",
+    "1D",
+    "1H",
+    "1S",
+    "1N",
+    "2C",
+    "2S",
+    "3N",
+    "4H",
+    "7N",
+    "P",
+    "X",
+    "XX",
+    "NT",
+    "-",
+    "ZZ",
+    "8C",
+]
 CARD_TOKENS = ["SA", "HK", "DQ", "CJ", "ST", "H9", "D2", "C3", "S10", "ZZ", "S", "1", "AS"]
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app(db_path=tmp_path_factory.mktemp("fuzz") / "f.sqlite", bot_delay=0, log_requests=False,
-                     robot_layouts=1)
+    app = create_app(
+        db_path=tmp_path_factory.mktemp("fuzz") / "f.sqlite", bot_delay=0, log_requests=False, robot_layouts=1
+    )
     many = 10**6  # the fuzzer creates a table per example: lift the per-client limits (tests/test_server_limits.py)
-    app.state.manager.limits = TableLimits(live_tables=many, tables_per_client=many, creations_per_minute=many,
-                                           creations_per_minute_per_client=many)
+    app.state.manager.limits = TableLimits(
+        live_tables=many, tables_per_client=many, creations_per_minute=many, creations_per_minute_per_client=many
+    )
     with TestClient(app, raise_server_exceptions=False) as c:
         yield c
 
@@ -37,8 +60,11 @@ hands = st.one_of(
     st.sampled_from(["AKQ2.J54.T98.762", "AKQ2_J54_1098_762", "AKQ.J54.T98.762", "AKQA.J54.T98.762", "...", ""]),
     junk,
 )
-ctxs = st.one_of(st.lists(st.sampled_from(CALL_TOKENS), max_size=12).map("".join),
-                 st.lists(st.sampled_from(CALL_TOKENS), max_size=8).map("-".join), junk)
+ctxs = st.one_of(
+    st.lists(st.sampled_from(CALL_TOKENS), max_size=12).map("".join),
+    st.lists(st.sampled_from(CALL_TOKENS), max_size=8).map("-".join),
+    junk,
+)
 playeds = st.one_of(st.lists(st.sampled_from(CARD_TOKENS), max_size=10).map("".join), junk)
 
 
@@ -46,14 +72,28 @@ def maybe(strategy):
     return st.one_of(st.none(), strategy)
 
 
-params = st.fixed_dictionaries({}, optional={
-    "seat": seats, "dealer": seats, "vul": vuls, "hand": hands, "dummy": hands, "ctx": ctxs, "played": playeds,
-    "widow": seats, "model": st.sampled_from(["random", "tribridge", "", "nope"]), "board": junk, "ranking": junk,
-})
+params = st.fixed_dictionaries(
+    {},
+    optional={
+        "seat": seats,
+        "dealer": seats,
+        "vul": vuls,
+        "hand": hands,
+        "dummy": hands,
+        "ctx": ctxs,
+        "played": playeds,
+        "widow": seats,
+        "model": st.sampled_from(["random", "tribridge", "", "nope"]),
+        "board": junk,
+        "ranking": junk,
+    },
+)
 
 
 @given(endpoint=st.sampled_from(["bid", "lead", "play"]), api=st.sampled_from(["brill", "3pab"]), query=params)
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 def test_robot_api_never_500(client, endpoint, api, query):
     if api == "3pab" and endpoint == "bid":
         query = dict(query, model=query.get("model") if query.get("model") in ("nope", "") else "random")
@@ -73,25 +113,55 @@ json_values = st.recursive(
     max_leaves=10,
 )
 actions = st.one_of(
-    st.fixed_dictionaries({"type": st.sampled_from(["call", "play", "claim", "next", "x"])},
-                          optional={"call": st.one_of(st.sampled_from(["P", "1N", "X", "XX", "7N"]), json_values),
-                                    "card": st.one_of(st.sampled_from(CARD_TOKENS), json_values),
-                                    "tricks": json_values, "version": json_values}),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["call", "play", "claim", "next", "x"])},
+        optional={
+            "call": st.one_of(st.sampled_from(["P", "1N", "X", "XX", "7N"]), json_values),
+            "card": st.one_of(st.sampled_from(CARD_TOKENS), json_values),
+            "tricks": json_values,
+            "version": json_values,
+        },
+    ),
     json_values,
 )
 table_bodies = st.one_of(
-    st.fixed_dictionaries({}, optional={
-        "chairs": st.one_of(st.lists(st.sampled_from([{"kind": "human"}, {"kind": "bot", "bot": "random"},
-                                                      {"kind": "bot", "bot": "nope"}, {"kind": 3}, "x"]), max_size=4), json_values),
-        "scheme": st.one_of(st.sampled_from(["classic", "tribridge", "x"]), json_values),
-        "seed": json_values, "take": json_values, "options": json_values}),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "chairs": st.one_of(
+                st.lists(
+                    st.sampled_from(
+                        [
+                            {"kind": "human"},
+                            {"kind": "bot", "bot": "random"},
+                            {"kind": "bot", "bot": "nope"},
+                            {"kind": 3},
+                            "x",
+                        ]
+                    ),
+                    max_size=4,
+                ),
+                json_values,
+            ),
+            "scheme": st.one_of(st.sampled_from(["classic", "tribridge", "x"]), json_values),
+            "seed": json_values,
+            "take": json_values,
+            "options": json_values,
+        },
+    ),
     json_values,
 )
 
 
-@given(body=table_bodies, action=actions, chair=st.one_of(st.sampled_from(["0", "1", "2", "3", "-1"]), junk),
-       token=st.one_of(st.none(), junk))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    body=table_bodies,
+    action=actions,
+    chair=st.one_of(st.sampled_from(["0", "1", "2", "3", "-1"]), junk),
+    token=st.one_of(st.none(), junk),
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 def test_table_api_never_500(client, body, action, chair, token):
     r = client.post("/api/tables", json=body)
     assert r.status_code in OK_CODES, r.text

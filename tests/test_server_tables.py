@@ -186,8 +186,11 @@ def test_invalid_actions_change_nothing(client):
         r = act(client, tid, token, action)
         assert r.status_code in (400, 409), (action, r.text)
         assert fragment in r.json()["error"], (action, r.json())
-    r = client.post(f"/api/tables/{tid}/actions", headers={**auth(tokens[turn]), "Content-Type": "application/json"},
-                    content=b"{not json")
+    r = client.post(
+        f"/api/tables/{tid}/actions",
+        headers={**auth(tokens[turn]), "Content-Type": "application/json"},
+        content=b"{not json",
+    )
     assert r.status_code == 400
     after = {c: state(client, tid, t) for c, t in tokens.items()}
     assert after == before
@@ -218,8 +221,11 @@ def test_bots_act_on_their_turn(client):
         if view["phase"] == "done":
             break
         if view["my_turn"]:
-            action = ({"type": "call", "call": "P"} if view["phase"] == "auction"
-                      else {"type": "play", "card": view["legal_cards"][0]})
+            action = (
+                {"type": "call", "call": "P"}
+                if view["phase"] == "auction"
+                else {"type": "play", "card": view["legal_cards"][0]}
+            )
             assert act(client, tid, tokens[0], action).status_code == 200
             acted += 1
         else:
@@ -234,7 +240,12 @@ def test_bad_table_requests(client):
     assert client.post("/api/tables", json={"chairs": [{"kind": "bot", "bot": "nobody"}] * 3}).status_code == 400
     assert client.post("/api/tables", json={"scheme": "nope"}).status_code == 400
     assert client.post("/api/tables", json={"seed": -1}).status_code == 400
-    assert client.post("/api/tables", json={"take": 1, "chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}).status_code == 400
+    assert (
+        client.post(
+            "/api/tables", json={"take": 1, "chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}]}
+        ).status_code
+        == 400
+    )
     assert client.get("/api/tables/nope/state", headers=auth("x")).status_code == 404
     assert client.get("/api/bots").json()["schemes"] == ["classic", "tribridge"]
 
@@ -247,8 +258,11 @@ def test_replay_after_restart(tmp_path):
         for _ in range(6):
             view, token = turn_token(c, tid, tokens)
             mine = state(c, tid, token)
-            action = {"type": "call", "call": "1S" if "1S" in mine["legal_calls"] else "P"} if mine["phase"] == "auction" \
+            action = (
+                {"type": "call", "call": "1S" if "1S" in mine["legal_calls"] else "P"}
+                if mine["phase"] == "auction"
                 else {"type": "play", "card": mine["legal_cards"][0]}
+            )
             assert act(c, tid, token, action).status_code == 200
         before = {ch: state(c, tid, t) for ch, t in tokens.items()}
     app2 = create_app(db_path=db, bot_delay=0, log_requests=False)

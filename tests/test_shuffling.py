@@ -137,8 +137,10 @@ def test_deck_first_order_coefficient_matches_exact_transition_law():
         assert R.deck_first_order_coefficient(source, list(target)) == expected
 
 
-@pytest.mark.parametrize("deck,players,hand,pattern", [("distinct", 3, 2, "ordered"), ("colors", 2, 3, "cyclic"),
-                                                        ("distinct", 2, 3, "back-and-forth")])
+@pytest.mark.parametrize(
+    "deck,players,hand,pattern",
+    [("distinct", 3, 2, "ordered"), ("colors", 2, 3, "cyclic"), ("distinct", 2, 3, "back-and-forth")],
+)
 def test_a_times_tv_converges_to_first_order_constant(deck, players, hand, pattern):
     word = S.dealing_pattern(pattern, players, hand)
     values = S.deck_values(deck, players * hand)
@@ -165,8 +167,9 @@ def test_ratios_from_exact_enumeration_without_the_formula():
     assert c["ordered"] == 3 * c["cyclic"] == 9 * c["back-and-forth"] > 0
 
 
-@pytest.mark.parametrize("players,hand,deck", [(2, 2, "distinct"), (4, 2, "distinct"), (2, 4, "distinct"),
-                                               (4, 2, "colors"), (2, 4, "suits")])
+@pytest.mark.parametrize(
+    "players,hand,deck", [(2, 2, "distinct"), (4, 2, "distinct"), (2, 4, "distinct"), (4, 2, "colors"), (2, 4, "suits")]
+)
 def test_back_and_forth_first_order_constant_is_zero_for_even_s(players, hand, deck):
     values = S.deck_values(deck, players * hand)
     word = S.dealing_pattern("back-and-forth", players, hand)
@@ -218,8 +221,14 @@ def test_bridge_first_order_constants_and_published_factor_13():
     assert c["ordered"].exact == 13 * c["cyclic"].exact == 169 * c["back-and-forth"].exact
     # Conger–Howald's "about 3.7 extra shuffles" per factor of 13
     assert round(math.log2(c["cyclic"].exact / c["back-and-forth"].exact), 1) == 3.7
-    mc = R.first_order_constant(values, S.dealing_pattern("cyclic", 4, 13), 13, method="monte-carlo",
-                                samples=40_000, rng=np.random.default_rng(1))
+    mc = R.first_order_constant(
+        values,
+        S.dealing_pattern("cyclic", 4, 13),
+        13,
+        method="monte-carlo",
+        samples=40_000,
+        rng=np.random.default_rng(1),
+    )
     assert abs(mc.value - c["cyclic"].value) < 4 * mc.stderr
 
 

@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 BIN = Path(sys.executable).parent
 
 
@@ -36,19 +34,54 @@ def test_study_through_a_real_scheduler_and_two_workers(tmp_path):
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = dict(os.environ, DASK_DISTRIBUTED__WORKER__DAEMON="False")
-    procs = [subprocess.Popen([str(dask_cli), "scheduler", "--host", "127.0.0.1", "--port", str(port),
-                               "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)]
+    procs = [
+        subprocess.Popen(
+            [str(dask_cli), "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+    ]
     try:
         time.sleep(1.0)
         for _ in range(2):
-            procs.append(subprocess.Popen([str(dask_cli), "worker", address, "--nthreads", "1", "--no-dashboard",
-                                           "--host", "127.0.0.1", "--local-directory", str(tmp_path)],
-                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        str(dask_cli),
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--no-dashboard",
+                        "--host",
+                        "127.0.0.1",
+                        "--local-directory",
+                        str(tmp_path),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                )
+            )
         _wait_for_workers(address, 2)
-        base = [sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", "70000", "--runs", "2",
-                "--seed", "12", "--json"]
-        remote = subprocess.run(base + ["--scheduler", address, "--chunk-size", "65536"], capture_output=True,
-                                text=True, timeout=300)
+        base = [
+            sys.executable,
+            "-m",
+            "tribridge.cli.main",
+            "study",
+            "game",
+            "--deals",
+            "70000",
+            "--runs",
+            "2",
+            "--seed",
+            "12",
+            "--json",
+        ]
+        remote = subprocess.run(
+            base + ["--scheduler", address, "--chunk-size", "65536"], capture_output=True, text=True, timeout=300
+        )
         assert remote.returncode == 0, remote.stderr
         local = subprocess.run(base + ["--workers", "1"], capture_output=True, text=True, timeout=300)
         assert local.returncode == 0, local.stderr

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import textwrap
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +16,14 @@ from hypothesis import strategies as st
 
 from tribridge.errors import InvalidInput
 from tribridge.sim.engine import (
-    BLOCK_SIZE, ChunkSpec, merge_all, merge_partials, partial_from_json, partial_to_json, plan_chunks, run_study,
+    BLOCK_SIZE,
+    ChunkSpec,
+    merge_all,
+    merge_partials,
+    partial_from_json,
+    partial_to_json,
+    plan_chunks,
+    run_study,
 )
 from tribridge.sim.engine_check import engine_check_chunk
 
@@ -40,6 +45,7 @@ def _direct_rolls(seed: int, run: int, deals: int, sides: int = 6) -> np.ndarray
 
 # --- chunk planning ---------------------------------------------------------------------------
 
+
 def test_plan_chunks_covers_every_deal_once():
     chunks = plan_chunks(deals=300_001, runs=2, seed=3, chunk_size=100_000)
     for run in range(2):
@@ -55,12 +61,17 @@ def test_chunk_blocks_split_at_block_boundaries():
     chunk = ChunkSpec(run=1, index=0, start=BLOCK_SIZE - 5, stop=2 * BLOCK_SIZE + 3, seed=9)
     blocks = list(chunk.blocks())
     assert [(b, lo, hi) for b, lo, hi, _ in blocks] == [
-        (0, BLOCK_SIZE - 5, BLOCK_SIZE), (1, BLOCK_SIZE, 2 * BLOCK_SIZE), (2, 2 * BLOCK_SIZE, 2 * BLOCK_SIZE + 3)]
+        (0, BLOCK_SIZE - 5, BLOCK_SIZE),
+        (1, BLOCK_SIZE, 2 * BLOCK_SIZE),
+        (2, 2 * BLOCK_SIZE, 2 * BLOCK_SIZE + 3),
+    ]
     assert blocks[1][3].spawn_key == (1, 1)
 
 
-@pytest.mark.parametrize("field,kwargs", [("deals", {"deals": 0}), ("runs", {"runs": 0}),
-                                          ("chunk_size", {"chunk_size": 0}), ("seed", {"seed": -1})])
+@pytest.mark.parametrize(
+    "field,kwargs",
+    [("deals", {"deals": 0}), ("runs", {"runs": 0}), ("chunk_size", {"chunk_size": 0}), ("seed", {"seed": -1})],
+)
 def test_plan_chunks_rejects_bad_input(field, kwargs):
     args = {"deals": 10, "runs": 1, "seed": 0, "chunk_size": 5} | kwargs
     with pytest.raises(InvalidInput) as exc:
@@ -72,8 +83,10 @@ def test_plan_chunks_rejects_bad_input(field, kwargs):
 
 partials = st.dictionaries(
     st.sampled_from(["a", "b", "c"]),
-    st.one_of(st.integers(-10**12, 10**12),
-              st.lists(st.integers(-10**9, 10**9), min_size=3, max_size=3).map(lambda v: np.array(v, dtype=np.int64))),
+    st.one_of(
+        st.integers(-(10**12), 10**12),
+        st.lists(st.integers(-(10**9), 10**9), min_size=3, max_size=3).map(lambda v: np.array(v, dtype=np.int64)),
+    ),
 )
 
 
@@ -117,16 +130,31 @@ def test_partial_json_round_trip():
 
 # --- determinism -------------------------------------------------------------------------------
 
+
 def test_results_equal_direct_computation_and_do_not_depend_on_chunking():
     deals = 2 * BLOCK_SIZE + 1000
     expected = []
     for run in range(2):
         rolls = _direct_rolls(11, run, deals)
-        expected.append({"deals": deals, "histogram": np.bincount(rolls, minlength=6).tolist(), "total": int(rolls.sum())})
+        expected.append(
+            {"deals": deals, "histogram": np.bincount(rolls, minlength=6).tolist(), "total": int(rolls.sum())}
+        )
     for chunk_size in (20_000, 50_001, BLOCK_SIZE, 2 * BLOCK_SIZE, 10**7):
-        got = _check(run_study("check", engine_check_chunk, {"sides": 6}, deals=deals, runs=2, seed=11,
-                               chunk_size=chunk_size, workers=1))
-        assert [{"deals": g["deals"], "histogram": g["histogram"]["data"], "total": g["total"]} for g in got] == expected
+        got = _check(
+            run_study(
+                "check",
+                engine_check_chunk,
+                {"sides": 6},
+                deals=deals,
+                runs=2,
+                seed=11,
+                chunk_size=chunk_size,
+                workers=1,
+            )
+        )
+        assert [
+            {"deals": g["deals"], "histogram": g["histogram"]["data"], "total": g["total"]} for g in got
+        ] == expected
 
 
 def test_runs_are_independent_streams():
@@ -138,15 +166,27 @@ def test_local_pool_and_dask_local_cluster_agree_with_serial():
     kwargs = dict(deals=3 * BLOCK_SIZE + 17, runs=2, seed=5)
     serial = _check(run_study("check", engine_check_chunk, {"sides": 6}, chunk_size=10**7, workers=1, **kwargs))
     pool = _check(run_study("check", engine_check_chunk, {"sides": 6}, chunk_size=BLOCK_SIZE, workers=2, **kwargs))
-    dask = _check(run_study("check", engine_check_chunk, {"sides": 6}, chunk_size=2 * BLOCK_SIZE, backend="dask",
-                            workers=2, **kwargs))
+    dask = _check(
+        run_study(
+            "check", engine_check_chunk, {"sides": 6}, chunk_size=2 * BLOCK_SIZE, backend="dask", workers=2, **kwargs
+        )
+    )
     assert serial == pool == dask
 
 
 def test_progress_callback_counts_every_deal():
     seen = []
-    run_study("check", engine_check_chunk, {}, deals=BLOCK_SIZE + 5, runs=3, seed=0, chunk_size=10_000, workers=1,
-              progress=seen.append)
+    run_study(
+        "check",
+        engine_check_chunk,
+        {},
+        deals=BLOCK_SIZE + 5,
+        runs=3,
+        seed=0,
+        chunk_size=10_000,
+        workers=1,
+        progress=seen.append,
+    )
     assert sum(seen) == 3 * (BLOCK_SIZE + 5)
 
 
@@ -164,12 +204,22 @@ def test_bad_engine_options_raise_invalid_input(tmp_path):
 
 # --- output directory and resume ------------------------------------------------------------
 
+
 def test_parquet_rows_and_manifest(tmp_path):
     import pyarrow.parquet as pq
 
     deals = BLOCK_SIZE + 10
-    result = run_study("check", engine_check_chunk, {"sides": 6, "rows": True}, deals=deals, runs=1, seed=4,
-                       chunk_size=BLOCK_SIZE, workers=1, out_dir=tmp_path)
+    result = run_study(
+        "check",
+        engine_check_chunk,
+        {"sides": 6, "rows": True},
+        deals=deals,
+        runs=1,
+        seed=4,
+        chunk_size=BLOCK_SIZE,
+        workers=1,
+        out_dir=tmp_path,
+    )
     files = sorted((tmp_path / "run00").glob("*.parquet"))
     assert len(files) == 2
     table = pq.read_table(files)
@@ -181,13 +231,30 @@ def test_parquet_rows_and_manifest(tmp_path):
     assert result.runs[0]["total"] == int(_direct_rolls(4, 0, deals).sum())
     # an existing run is not overwritten without --resume
     with pytest.raises(InvalidInput) as exc:
-        run_study("check", engine_check_chunk, {"sides": 6, "rows": True}, deals=deals, seed=4,
-                  chunk_size=BLOCK_SIZE, workers=1, out_dir=tmp_path)
+        run_study(
+            "check",
+            engine_check_chunk,
+            {"sides": 6, "rows": True},
+            deals=deals,
+            seed=4,
+            chunk_size=BLOCK_SIZE,
+            workers=1,
+            out_dir=tmp_path,
+        )
     assert exc.value.field == "out"
     # resuming with other arguments is refused
     with pytest.raises(InvalidInput) as exc:
-        run_study("check", engine_check_chunk, {"sides": 6, "rows": True}, deals=deals, seed=5,
-                  chunk_size=BLOCK_SIZE, workers=1, out_dir=tmp_path, resume=True)
+        run_study(
+            "check",
+            engine_check_chunk,
+            {"sides": 6, "rows": True},
+            deals=deals,
+            seed=5,
+            chunk_size=BLOCK_SIZE,
+            workers=1,
+            out_dir=tmp_path,
+            resume=True,
+        )
     assert exc.value.field == "resume"
 
 
@@ -229,8 +296,9 @@ def test_resume_after_killed_run_gives_the_same_result(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     skipped = int(resumed.stderr.strip().splitlines()[-1])
     assert skipped == len(state["chunks"])
-    fresh = subprocess.run([PY, str(script), str(tmp_path / "fresh"), "0", "0.2"], capture_output=True, text=True,
-                           timeout=120)
+    fresh = subprocess.run(
+        [PY, str(script), str(tmp_path / "fresh"), "0", "0.2"], capture_output=True, text=True, timeout=120
+    )
     assert fresh.returncode == 0, fresh.stderr
     assert resumed.stdout == fresh.stdout
     import pyarrow.parquet as pq

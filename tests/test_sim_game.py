@@ -58,11 +58,14 @@ def _batch_one(owners: np.ndarray, deal_index: int, game: GameParams = ESTIMATOR
     return play_game_batch(np.ascontiguousarray(masks, dtype=np.int64), deal_index, game)
 
 
-@pytest.mark.parametrize("pbn,index,dealer,calls,level,declarer,leader,tricks,made,net", [
-    (DEAL_ONE, 0, Seat.N, ("1N", "P", "P"), 1, Seat.N, Seat.E, 0, False, -700),
-    (DEAL_TWO, 1, Seat.E, ("P", "P", "1N", "P", "P"), 1, Seat.N, Seat.E, 13, True, 170),
-    (DEAL_THREE, 2, Seat.S, ("1N", "2N", "P", "3N", "P", "P"), 3, Seat.S, Seat.W, 0, False, -900),
-])
+@pytest.mark.parametrize(
+    "pbn,index,dealer,calls,level,declarer,leader,tricks,made,net",
+    [
+        (DEAL_ONE, 0, Seat.N, ("1N", "P", "P"), 1, Seat.N, Seat.E, 0, False, -700),
+        (DEAL_TWO, 1, Seat.E, ("P", "P", "1N", "P", "P"), 1, Seat.N, Seat.E, 13, True, 170),
+        (DEAL_THREE, 2, Seat.S, ("1N", "2N", "P", "3N", "P", "P"), 3, Seat.S, Seat.W, 0, False, -900),
+    ],
+)
 def test_protocol_on_hand_made_deals(pbn, index, dealer, calls, level, declarer, leader, tricks, made, net):
     owners = _owners(pbn)
     ref = game_deal_reference(owners, index, ESTIMATOR)
@@ -120,7 +123,11 @@ def test_batch_equals_reference_on_many_opened_deals_all_readings():
                 owners[masks_to_cards(masks[i, seat])] = seat
             ref = game_deal_reference(owners, int(i), params)
             assert (ref.level, ref.declarer, ref.tricks, ref.widow_qualifies) == (
-                int(batch.levels[i]), int(batch.declarers[i]), int(batch.tricks[i]), bool(batch.widow_ok[i]))
+                int(batch.levels[i]),
+                int(batch.declarers[i]),
+                int(batch.tricks[i]),
+                bool(batch.widow_ok[i]),
+            )
 
 
 def test_tallies_add_up():
@@ -135,7 +142,7 @@ def test_tallies_add_up():
         assert 0 <= run["losses_widow_not_qualified"] <= run["losses"]
         by_level = run["tricks_by_level"]  # a separate tally: must agree with the level and trick counts
         assert [sum(by_level[lv]) for lv in by_level] == list(run["opened_by_level"].values())
-        assert [sum(row[int(lv[0]) + 6:]) for lv, row in by_level.items()] == list(run["made_by_level"].values())
+        assert [sum(row[int(lv[0]) + 6 :]) for lv, row in by_level.items()] == list(run["made_by_level"].values())
         assert [sum(col) for col in zip(*by_level.values())] == run["tricks_histogram"]
         assert sum(by_level["1NT"]) > 0
     assert result["results"][0] != result["results"][1]
@@ -162,12 +169,30 @@ def test_summary_of_empty_run_has_no_percentages():
 
 
 def test_cli_json_local_equals_dask_local_cluster(tmp_path):
-    base = [sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", "70000", "--runs", "2",
-            "--seed", "4", "--json", "--scheme", "classic,tribridge"]
+    base = [
+        sys.executable,
+        "-m",
+        "tribridge.cli.main",
+        "study",
+        "game",
+        "--deals",
+        "70000",
+        "--runs",
+        "2",
+        "--seed",
+        "4",
+        "--json",
+        "--scheme",
+        "classic,tribridge",
+    ]
     local = subprocess.run(base + ["--workers", "2"], capture_output=True, text=True, timeout=300)
     assert local.returncode == 0, local.stderr
-    dask = subprocess.run(base + ["--backend", "dask", "--workers", "2", "--chunk-size", "140000"],
-                          capture_output=True, text=True, timeout=300)
+    dask = subprocess.run(
+        base + ["--backend", "dask", "--workers", "2", "--chunk-size", "140000"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert dask.returncode == 0, dask.stderr
     assert local.stdout == dask.stdout
     data = json.loads(local.stdout)
@@ -175,8 +200,12 @@ def test_cli_json_local_equals_dask_local_cluster(tmp_path):
 
 
 def test_cli_rejects_bad_input():
-    proc = subprocess.run([sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", "0"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2 and "deals" in proc.stderr
 
 
@@ -185,8 +214,24 @@ def test_cli_resume_after_kill_gives_the_same_json(tmp_path):
     import time
 
     out = tmp_path / "out"
-    base = [sys.executable, "-m", "tribridge.cli.main", "study", "game", "--deals", str(12 * 65536), "--runs", "1",
-            "--seed", "6", "--json", "--workers", "1", "--chunk-size", "65536"]
+    base = [
+        sys.executable,
+        "-m",
+        "tribridge.cli.main",
+        "study",
+        "game",
+        "--deals",
+        str(12 * 65536),
+        "--runs",
+        "1",
+        "--seed",
+        "6",
+        "--json",
+        "--workers",
+        "1",
+        "--chunk-size",
+        "65536",
+    ]
     proc = subprocess.Popen(base + ["--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     manifest = out / "manifest.json"
     deadline = time.time() + 240

@@ -9,11 +9,15 @@ from tribridge.sim import report
 
 
 def test_reproduce_small_scale_writes_tables_and_figures(tmp_path, monkeypatch):
-    monkeypatch.setitem(report.SCALES, "quick", {"nt_hands": 3000, "capture_deals": 3000, "game_deals": 70_000,
-                                                 "runs": 2, "dd_deals": 0})
+    monkeypatch.setitem(
+        report.SCALES,
+        "quick",
+        {"nt_hands": 3000, "capture_deals": 3000, "game_deals": 70_000, "runs": 2, "dd_deals": 0},
+    )
     seen = []
-    summary = report.reproduce("quick", tmp_path, seed=3, workers=1, only=["nt", "capture", "game"],
-                               on_section=seen.append)
+    summary = report.reproduce(
+        "quick", tmp_path, seed=3, workers=1, only=["nt", "capture", "game"], on_section=seen.append
+    )
     assert seen == ["nt", "capture", "game"]
     text = (tmp_path / "report.md").read_text()
     assert "Table 3" in text and "5955 / 5992 / 5849" in text  # NT paper, published runs beside ours
@@ -37,10 +41,20 @@ def test_reproduce_rejects_unknown_scale_and_section(tmp_path):
 
 
 def test_game_table_has_one_column_per_run_and_the_paper():
-    run = {"deals": 10, "opened": 4, "opened_by_level": {f"{lv}NT": (4 if lv == 1 else 0) for lv in range(1, 8)},
-           "made": 3, "made_pct": 75.0, "both_eligible": 1, "both_eligible_made": 1, "both_eligible_made_pct": 100.0,
-           "losses": 1, "losses_widow_not_qualified": 1, "losses_widow_not_qualified_pct": 100.0,
-           "net_points": {"classic": -5, "tribridge": 7}}
+    run = {
+        "deals": 10,
+        "opened": 4,
+        "opened_by_level": {f"{lv}NT": (4 if lv == 1 else 0) for lv in range(1, 8)},
+        "made": 3,
+        "made_pct": 75.0,
+        "both_eligible": 1,
+        "both_eligible_made": 1,
+        "both_eligible_made_pct": 100.0,
+        "losses": 1,
+        "losses_widow_not_qualified": 1,
+        "losses_widow_not_qualified_pct": 100.0,
+        "net_points": {"classic": -5, "tribridge": 7},
+    }
     table = report.game_table_markdown({"results": [run, run], "schemes": ["classic", "tribridge"]})
     header = table.splitlines()[0]
     assert header.count("run ") == 2 and "paper" in header

@@ -16,8 +16,8 @@ from tribridge.estimators.tricks import (
     estimate_nt_tricks,
     estimate_tricks,
     trick_features,
-    trick_features_reference,
 )
+from tribridge.estimators.tricks_reference import trick_features_reference
 from tribridge.sim.train_tricks import HOLDOUT_STREAM, fit_mlp, seeded_deals
 
 
@@ -88,8 +88,13 @@ def test_accuracy_on_held_out_deals_beats_hcp_fit() -> None:
     actual = np.concatenate([tables[:, 0, 4], tables[:, 1, 4]]).astype(float)
     est_mae = np.abs(estimate_nt_tricks(decl, part) - actual).mean()
     # threshold from the same labels: a linear HCP fit fitted *in-sample* on them (flattering the baseline)
-    hcp = np.array([sum(4 - r for s in range(4) for r in range(4) if ((int(a[s]) | int(b[s])) >> r) & 1)
-                    for a, b in zip(decl, part)], dtype=float)
+    hcp = np.array(
+        [
+            sum(4 - r for s in range(4) for r in range(4) if ((int(a[s]) | int(b[s])) >> r) & 1)
+            for a, b in zip(decl, part)
+        ],
+        dtype=float,
+    )
     coef = np.polyfit(hcp, actual, 1)
     hcp_mae = np.abs(np.polyval(coef, hcp) - actual).mean()
     const_mae = np.abs(np.median(actual) - actual).mean()

@@ -7,9 +7,9 @@ with bit r set when rank r is held (bit 0 = Ace).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -41,7 +41,7 @@ class Suit(IntEnum):
         return SUIT_SYMBOLS[self]
 
     @classmethod
-    def parse(cls, text: str, field: str = "suit") -> "Suit":
+    def parse(cls, text: str, field: str = "suit") -> Suit:
         """Parse C/D/H/S (any case) or a suit symbol."""
         t = text.strip().upper()
         if len(t) == 1 and t in SUIT_CHARS:
@@ -74,7 +74,7 @@ class Rank(IntEnum):
         return RANK_CHARS[self]
 
     @classmethod
-    def parse(cls, text: str, field: str = "rank") -> "Rank":
+    def parse(cls, text: str, field: str = "rank") -> Rank:
         """Parse A K Q J T 9..2, accepting 10 for the ten, any case."""
         t = text.strip().upper()
         if t == "10":
@@ -98,22 +98,22 @@ class Seat(IntEnum):
         return SEAT_CHARS[self]
 
     @property
-    def partner(self) -> "Seat":
+    def partner(self) -> Seat:
         """The seat opposite."""
         return Seat(self ^ 2)
 
     @property
-    def lho(self) -> "Seat":
+    def lho(self) -> Seat:
         """Left-hand opponent (next clockwise)."""
         return Seat((self + 1) % 4)
 
     @property
-    def rho(self) -> "Seat":
+    def rho(self) -> Seat:
         """Right-hand opponent (previous clockwise)."""
         return Seat((self + 3) % 4)
 
     @classmethod
-    def parse(cls, text: str | int, field: str = "seat") -> "Seat":
+    def parse(cls, text: str | int, field: str = "seat") -> Seat:
         """Parse N/E/S/W (any case, or North/East/...) or an integer 0..3."""
         if isinstance(text, (int, np.integer)) and not isinstance(text, bool):
             if 0 <= int(text) <= 3:
@@ -146,7 +146,7 @@ class Card:
             raise InvalidInput("card", f"card index must be 0..51, got {self.index}")
 
     @classmethod
-    def of(cls, suit: int, rank: int) -> "Card":
+    def of(cls, suit: int, rank: int) -> Card:
         """The card of the given suit and rank."""
         return cls(int(suit) * 13 + int(rank))
 
@@ -161,7 +161,7 @@ class Card:
         return Rank(self.index % 13)
 
     @classmethod
-    def parse(cls, text: str, field: str = "card") -> "Card":
+    def parse(cls, text: str, field: str = "card") -> Card:
         """Parse suit-then-rank text such as ``SA``, ``d10``, ``HT`` (also rank-then-suit ``AS``)."""
         if not isinstance(text, str):
             raise InvalidInput(field, f"expected a card like 'SA', got {text!r}")
@@ -208,9 +208,7 @@ def parse_hand_cards(text: str, field: str = "hand", size: int | None = 13) -> l
             holding = ""
         for ch in holding:
             if ch not in RANK_CHARS:
-                raise InvalidInput(
-                    field, f"bad character {ch!r} in the {SUIT_SYMBOLS[suit]} holding of {text!r}"
-                )
+                raise InvalidInput(field, f"bad character {ch!r} in the {SUIT_SYMBOLS[suit]} holding of {text!r}")
             c = suit * 13 + RANK_CHARS.index(ch)
             if c in seen:
                 raise InvalidInput(field, f"card {Card(c)} appears twice in {text!r}")
@@ -228,7 +226,7 @@ class Hand:
     cards: frozenset[int]
 
     @classmethod
-    def from_cards(cls, cards: Iterable[int | Card]) -> "Hand":
+    def from_cards(cls, cards: Iterable[int | Card]) -> Hand:
         """Build a hand from card indices or Card objects."""
         idx = [c.index if isinstance(c, Card) else int(c) for c in cards]
         if len(set(idx)) != len(idx):
@@ -238,7 +236,7 @@ class Hand:
         return cls(frozenset(idx))
 
     @classmethod
-    def from_pbn(cls, text: str, field: str = "hand", size: int | None = 13) -> "Hand":
+    def from_pbn(cls, text: str, field: str = "hand", size: int | None = 13) -> Hand:
         """Parse a PBN hand ``S.H.D.C`` (accepts ``T`` or ``10``, any case, ``_`` for ``.``)."""
         return cls(frozenset(parse_hand_cards(text, field, size)))
 
@@ -297,9 +295,7 @@ class Deal:
         seen: dict[int, int] = {}
         for seat, hand in enumerate(self.hands):
             if len(hand) != 13:
-                raise InvalidInput(
-                    f"deal.{SEAT_CHARS[seat]}", f"expected 13 cards, got {len(hand)}"
-                )
+                raise InvalidInput(f"deal.{SEAT_CHARS[seat]}", f"expected 13 cards, got {len(hand)}")
             for c in hand.cards:
                 if c in seen:
                     raise InvalidInput(
@@ -312,7 +308,7 @@ class Deal:
         return self.hands[int(seat)]
 
     @classmethod
-    def from_pbn(cls, text: str, field: str = "deal") -> "Deal":
+    def from_pbn(cls, text: str, field: str = "deal") -> Deal:
         """Parse ``N:<hand> <hand> <hand> <hand>`` (clockwise from the named seat)."""
         if not isinstance(text, str):
             raise InvalidInput(field, f"expected a PBN deal like 'N:... ... ... ...', got {text!r}")
@@ -346,7 +342,7 @@ class Deal:
         return owners
 
     @classmethod
-    def from_owners(cls, owners: Sequence[int] | np.ndarray) -> "Deal":
+    def from_owners(cls, owners: Sequence[int] | np.ndarray) -> Deal:
         """Build a deal from a length-52 owner array (values 0..3, 13 of each)."""
         arr = np.asarray(owners)
         if arr.shape != (52,):
@@ -361,7 +357,7 @@ class Deal:
         """``int64[4, 4]`` suit masks, indexed [seat, suit]."""
         return owners_to_masks(self.to_owners())
 
-    def swap(self, seat_a: int, seat_b: int) -> "Deal":
+    def swap(self, seat_a: int, seat_b: int) -> Deal:
         """A deal with the hands of two seats exchanged."""
         hands = list(self.hands)
         hands[seat_a], hands[seat_b] = hands[seat_b], hands[seat_a]

@@ -40,8 +40,12 @@ def get_bidder(name: str, **options: Any) -> Any:
     """A bidder by name: random, paper, estimate, simulation."""
     from tribridge.bots import bidding  # imported here: start-up time (bot names without compiling kernels)
 
-    classes = {"random": bidding.RandomBidder, "paper": bidding.PaperBidder,
-               "estimate": bidding.EstimateBidder, "simulation": bidding.SimulationBidder}
+    classes = {
+        "random": bidding.RandomBidder,
+        "paper": bidding.PaperBidder,
+        "estimate": bidding.EstimateBidder,
+        "simulation": bidding.SimulationBidder,
+    }
     key = str(name).strip().lower()
     if key not in classes:
         raise InvalidInput("bidder", f"unknown bidder {name!r}; expected one of {', '.join(BIDDER_NAMES)}")
@@ -82,8 +86,11 @@ def bot_parts(name: str) -> tuple[str, str]:
     if "+" in key:
         bidder, _, player = key.partition("+")
         if bidder not in BIDDER_NAMES or player not in PLAYER_NAMES:
-            raise InvalidInput("bot", f"bad bot {name!r}: expected BIDDER+PLAYER with bidders {', '.join(BIDDER_NAMES)}"
-                                      f" and players {', '.join(PLAYER_NAMES)}")
+            raise InvalidInput(
+                "bot",
+                f"bad bot {name!r}: expected BIDDER+PLAYER with bidders {', '.join(BIDDER_NAMES)}"
+                f" and players {', '.join(PLAYER_NAMES)}",
+            )
         return bidder, player
     if key not in BOT_PAIRS:
         raise InvalidInput("bot", f"unknown bot {name!r}; expected one of {', '.join(BOT_PAIRS)} or BIDDER+PLAYER")
@@ -93,8 +100,11 @@ def bot_parts(name: str) -> tuple[str, str]:
 def get_bot(name: str, bidder_options: dict | None = None, player_options: dict | None = None) -> Bot:
     """The bot for a chair by name (see the module docstring)."""
     bidder, player = bot_parts(name)
-    return Bot(str(name).strip().lower(), get_bidder(bidder, **(bidder_options or {})),
-               get_player(player, **(player_options or {})))
+    return Bot(
+        str(name).strip().lower(),
+        get_bidder(bidder, **(bidder_options or {})),
+        get_player(player, **(player_options or {})),
+    )
 
 
 __all__ = ["BIDDER_NAMES", "BOT_PAIRS", "PLAYER_NAMES", "Bot", "bot_parts", "get_bidder", "get_bot", "get_player"]

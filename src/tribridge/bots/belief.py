@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -67,7 +67,10 @@ class Knowledge:
 
     known_owner: tuple[int, ...]
     voids: tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]] = (
-        frozenset(), frozenset(), frozenset(), frozenset()
+        frozenset(),
+        frozenset(),
+        frozenset(),
+        frozenset(),
     )
     facts: tuple[NtFact, ...] = ()
 
@@ -85,8 +88,13 @@ class Knowledge:
 
     def key(self) -> bytes:
         """A stable byte string describing this knowledge (for seeding and caching)."""
-        text = repr((self.known_owner, tuple(tuple(sorted(v)) for v in self.voids),
-                     tuple((f.seat, f.at_least, f.below) for f in self.facts)))
+        text = repr(
+            (
+                self.known_owner,
+                tuple(tuple(sorted(v)) for v in self.voids),
+                tuple((f.seat, f.at_least, f.below) for f in self.facts),
+            )
+        )
         return text.encode()
 
 
@@ -136,10 +144,10 @@ def build_knowledge(
 class BeliefSample:
     """Layouts drawn for one position, with what it took to get them."""
 
-    layouts: np.ndarray                  # uint8[k, 52], original owners
+    layouts: np.ndarray  # uint8[k, 52], original owners
     requested: int
-    drawn: int                           # layouts dealt (before the auction-fact check)
-    accepted: int                        # of those, how many met every active fact
+    drawn: int  # layouts dealt (before the auction-fact check)
+    accepted: int  # of those, how many met every active fact
     relaxed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # per layout
     dropped_facts: tuple[NtFact, ...] = ()
 
@@ -162,6 +170,7 @@ class BeliefSample:
 # --------------------------------------------------------------------------------------------
 # Constrained dealing of the unseen cards (exactly uniform over the consistent layouts)
 # --------------------------------------------------------------------------------------------
+
 
 class _Dealer:
     """Deals the unseen cards of a Knowledge uniformly among layouts respecting counts and voids."""
@@ -242,7 +251,7 @@ class _Dealer:
             for seat in allowed:
                 k = self.rest_need[seat]
                 rows = np.repeat(np.arange(count), k)
-                out[rows, shuffled[:, start:start + k].ravel()] = seat
+                out[rows, shuffled[:, start : start + k].ravel()] = seat
                 start += k
             return out
         for row in range(count):
@@ -266,7 +275,7 @@ class _Dealer:
                 start = 0
                 rest = list(need)
                 for seat, k in zip(allowed, split):
-                    out[row, perm[start:start + k]] = seat
+                    out[row, perm[start : start + k]] = seat
                     start += k
                     rest[seat] -= k
                 need = tuple(rest)
@@ -321,8 +330,7 @@ def sample_layouts(
     budget = max_draws if max_draws is not None else max(2000, 200 * count)
     needs = knowledge.needs()
     facts = [f for f in knowledge.facts if needs[f.seat] > 0]
-    contradicted = [f for f in knowledge.facts
-                    if needs[f.seat] == 0 and not facts_mask(dealer.base[None, :], [f])[0]]
+    contradicted = [f for f in knowledge.facts if needs[f.seat] == 0 and not facts_mask(dealer.base[None, :], [f])[0]]
     kept: list[np.ndarray] = []
     drawn = accepted = 0
     have = 0
@@ -399,6 +407,7 @@ def masks_of(layout: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 # Auction facts (the "paper" model of the other bidders)
 # --------------------------------------------------------------------------------------------
+
 
 def auction_facts(auction: object, exclude: int | None = None) -> list[NtFact]:
     """Facts in *dealing seats* read from an ``AuctionState``'s calls, under the NT-call model.

@@ -9,8 +9,9 @@ always legal.
 from __future__ import annotations
 
 import random as _stdlib_random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,7 @@ NT = int(Denom.NT)
 # --------------------------------------------------------------------------------------------
 # Reading a bidder's SeatView
 # --------------------------------------------------------------------------------------------
+
 
 def view_auction(view: Any) -> AuctionState:
     """The ``AuctionState`` of a bidder's view (field ``auction``, or ``state``)."""
@@ -95,6 +97,7 @@ def _order(cands: list[tuple[Call, float]], auction: AuctionState, chosen: Call)
 # Bidders
 # --------------------------------------------------------------------------------------------
 
+
 class RandomBidder:
     """Passes half the time, else makes a random legal call (repeatable: seeded from the position)."""
 
@@ -114,8 +117,11 @@ class RandomBidder:
         """A random legal call."""
         auction = view_auction(view)
         legal = auction.legal_calls()
-        rng = _stdlib_random.Random(position_seed("random-bid", int(view.seat), tuple(view_hand_cards(view)),
-                                                  tuple(str(c) for c in auction.calls)))
+        rng = _stdlib_random.Random(
+            position_seed(
+                "random-bid", int(view.seat), tuple(view_hand_cards(view)), tuple(str(c) for c in auction.calls)
+            )
+        )
         if PASS in legal and rng.random() < 0.5:
             return PASS
         others = [c for c in legal if c != PASS] or legal
@@ -267,8 +273,14 @@ class EstimateBidder:
 
     name = "estimate"
 
-    def __init__(self, layouts: int | None = None, evaluator: str = "auto", margin: float = 0.5,
-                 scheme: str = "classic", objective: str = "relative") -> None:
+    def __init__(
+        self,
+        layouts: int | None = None,
+        evaluator: str = "auto",
+        margin: float = 0.5,
+        scheme: str = "classic",
+        objective: str = "relative",
+    ) -> None:
         self.objective = _check_objective(objective)
         self.evaluator = resolve_evaluator(evaluator)
         self.layouts = layouts if layouts is not None else (32 if self.evaluator == "estimate" else 8)
@@ -279,8 +291,9 @@ class EstimateBidder:
         auction = view_auction(view)
         seat = int(view.seat)
         k = build_knowledge({seat: view_hand_cards(view)})
-        rng = random_stream(position_seed("estimate", seat, tuple(view_hand_cards(view)),
-                                                  tuple(str(c) for c in auction.calls)))
+        rng = random_stream(
+            position_seed("estimate", seat, tuple(view_hand_cards(view)), tuple(str(c) for c in auction.calls))
+        )
         return sample_layouts(k, self.layouts, rng).layouts
 
     def candidates(self, view: Any) -> list[tuple[Call, float]]:
@@ -336,8 +349,14 @@ class SimulationBidder:
 
     name = "simulation"
 
-    def __init__(self, layouts: int | None = None, evaluator: str = "auto", scheme: str = "classic",
-                 max_draws: int | None = None, objective: str = "relative") -> None:
+    def __init__(
+        self,
+        layouts: int | None = None,
+        evaluator: str = "auto",
+        scheme: str = "classic",
+        max_draws: int | None = None,
+        objective: str = "relative",
+    ) -> None:
         self.objective = _check_objective(objective)
         evaluator = resolve_evaluator(evaluator)
         if layouts is None:  # the fast estimator affords many layouts; double dummy few
@@ -373,8 +392,9 @@ class SimulationBidder:
         seat = int(view.seat)
         cards = view_hand_cards(view)
         k = build_knowledge({seat: cards}, facts=auction_facts(auction, exclude=seat))
-        rng = random_stream(position_seed("simulation", seat, tuple(cards), int(auction.dealer),
-                                                  tuple(str(c) for c in auction.calls)))
+        rng = random_stream(
+            position_seed("simulation", seat, tuple(cards), int(auction.dealer), tuple(str(c) for c in auction.calls))
+        )
         return sample_layouts(k, self.layouts, rng, max_draws=self.max_draws)
 
     def candidates(self, view: Any) -> list[tuple[Call, float]]:

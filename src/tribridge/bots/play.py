@@ -11,26 +11,25 @@ layouts are drawn from a generator seeded with a hash of the position as the sea
 from __future__ import annotations
 
 import random as _stdlib_random
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
 from tribridge.bots.belief import (
     BeliefSample,
-    Knowledge,
     NtFact,
-    build_knowledge,
+    facts_for_play_view,
     position_seed,
     sample_layouts,
 )
-from tribridge.bots.belief import facts_for_play_view
+from tribridge.bots.position import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Position, solve_positions
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.rules.trick import legal_cards as trick_legal_cards
-from tribridge.rules.trick import trick_winner
 from tribridge.rules.view import SeatView
 
 DEFAULT_LAYOUTS = 32
@@ -45,137 +44,9 @@ TIE_EPSILON = 1e-9
 
 
 # --------------------------------------------------------------------------------------------
-# Positions as one seat sees them
-# --------------------------------------------------------------------------------------------
-
-def _winner(trick: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """Seat that wins a complete trick given as (seat, card) in play order."""
-    return trick_winner([c for _, c in trick], trick[0][0], trump)
-
-
-@dataclass(frozen=True)
-class CardPosition:
-    """A card-play decision as the deciding seat sees it (seats are play seats, dummy opposite declarer).
-
-    ``hands`` holds the whole original 13-card hands the decider can see (its own; dummy's once
-    the opening lead is made). ``played`` lists every card played so far, in order; who played
-    each card follows from the rules. ``facts`` are auction facts in these seats (may be empty).
-    """
-
-    declarer: int
-    trump: int | None
-    hands: tuple[tuple[int, tuple[int, ...]], ...]
-    played: tuple[int, ...] = ()
-    facts: tuple[NtFact, ...] = ()
-    _trace: list[tuple[int, int]] = field(default_factory=list, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if not 0 <= int(self.declarer) <= 3:
-            raise InvalidInput("declarer", f"expected a seat 0..3, got {self.declarer}")
-        if self.trump is not None and not 0 <= int(self.trump) <= 3:
-            raise InvalidInput("trump", f"expected a suit 0..3 or None, got {self.trump}")
-        known = dict(self.hands)
-        for seat, cards in known.items():
-            if len(cards) != 13 or len(set(cards)) != 13:
-                raise InvalidInput("hands", f"seat {seat} must show its 13 original cards")
-        if len(set(self.played)) != len(self.played):
-            raise InvalidInput("played", "a card was played twice")
-        if len(self.played) >= 52:
-            raise InvalidInput("played", "the play is over")
-        trace: list[tuple[int, int]] = []
-        leader = (int(self.declarer) + 1) % 4
-        trick: list[tuple[int, int]] = []
-        owner_known = {c: s for s, cards in known.items() for c in cards}
-        held_left = {s: set(cards) for s, cards in known.items()}
-        for card in self.played:
-            seat = (leader + len(trick)) % 4
-            if card in owner_known and owner_known[card] != seat:
-                raise InvalidInput("played", f"{Card(card)} was played by seat {seat} but is in seat {owner_known[card]}'s hand")
-            if seat in held_left:
-                if trick and card // 13 != trick[0][1] // 13 and any(c // 13 == trick[0][1] // 13 for c in held_left[seat]):
-                    raise InvalidInput("played", f"seat {seat} revoked with {Card(card)}")
-                held_left[seat].discard(card)
-            trick.append((seat, card))
-            trace.append((seat, card))
-            if len(trick) == 4:
-                leader = _winner(trick, self.trump)
-                trick = []
-        object.__setattr__(self, "_trace", trace)
-
-    # --- derived facts ----------------------------------------------------------------------
-    @property
-    def trace(self) -> list[tuple[int, int]]:
-        """Every card played as (seat, card)."""
-        return list(self._trace)
-
-    @property
-    def current_trick(self) -> list[tuple[int, int]]:
-        """The trick in progress as (seat, card)."""
-        n = len(self._trace) % 4
-        return self._trace[len(self._trace) - n:] if n else []
-
-    @property
-    def trick_leader(self) -> int:
-        """The seat that led (or is to lead) the current trick."""
-        cur = self.current_trick
-        if cur:
-            return cur[0][0]
-        if not self._trace:
-            return (int(self.declarer) + 1) % 4
-        return _winner(self._trace[-4:], self.trump)
-
-    @property
-    def to_play(self) -> int:
-        """The seat whose card is next (dummy included)."""
-        return (self.trick_leader + len(self.current_trick)) % 4
-
-    @property
-    def dummy(self) -> int:
-        """Dummy's seat."""
-        return int(self.declarer) ^ 2
-
-    @property
-    def decider(self) -> int:
-        """The seat choosing the card: the declarer chooses for dummy."""
-        return int(self.declarer) if self.to_play == self.dummy else self.to_play
-
-    def voids(self) -> dict[int, set[int]]:
-        """Suits each seat has shown out of (failed to follow)."""
-        out: dict[int, set[int]] = {s: set() for s in range(4)}
-        for start in range(0, len(self._trace), 4):
-            trick = self._trace[start:start + 4]
-            led = trick[0][1] // 13
-            for seat, card in trick[1:]:
-                if card // 13 != led:
-                    out[seat].add(led)
-        return out
-
-    def remaining(self, seat: int) -> list[int]:
-        """Unplayed cards of a seat whose hand is visible."""
-        known = dict(self.hands)
-        if seat not in known:
-            raise InvalidInput("seat", f"the hand of seat {seat} is not visible here")
-        played = set(self.played)
-        return sorted(c for c in known[seat] if c not in played)
-
-    def legal_cards(self) -> list[int]:
-        """Legal cards of the seat to play (its hand must be visible)."""
-        cur = self.current_trick
-        return trick_legal_cards(self.remaining(self.to_play), cur[0][1] // 13 if cur else None)
-
-    def knowledge(self) -> Knowledge:
-        """What the decider knows, for the belief sampler."""
-        return build_knowledge(dict(self.hands), self._trace, self.voids(), self.facts)
-
-    def seed(self) -> int:
-        """Seed from a hash of the position as the decider sees it."""
-        return position_seed("pimc", int(self.declarer), self.trump, sorted(self.hands), self.played,
-                             tuple((f.seat, f.at_least, f.below) for f in self.facts))
-
-
-# --------------------------------------------------------------------------------------------
 # Double-dummy evaluation of one position over many layouts
 # --------------------------------------------------------------------------------------------
+
 
 def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
     """The double-dummy facade's ``Position`` of the current position in each layout."""
@@ -210,7 +81,7 @@ def hidden_plays(position: CardPosition, last: int | None = None) -> list[int]:
     """Indices in ``position.played`` of cards played by seats the decider cannot see (the ``last`` few, or all)."""
     visible = {seat for seat, _ in position.hands}
     found = [i for i, (seat, _) in enumerate(position.trace) if seat not in visible]
-    return found if last is None else found[len(found) - min(last, len(found)):]
+    return found if last is None else found[len(found) - min(last, len(found)) :]
 
 
 def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Sequence[int]) -> np.ndarray:
@@ -232,8 +103,7 @@ def play_inconsistencies(layouts: np.ndarray, position: CardPosition, plays: Seq
         led = trace[i - i % 4][1] // 13 if i % 4 else None
         before = set(position.played[:i])
         # a seat with a single legal card in a layout had no choice there: nothing to check
-        rows = [row for row in range(len(layouts))
-                if _legal_count(layouts[row], seat, before, led) > 1]
+        rows = [row for row in range(len(layouts)) if _legal_count(layouts[row], seat, before, led) > 1]
         dd_items.extend(dd_positions(layouts[rows], prefix))
         asked.extend((row, card) for row in rows)
     best = solve_positions(dd_items, best_only=True) if dd_items else []
@@ -251,6 +121,7 @@ def _legal_count(layout: np.ndarray, seat: int, played: set[int], led: int | Non
 # --------------------------------------------------------------------------------------------
 # PIMC
 # --------------------------------------------------------------------------------------------
+
 
 @dataclass
 class PimcDecision:
@@ -295,9 +166,15 @@ def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, p
     return np.argsort(misses, kind="stable")[:wanted]
 
 
-def pimc_decide(position: CardPosition, layouts: int = DEFAULT_LAYOUTS, seed: int | None = None,
-                max_draws: int | None = None, first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
-                check_plays: int = 0, oversample: int = OVERSAMPLE) -> PimcDecision:
+def pimc_decide(
+    position: CardPosition,
+    layouts: int = DEFAULT_LAYOUTS,
+    seed: int | None = None,
+    max_draws: int | None = None,
+    first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
+    check_plays: int = 0,
+    oversample: int = OVERSAMPLE,
+) -> PimcDecision:
     """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins.
 
     With ``check_plays`` > 0, ``oversample`` times as many layouts are drawn and those in which the
@@ -357,6 +234,7 @@ def pimc_decide_four_handed(
 # Players over a 3PAB SeatView
 # --------------------------------------------------------------------------------------------
 
+
 def _view_cards(hand: Any) -> tuple[int, ...]:
     """Card indices from a Hand, a set of ints or a list of Cards."""
     if hand is None:
@@ -375,8 +253,13 @@ def position_from_view(view: SeatView, facts: Sequence[NtFact] = ()) -> CardPosi
         hands[int(contract.declarer) ^ 2] = _view_cards(view.dummy)
     trump = contract.trump
     played = tuple(c.index for c in view.played_cards)
-    return CardPosition(int(contract.declarer), None if trump is None else int(trump), tuple(sorted(hands.items())),
-                        played, tuple(facts))
+    return CardPosition(
+        int(contract.declarer),
+        None if trump is None else int(trump),
+        tuple(sorted(hands.items())),
+        played,
+        tuple(facts),
+    )
 
 
 class RandomPlayer:
@@ -396,8 +279,9 @@ class RandomPlayer:
     def play(self, view: Any) -> Card:
         """A random legal card."""
         legal = sorted(view.legal_cards())
-        seed = position_seed("random", int(view.to_play), tuple(c.index for c in view.played_cards),
-                             _view_cards(view.hand))
+        seed = position_seed(
+            "random", int(view.to_play), tuple(c.index for c in view.played_cards), _view_cards(view.hand)
+        )
         return legal[_stdlib_random.Random(seed).randrange(len(legal))]
 
     __call__ = play
@@ -440,8 +324,9 @@ def _full_position(view: SeatView) -> CardPosition:
     assert contract is not None and view.all_hands is not None
     hands = tuple((s, tuple(sorted(view.all_hands[s].cards))) for s in range(4))
     trump = contract.trump
-    return CardPosition(int(contract.declarer), None if trump is None else int(trump), hands,
-                        tuple(c.index for c in view.played_cards))
+    return CardPosition(
+        int(contract.declarer), None if trump is None else int(trump), hands, tuple(c.index for c in view.played_cards)
+    )
 
 
 class PimcPlayer:
@@ -449,8 +334,15 @@ class PimcPlayer:
 
     name = "pimc"
 
-    def __init__(self, layouts: int = DEFAULT_LAYOUTS, use_auction: bool = True, max_draws: int | None = None,
-                 first_trick_layouts: int = FIRST_TRICK_LAYOUTS, check_plays: int = 0, oversample: int = OVERSAMPLE) -> None:
+    def __init__(
+        self,
+        layouts: int = DEFAULT_LAYOUTS,
+        use_auction: bool = True,
+        max_draws: int | None = None,
+        first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
+        check_plays: int = 0,
+        oversample: int = OVERSAMPLE,
+    ) -> None:
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
         if first_trick_layouts < 1:
@@ -466,8 +358,15 @@ class PimcPlayer:
 
     def cache_key(self) -> tuple:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
-        return ("pimc", self.layouts, self.first_trick_layouts, self.use_auction, self.max_draws,
-                self.check_plays, self.oversample)
+        return (
+            "pimc",
+            self.layouts,
+            self.first_trick_layouts,
+            self.use_auction,
+            self.max_draws,
+            self.check_plays,
+            self.oversample,
+        )
 
     def _facts(self, view: SeatView) -> list[NtFact]:
         if not self.use_auction:
@@ -480,9 +379,14 @@ class PimcPlayer:
         if len(legal) == 1:
             decision = PimcDecision(legal[0].index, [(legal[0].index, float("nan"))], searched=False)
         else:
-            decision = pimc_decide(position_from_view(view, self._facts(view)), self.layouts,
-                                   max_draws=self.max_draws, first_trick_layouts=self.first_trick_layouts,
-                                   check_plays=self.check_plays, oversample=self.oversample)
+            decision = pimc_decide(
+                position_from_view(view, self._facts(view)),
+                self.layouts,
+                max_draws=self.max_draws,
+                first_trick_layouts=self.first_trick_layouts,
+                check_plays=self.check_plays,
+                oversample=self.oversample,
+            )
         self.last = decision
         return decision
 

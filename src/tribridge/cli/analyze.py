@@ -10,17 +10,22 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``analyze`` command."""
     p = sub.add_parser(
-        "analyze", help="double-dummy table and estimates of one deal, or of every board of a PBN file",
+        "analyze",
+        help="double-dummy table and estimates of one deal, or of every board of a PBN file",
         description="Analyse one deal: the double-dummy table (tricks for each declarer N E S W in C D H S NT), "
-                    "the NT-call verdicts of each hand, the capture estimate of each partnership and the fast "
-                    "trick estimator's prediction. DEAL is PBN, e.g. 'N:AKQ2.J54.T98.762 ...'. With --file, "
-                    "analyse every board of a PBN file (tournament files or tribridge's 3PAB records; each "
-                    "board's hands as dealt).",
+        "the NT-call verdicts of each hand, the capture estimate of each partnership and the fast "
+        "trick estimator's prediction. DEAL is PBN, e.g. 'N:AKQ2.J54.T98.762 ...'. With --file, "
+        "analyse every board of a PBN file (tournament files or tribridge's 3PAB records; each "
+        "board's hands as dealt).",
     )
     p.add_argument("deal", metavar="DEAL", nargs="?", help="the deal in PBN: 'N:<hand> <hand> <hand> <hand>'")
-    p.add_argument("--file", default=None, metavar="FILE.pbn",
-                   help="analyse every board of this PBN file ('-' for stdin); with --json one JSON object "
-                        "per line and board, with the board number")
+    p.add_argument(
+        "--file",
+        default=None,
+        metavar="FILE.pbn",
+        help="analyse every board of this PBN file ('-' for stdin); with --json one JSON object "
+        "per line and board, with the board number",
+    )
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.add_argument("--no-cache", action="store_true", help="do not read or write the double-dummy cache")
     p.set_defaults(func=run)

@@ -92,6 +92,7 @@ def _holding(hand: Any, suit: int) -> str:
 
 def diagram(deal: Deal) -> list[str]:
     """A compact text diagram: North on top, West and East beside, South below."""
+
     def lines(seat: int) -> list[str]:
         return [f"{SUIT_SYMBOLS[s]} {_holding(deal[seat], s)}" for s in (3, 2, 1, 0)]
 
@@ -165,7 +166,7 @@ def run_file(args: argparse.Namespace) -> int:
         raise InvalidInput("--file", f"no boards in {args.file!r}")
     with progress_bar("boards", len(boards)) as bar:
         for start in range(0, len(boards), BATCH):
-            chunk = boards[start:start + BATCH]
+            chunk = boards[start : start + BATCH]
             dealt: list[Any] = []
             for board in chunk:
                 try:

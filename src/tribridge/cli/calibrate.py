@@ -11,13 +11,19 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``calibrate`` command."""
     p = sub.add_parser(
-        "calibrate", help="rank the capture-estimator readings against the published tables",
+        "calibrate",
+        help="rank the capture-estimator readings against the published tables",
         description="Run the capture study (Tables I and II) and the game study with --outcome estimator "
-                    "(Table IV) for each of the 12 readings (limit × gap × replacements) and rank the readings "
-                    "by their distance from the published figures.")
+        "(Table IV) for each of the 12 readings (limit × gap × replacements) and rank the readings "
+        "by their distance from the published figures.",
+    )
     p.add_argument("--deals", type=int, default=200_000, help="two-hand deals for Tables I-II (default 200,000)")
-    p.add_argument("--game-deals", type=int, default=None,
-                   help="three-player deals per reading for Table IV (default: --deals; 0 skips Table IV)")
+    p.add_argument(
+        "--game-deals",
+        type=int,
+        default=None,
+        help="three-player deals per reading for Table IV (default: --deals; 0 skips Table IV)",
+    )
     p.add_argument("--seed", type=int, default=1, help="seed (default 1)")
     p.add_argument("--workers", type=int, default=None, help="worker processes for the game study")
     p.add_argument("--json", action="store_true", help="print JSON")

@@ -156,8 +156,13 @@ def progress_bar(description: str, total: float | None, enabled: bool = True) ->
     from rich.progress import Progress as RichProgress
 
     bar = RichProgress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
     )
     with bar:
         task = bar.add_task(description, total=total)

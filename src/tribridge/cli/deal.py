@@ -14,9 +14,10 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``deal`` command."""
     p = sub.add_parser(
-        "deal", help="print seeded random deals (PBN or JSON)",
+        "deal",
+        help="print seeded random deals (PBN or JSON)",
         description="Deal N uniformly random deals from a seed and print them as PBN records or JSON. "
-                    "The same seed always gives the same deals. In 3PAB the widow is the hand opposite the dealer.",
+        "The same seed always gives the same deals. In 3PAB the widow is the hand opposite the dealer.",
     )
     p.add_argument("--count", type=int, default=1, help="number of deals (default 1)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh entropy)")
@@ -48,9 +49,13 @@ def run(args: argparse.Namespace) -> int:
         for board in range(1, args.count + 1):
             deal = random_deal(rng)
             if as_json:
-                record = {"board": board, "dealer": dealer.letter, "widow": widow.letter,
-                          "deal": deal.to_pbn(int(dealer)),
-                          "hands": {SEAT_CHARS[s]: deal[s].to_pbn() for s in range(4)}}
+                record = {
+                    "board": board,
+                    "dealer": dealer.letter,
+                    "widow": widow.letter,
+                    "deal": deal.to_pbn(int(dealer)),
+                    "hands": {SEAT_CHARS[s]: deal[s].to_pbn() for s in range(4)},
+                }
                 out.write(("\n  " if board == 1 else ",\n  ") + json.dumps(record))
             else:
                 if board > 1:

@@ -42,8 +42,9 @@ COMMANDS: dict[str, str] = {
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 # Commands (and command groups) that can run long enough to show progress: each gets ``--quiet``.
-PROGRESS_COMMANDS = frozenset({"study", "reproduce", "deal", "analyze", "train-estimator", "calibrate", "match",
-                               "shuffle"})
+PROGRESS_COMMANDS = frozenset(
+    {"study", "reproduce", "deal", "analyze", "train-estimator", "calibrate", "match", "shuffle"}
+)
 
 
 def _plot_modules(args: argparse.Namespace) -> list[str]:

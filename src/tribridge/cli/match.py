@@ -14,28 +14,50 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``match`` command."""
     p = sub.add_parser(
-        "match", help="play a bot match (each deal with all 6 seatings)",
+        "match",
+        help="play a bot match (each deal with all 6 seatings)",
         description="Play N deals between three bots, each deal with all six assignments of the bots to the three "
-                    "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
-                    "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
-                    "pimc, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
-                    "their place in --bots: A, B, C. --deals-file plays the boards of a PBN file (as dealt).")
+        "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
+        "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
+        "pimc, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
+        "their place in --bots: A, B, C. --deals-file plays the boards of a PBN file (as dealt).",
+    )
     p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
-    p.add_argument("--deals", type=int, default=None,
-                   help="number of deals (default 10, or every board of --deals-file; each is played 6 times)")
-    p.add_argument("--deals-file", default=None, metavar="FILE.pbn",
-                   help="play the boards of this PBN file (hands and dealer as dealt) instead of seeded deals")
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="number of deals (default 10, or every board of --deals-file; each is played 6 times)",
+    )
+    p.add_argument(
+        "--deals-file",
+        default=None,
+        metavar="FILE.pbn",
+        help="play the boards of this PBN file (hands and dealer as dealt) instead of seeded deals",
+    )
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--pimc-layouts", type=int, default=None, help="layouts per PIMC card (default 32)")
-    p.add_argument("--pimc-check-plays", type=int, default=None,
-                   help="PIMC keeps the layouts in which the opponents' last N cards were double-dummy best "
-                        "(default 0: off; slower, stronger against strong defence; see docs/bots.md)")
-    p.add_argument("--pimc-oversample", type=int, default=None,
-                   help="with --pimc-check-plays: layouts PIMC draws per layout it keeps (default 3)")
-    p.add_argument("--bid-layouts", type=int, default=None,
-                   help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)")
+    p.add_argument(
+        "--pimc-check-plays",
+        type=int,
+        default=None,
+        help="PIMC keeps the layouts in which the opponents' last N cards were double-dummy best "
+        "(default 0: off; slower, stronger against strong defence; see docs/bots.md)",
+    )
+    p.add_argument(
+        "--pimc-oversample",
+        type=int,
+        default=None,
+        help="with --pimc-check-plays: layouts PIMC draws per layout it keeps (default 3)",
+    )
+    p.add_argument(
+        "--bid-layouts",
+        type=int,
+        default=None,
+        help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -51,9 +73,15 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
 
     options: dict[str, dict] = {}
-    pimc_options = {key: value for key, value in (("layouts", args.pimc_layouts),
-                                                  ("check_plays", args.pimc_check_plays),
-                                                  ("oversample", args.pimc_oversample)) if value is not None}
+    pimc_options = {
+        key: value
+        for key, value in (
+            ("layouts", args.pimc_layouts),
+            ("check_plays", args.pimc_check_plays),
+            ("oversample", args.pimc_oversample),
+        )
+        if value is not None
+    }
     for name in names:
         bidder, player = bot_parts(name)
         entry: dict[str, dict] = {}
@@ -66,8 +94,16 @@ def run(args: argparse.Namespace) -> int:
     given = read_deals_file(args.deals_file) if args.deals_file else None
     deals = args.deals if args.deals is not None else (len(given) if given else 10)
     with progress_bar("deals", deals) as bar:
-        result = run_match(names, deals, args.seed, args.scheme, args.workers, on_progress=bar.advance,
-                           options=options or None, given_deals=given)
+        result = run_match(
+            names,
+            deals,
+            args.seed,
+            args.scheme,
+            args.workers,
+            on_progress=bar.advance,
+            options=options or None,
+            given_deals=given,
+        )
     labels = bot_labels(result.bots)
     if args.json:
         data = json_ready(result.to_json())

@@ -11,14 +11,19 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``nt-call`` command."""
     p = sub.add_parser(
-        "nt-call", help="run the paper's No-Trump call algorithm on a hand",
+        "nt-call",
+        help="run the paper's No-Trump call algorithm on a hand",
         description="Run the NT call algorithm (docs/algorithms.md) on a PBN hand S.H.D.C, optionally together "
-                    "with the partner's hand (the 26-card test). Verdict yes, no, fail_a or fail_b, with the trace.")
+        "with the partner's hand (the 26-card test). Verdict yes, no, fail_a or fail_b, with the trace.",
+    )
     p.add_argument("hand", nargs="?", help="PBN hand, e.g. K84.AJ85.AK6.AKQ (spades first)")
     p.add_argument("--level", type=int, default=1, help="NT level 1..7 (default 1)")
     p.add_argument("--partner", default=None, help="partner's PBN hand: test the partnership's 26 cards")
-    p.add_argument("--file", default=None,
-                   help="read one item per line ('HAND' or 'HAND PARTNER'; '-' for stdin) and write JSON lines")
+    p.add_argument(
+        "--file",
+        default=None,
+        help="read one item per line ('HAND' or 'HAND PARTNER'; '-' for stdin) and write JSON lines",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -41,21 +46,25 @@ def evaluate(hand: str, level: int, partner: str | None = None) -> dict:
 
 def _text(out: dict) -> str:
     suits = "♣♦♥♠"
-    lines = [f"{out['level']}NT ({'with partner' if out['partner'] else 'single hand'}): {out['verdict'].upper()}",
-             f"  P = {out['tricks_needed']} tricks, K = {out['losers_allowed']} losers allowed",
-             "  leading zeros " + " ".join(f"{suits[s]}{v}" for s, v in enumerate(out["leads"]))
-             + f"  Δ = {out['delta']}",
-             "  ones per suit " + " ".join(f"{suits[s]}{v}" for s, v in enumerate(out["counts"]))]
+    lines = [
+        f"{out['level']}NT ({'with partner' if out['partner'] else 'single hand'}): {out['verdict'].upper()}",
+        f"  P = {out['tricks_needed']} tricks, K = {out['losers_allowed']} losers allowed",
+        "  leading zeros " + " ".join(f"{suits[s]}{v}" for s, v in enumerate(out["leads"])) + f"  Δ = {out['delta']}",
+        "  ones per suit " + " ".join(f"{suits[s]}{v}" for s, v in enumerate(out["counts"])),
+    ]
     if out["count_of_one"] is not None:
         from tribridge.cards import RANK_CHARS
 
         lines.append(f"  remaining zeros start at {out['losers_allowed'] - out['delta']}; count_of_one starts at 4")
         for step in out["steps"]:
-            lines.append(f"    {suits[step['suit']]} {RANK_CHARS[step['first']]}→{RANK_CHARS[step['second']]}: "
-                         f"{step['between']} zeros between, {'taken' if step['taken'] else 'skipped'}; "
-                         f"remaining {step['remaining']}")
-        lines.append(f"  count_of_one = {out['count_of_one']} (needs ≥ {out['tricks_needed']}), "
-                     f"remaining = {out['remaining']}")
+            lines.append(
+                f"    {suits[step['suit']]} {RANK_CHARS[step['first']]}→{RANK_CHARS[step['second']]}: "
+                f"{step['between']} zeros between, {'taken' if step['taken'] else 'skipped'}; "
+                f"remaining {step['remaining']}"
+            )
+        lines.append(
+            f"  count_of_one = {out['count_of_one']} (needs ≥ {out['tricks_needed']}), remaining = {out['remaining']}"
+        )
     elif out["verdict"] == "fail_a":
         lines.append(f"  Condition A failed: Δ = {out['delta']} > K = {out['losers_allowed']}")
     else:
@@ -66,6 +75,7 @@ def _text(out: dict) -> str:
 def run(args: argparse.Namespace) -> int:
     """Evaluate one hand, or every line of a file (JSON lines out)."""
     if args.file:
+
         def one_line(text: str) -> dict:
             parts = text.split()
             if len(parts) > 2:

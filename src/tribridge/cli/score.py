@@ -26,9 +26,10 @@ BREAKDOWN_LABELS: dict[str, str] = {
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``score`` command."""
     p = sub.add_parser(
-        "score", help="score one contract (declarer, each defender, breakdown)",
+        "score",
+        help="score one contract (declarer, each defender, breakdown)",
         description="Score one deal: the declarer's score, each defender's score and the breakdown "
-                    "under a scoring scheme (a preset or a TOML file; see docs/rules.md).",
+        "under a scoring scheme (a preset or a TOML file; see docs/rules.md).",
     )
     p.add_argument("--contract", required=True, help="contract such as 3NT, 4S, 2H (4SX, 2HXX also accepted)")
     dbl = p.add_mutually_exclusive_group()
@@ -36,9 +37,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     dbl.add_argument("--redoubled", action="store_true", help="the contract is redoubled")
     p.add_argument("--tricks", type=int, required=True, help="tricks won by the declarer's side, 0..13")
     p.add_argument("--scheme", default="classic", help="classic (default), tribridge, or a path to a .toml scheme")
-    p.add_argument("--honours", default=None, metavar="D,L,R",
-                   help="score honours: trump honours (aces in NT) held by declarer with dummy, "
-                        "declarer's LHO and RHO, e.g. 4,1,0")
+    p.add_argument(
+        "--honours",
+        default=None,
+        metavar="D,L,R",
+        help="score honours: trump honours (aces in NT) held by declarer with dummy, "
+        "declarer's LHO and RHO, e.g. 4,1,0",
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=run)
 
@@ -50,8 +55,8 @@ def parse_honours(text: str) -> Any:
     parts = [x.strip() for x in text.split(",")]
     if len(parts) != 3 or not all(x.isdigit() for x in parts):
         raise InvalidInput("honours", f"expected three counts D,L,R such as 4,1,0, got {text!r}")
-    d, l, r = (int(x) for x in parts)
-    return HonoursHeld(d, (l, r))
+    declarer, lho, rho = (int(x) for x in parts)
+    return HonoursHeld(declarer, (lho, rho))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,11 +86,20 @@ def run(args: argparse.Namespace) -> int:
     outcome = ("made" + (f" +{diff}" if diff else "")) if diff >= 0 else f"down {-diff}"
     shown = str(contract)
     if args.json:
-        print_json({
-            "contract": shown, "tricks": args.tricks, "result": outcome, "scheme": scheme.name,
-            "declarer": score.declarer, "each_defender": score.each_defender, "defenders": list(score.defenders),
-            "net": score.net, "trick_points": score.trick_points, "breakdown": score.breakdown,
-        })
+        print_json(
+            {
+                "contract": shown,
+                "tricks": args.tricks,
+                "result": outcome,
+                "scheme": scheme.name,
+                "declarer": score.declarer,
+                "each_defender": score.each_defender,
+                "defenders": list(score.defenders),
+                "net": score.net,
+                "trick_points": score.trick_points,
+                "breakdown": score.breakdown,
+            }
+        )
         return 0
     print(f"{shown}, {args.tricks} tricks: {outcome} (scoring scheme {scheme.name})")
     rows = [("Declarer", score.declarer)]

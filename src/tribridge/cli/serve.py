@@ -18,16 +18,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--host", default="127.0.0.1", help="interface to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8080, help="TCP port (default 8080; 0 picks a free port)")
-    p.add_argument("--db", default=None,
-                   help="SQLite game store; its directory must exist (default "
-                        "$XDG_DATA_HOME/tribridge/tribridge.sqlite, whose directory is created)")
-    p.add_argument("--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting at a table (default 0.6)")
-    p.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="SQLite game store; its directory must exist (default "
+        "$XDG_DATA_HOME/tribridge/tribridge.sqlite, whose directory is created)",
+    )
+    p.add_argument(
+        "--bot-delay", type=float, default=0.6, help="seconds a bot waits before acting at a table (default 0.6)"
+    )
+    p.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)"
+    )
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
     add_limit_flags(p)
-    p.add_argument("--cors-origin", action="append", default=[], metavar="URL",
-                   help="another origin allowed to call the game endpoints, e.g. https://example.org (repeatable; "
-                        "default: same origin only; the robot APIs allow any origin)")
+    p.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another origin allowed to call the game endpoints, e.g. https://example.org (repeatable; "
+        "default: same origin only; the robot APIs allow any origin)",
+    )
     p.add_argument("--api-docs", action="store_true", help="serve the OpenAPI schema at /openapi.json (off by default)")
     p.set_defaults(func=run)
 
@@ -65,8 +77,13 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
-    app = create_app(db_path=db, bot_delay=args.bot_delay, log_requests=not args.no_access_log,
-                     cors_origins=origins, api_docs=args.api_docs)
+    app = create_app(
+        db_path=db,
+        bot_delay=args.bot_delay,
+        log_requests=not args.no_access_log,
+        cors_origins=origins,
+        api_docs=args.api_docs,
+    )
     app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)

@@ -89,15 +89,24 @@ def _default_feature(deck: str) -> str:
     raise InvalidInput("deck", "Monte Carlo TV is available for the distinct, colors and suits decks only")
 
 
-def tv_curve(values: np.ndarray, word: np.ndarray, players: int, hand_size: int, ks: list[int],
-             deck: str, feature: str | None, samples: int, rng: np.random.Generator,
-             exact_only: bool = False, progress=None) -> dict[str, Any]:
+def tv_curve(
+    values: np.ndarray,
+    word: np.ndarray,
+    players: int,
+    hand_size: int,
+    ks: list[int],
+    deck: str,
+    feature: str | None,
+    samples: int,
+    rng: np.random.Generator,
+    exact_only: bool = False,
+    progress=None,
+) -> dict[str, Any]:
     """TV per number of riffles: exact for n <= 9, else Monte Carlo on a feature."""
     n = len(values)
     if n <= R.MAX_EXACT_CARDS:
         law = R.exact_deal_law(values, word)
-        return {"method": "exact", "feature": "hands",
-                "tv": {str(k): float(law.tv(2**k)) for k in ks}}
+        return {"method": "exact", "feature": "hands", "tv": {str(k): float(law.tv(2**k)) for k in ks}}
     if exact_only:
         raise InvalidInput("exact", f"exact TV needs at most {R.MAX_EXACT_CARDS} cards; drop --exact for Monte Carlo")
     feature = feature or _default_feature(deck)
@@ -105,10 +114,14 @@ def tv_curve(values: np.ndarray, word: np.ndarray, players: int, hand_size: int,
     if feature not in allowed.get(deck.strip().lower(), ()):
         raise InvalidInput("feature", f"feature {feature!r} is not a function of the hands for deck {deck!r}")
     rows = R.monte_carlo_feature_tv(feature, word, ks, samples, rng, players, hand_size, progress=progress)
-    return {"method": "monte-carlo", "feature": feature, "samples": samples,
-            "tv": {str(r.shuffles): r.tv for r in rows},
-            "stderr": {str(r.shuffles): r.stderr for r in rows},
-            "floor": rows[0].floor if rows else None}
+    return {
+        "method": "monte-carlo",
+        "feature": feature,
+        "samples": samples,
+        "tv": {str(r.shuffles): r.tv for r in rows},
+        "stderr": {str(r.shuffles): r.stderr for r in rows},
+        "floor": rows[0].floor if rows else None,
+    }
 
 
 def run_deal(args: argparse.Namespace) -> int:
@@ -122,9 +135,14 @@ def run_deal(args: argparse.Namespace) -> int:
     if args.exact and constant.exact is None:
         raise InvalidInput("exact", "no exact method fits this deck and pattern; drop --exact for Monte Carlo")
     out: dict[str, Any] = {
-        "players": players, "hand_size": hand_size, "deck": args.deck, "pattern": pattern_to_word(word),
-        "first_order_constant": constant.value, "first_order_method": constant.method,
-        "first_order_exact": _fraction_text(constant.exact), "first_order_stderr": constant.stderr,
+        "players": players,
+        "hand_size": hand_size,
+        "deck": args.deck,
+        "pattern": pattern_to_word(word),
+        "first_order_constant": constant.value,
+        "first_order_method": constant.method,
+        "first_order_exact": _fraction_text(constant.exact),
+        "first_order_stderr": constant.stderr,
         "riffles_to_tv_0.1_first_order": R.shuffles_for_tv(constant.value, 0.1),
     }
     ks = parse_range(args.shuffles) if args.shuffles else []
@@ -135,14 +153,27 @@ def run_deal(args: argparse.Namespace) -> int:
         with progress_bar("shuffling", n_mc or None, enabled=not args.json and n_mc > 0) as bar:
             for name in names:
                 w = dealing_pattern(name, players, hand_size)
-                curves[name] = tv_curve(values, w, players, hand_size, ks, args.deck, args.feature,
-                                        args.samples, rng, args.exact, progress=bar)
+                curves[name] = tv_curve(
+                    values,
+                    w,
+                    players,
+                    hand_size,
+                    ks,
+                    args.deck,
+                    args.feature,
+                    args.samples,
+                    rng,
+                    args.exact,
+                    progress=bar,
+                )
         out.update(curves[args.pattern])
     if args.plot:
         if not ks:
             raise InvalidInput("plot", "--plot needs --shuffles")
-        constants = {name: R.first_order_constant(values, dealing_pattern(name, players, hand_size), hand_size,
-                                                  rng=rng).value for name in curves}
+        constants = {
+            name: R.first_order_constant(values, dealing_pattern(name, players, hand_size), hand_size, rng=rng).value
+            for name in curves
+        }
         _plot_curves(args.plot, curves, constants, f"{players} hands of {hand_size}, deck {args.deck}")
         out["plot"] = args.plot
     if args.json:
@@ -185,8 +216,14 @@ def _plot_curves(path: str, curves: dict[str, dict[str, Any]], constants: dict[s
         if cur["method"] == "exact":
             ax.plot(ks, tv, "o-", color=colour, label=f"{name} (exact)")
         else:
-            ax.errorbar(ks, tv, yerr=[2 * cur["stderr"][str(k)] for k in ks], fmt="o-", color=colour,
-                        label=f"{name} (MC, {cur['feature']})")
+            ax.errorbar(
+                ks,
+                tv,
+                yerr=[2 * cur["stderr"][str(k)] for k in ks],
+                fmt="o-",
+                color=colour,
+                label=f"{name} (MC, {cur['feature']})",
+            )
         if constants.get(name, 0) > 0:
             grid = np.linspace(min(ks), max(ks), 100)
             ax.plot(grid, np.minimum(1, constants[name] / 2**grid), "--", color=colour, alpha=0.6)
@@ -210,9 +247,13 @@ def run_best(args: argparse.Namespace) -> int:
     classic: dict[str, dict[str, Any]] = {}
     for name, w in R.classic_patterns(players, hand_size).items():
         constant = R.first_order_constant(values, w, hand_size, rng=rng)
-        classic[name] = {"pattern": pattern_to_word(w), "first_order_constant": constant.value,
-                         "method": constant.method, "exact": _fraction_text(constant.exact),
-                         "stderr": constant.stderr}
+        classic[name] = {
+            "pattern": pattern_to_word(w),
+            "first_order_constant": constant.value,
+            "method": constant.method,
+            "exact": _fraction_text(constant.exact),
+            "stderr": constant.stderr,
+        }
     n = len(values)
     import math
 
@@ -223,18 +264,40 @@ def run_best(args: argparse.Namespace) -> int:
     results = []
     if method == "exhaustive":
         for s in R.exhaustive_best_patterns(values, players, hand_size, top=args.top):
-            results.append({"pattern": pattern_to_word(s.pattern), "first_order_constant": float(s.exact) if s.exact is not None else s.value,
-                            "exact": _fraction_text(s.exact), "method": "enumerate", "stderr": 0.0})
+            results.append(
+                {
+                    "pattern": pattern_to_word(s.pattern),
+                    "first_order_constant": float(s.exact) if s.exact is not None else s.value,
+                    "exact": _fraction_text(s.exact),
+                    "method": "enumerate",
+                    "stderr": 0.0,
+                }
+            )
     else:
         with progress_bar("local search", None, enabled=not args.json):
-            found = R.local_search_pattern(values, players, hand_size, rng, samples=args.samples,
-                                           sweeps=args.sweeps, restarts=args.restarts)
+            found = R.local_search_pattern(
+                values, players, hand_size, rng, samples=args.samples, sweeps=args.sweeps, restarts=args.restarts
+            )
         fresh = R.first_order_constant(values, found.pattern, hand_size, rng=random_stream(args.seed + 1))
-        results.append({"pattern": pattern_to_word(found.pattern), "first_order_constant": fresh.value,
-                        "exact": _fraction_text(fresh.exact), "method": fresh.method, "stderr": fresh.stderr,
-                        "search_sample_value": found.value})
-    out = {"players": players, "hand_size": hand_size, "deck": args.deck, "search": method,
-           "patterns_up_to_relabelling": count, "best": results, "classic": classic}
+        results.append(
+            {
+                "pattern": pattern_to_word(found.pattern),
+                "first_order_constant": fresh.value,
+                "exact": _fraction_text(fresh.exact),
+                "method": fresh.method,
+                "stderr": fresh.stderr,
+                "search_sample_value": found.value,
+            }
+        )
+    out = {
+        "players": players,
+        "hand_size": hand_size,
+        "deck": args.deck,
+        "search": method,
+        "patterns_up_to_relabelling": count,
+        "best": results,
+        "classic": classic,
+    }
     if args.json:
         print_json(out)
         return 0

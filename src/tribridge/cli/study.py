@@ -16,8 +16,11 @@ STUDY_MODULES: list[str] = [
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``study`` group and every registered study."""
-    p = sub.add_parser("study", help="run a study (nt, capture, game, accuracy, ...)",
-                       description="Run one of the studies; each prints our figures beside the published ones.")
+    p = sub.add_parser(
+        "study",
+        help="run a study (nt, capture, game, accuracy, ...)",
+        description="Run one of the studies; each prints our figures beside the published ones.",
+    )
     studies = p.add_subparsers(dest="study", metavar="STUDY")
     for name in STUDY_MODULES:
         importlib.import_module(name).register(studies)

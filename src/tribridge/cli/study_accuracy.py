@@ -11,14 +11,18 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``accuracy`` study."""
     p = sub.add_parser(
-        "accuracy", help="trick estimators against double-dummy NT tricks",
+        "accuracy",
+        help="trick estimators against double-dummy NT tricks",
         description="On random deals, compare with double-dummy NT tricks (declarer N, partner S): every "
-                    "capture-estimator reading, a high-card-point linear fit, the fast trick estimator, and the "
-                    "floor (mean DD tricks over K random layouts of the opponents' cards). Prints MAE, bias "
-                    "and correlation, and writes a calibration plot.")
+        "capture-estimator reading, a high-card-point linear fit, the fast trick estimator, and the "
+        "floor (mean DD tricks over K random layouts of the opponents' cards). Prints MAE, bias "
+        "and correlation, and writes a calibration plot.",
+    )
     p.add_argument("--deals", type=int, default=200, help="random deals (default 200)")
     p.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
-    p.add_argument("--layouts", type=int, default=24, help="opponent layouts per deal for the floor (default 24; 0 skips)")
+    p.add_argument(
+        "--layouts", type=int, default=24, help="opponent layouts per deal for the floor (default 24; 0 skips)"
+    )
     p.add_argument("--plot", default="accuracy_calibration.png", help="calibration plot file ('' for none)")
     p.add_argument("--workers", type=int, default=None, help="double-dummy worker processes (default: CPUs)")
     p.add_argument("--json", action="store_true", help="print JSON (metrics and per-deal predictions)")
@@ -59,8 +63,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
         return 0
-    print(f"Accuracy against double-dummy NT tricks: {args.deals} deals, seed {args.seed}, declarer N + partner S"
-          f" (mean DD {result['mean_dd_nt_tricks']:.2f} tricks)")
+    print(
+        f"Accuracy against double-dummy NT tricks: {args.deals} deals, seed {args.seed}, declarer N + partner S"
+        f" (mean DD {result['mean_dd_nt_tricks']:.2f} tricks)"
+    )
     print(format_table(result))
     for note in result["notes"]:
         print(f"note: {note}")

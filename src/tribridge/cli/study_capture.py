@@ -9,10 +9,13 @@ from tribridge.cli.common import print_json, progress_bar
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``capture`` study."""
-    p = sub.add_parser("capture", help="capture estimator on random 26-card partnerships (Tables I–II)",
-                       description="Deal two random 13-card hands per deal (declarer = 1s, partner = 2s), run the "
-                                   "capture estimator, print status counts and the capture histogram beside "
-                                   "Tables I–II. --all-readings runs the 12 readings and ranks them.")
+    p = sub.add_parser(
+        "capture",
+        help="capture estimator on random 26-card partnerships (Tables I–II)",
+        description="Deal two random 13-card hands per deal (declarer = 1s, partner = 2s), run the "
+        "capture estimator, print status counts and the capture histogram beside "
+        "Tables I–II. --all-readings runs the 12 readings and ranks them.",
+    )
     p.add_argument("--deals", type=int, default=1_000_000, help="deals per run (default 1,000,000 as in the paper)")
     p.add_argument("--runs", type=int, default=3, help="runs (default 3)")
     p.add_argument("--seed", type=int, default=1, help="study seed (default 1)")

@@ -10,9 +10,12 @@ from tribridge.errors import InvalidInput
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``nt`` study."""
-    p = sub.add_parser("nt", help="NT call algorithm on random hands (Tables 3–4)",
-                       description="Deal random hands, run the NT call algorithm per level on the single hand and "
-                                   "on the partnership's 26 cards; print the counts beside Tables 3 and 4.")
+    p = sub.add_parser(
+        "nt",
+        help="NT call algorithm on random hands (Tables 3–4)",
+        description="Deal random hands, run the NT call algorithm per level on the single hand and "
+        "on the partnership's 26 cards; print the counts beside Tables 3 and 4.",
+    )
     p.add_argument("--hands", type=int, default=100_000, help="hands per run (default 100,000 as in the paper)")
     p.add_argument("--runs", type=int, default=3, help="runs (default 3)")
     p.add_argument("--seed", type=int, default=1, help="study seed (default 1)")
@@ -37,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     print(nt_tables_markdown(result))
     for lv in result["levels"]:
         counts = [r["single"][str(lv)] for r in result["results"]]
-        print(f"\n{lv}NT single hand per run: " + "; ".join(
-            ", ".join(f"{k} {v:,}" for k, v in c.items()) for c in counts))
+        print(
+            f"\n{lv}NT single hand per run: " + "; ".join(", ".join(f"{k} {v:,}" for k, v in c.items()) for c in counts)
+        )
     return 0

@@ -11,20 +11,25 @@ from tribridge.errors import InvalidInput
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``train-estimator`` command."""
     p = sub.add_parser(
-        "train-estimator", help="fit the fast trick estimator on double-dummy labels",
+        "train-estimator",
+        help="fit the fast trick estimator on double-dummy labels",
         description="Deal DEALS random deals from SEED, label them with double-dummy tables through the cached "
-                    "facade (NT for all; all five strains for the first FULL_DEALS), fit the trick estimator "
-                    "and write its parameters. The same arguments give the same file.",
+        "facade (NT for all; all five strains for the first FULL_DEALS), fit the trick estimator "
+        "and write its parameters. The same arguments give the same file.",
     )
     p.add_argument("--deals", type=int, default=8000, help="deals labelled with NT tables (default 8000)")
-    p.add_argument("--full-deals", type=int, default=1000,
-                   help="of those, deals labelled in all five strains (default 1000)")
+    p.add_argument(
+        "--full-deals", type=int, default=1000, help="of those, deals labelled in all five strains (default 1000)"
+    )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--hidden", default="32", help="hidden layer sizes, comma separated; '' for linear (default 32)")
     p.add_argument("--epochs", type=int, default=30, help="training epochs (default 30)")
     p.add_argument("--weight-decay", type=float, default=1e-3, help="L2 weight decay (default 1e-3)")
-    p.add_argument("--out", default="trick_estimator.npz",
-                   help="output file (default ./trick_estimator.npz; the shipped one is src/tribridge/data/)")
+    p.add_argument(
+        "--out",
+        default="trick_estimator.npz",
+        help="output file (default ./trick_estimator.npz; the shipped one is src/tribridge/data/)",
+    )
     p.add_argument("--workers", type=int, default=None, help="double-dummy worker processes (default: CPUs)")
     p.add_argument("--json", action="store_true", help="print the training report as JSON")
     p.set_defaults(func=run)
@@ -47,8 +52,16 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("hidden", f"expected comma-separated integers, got {args.hidden!r}") from exc
     total = args.deals + min(args.full_deals, args.deals)
     with progress_bar("double-dummy labels", total) as bar:
-        model, report = train_estimator(args.deals, args.seed, args.full_deals, hidden, args.epochs,
-                                        args.weight_decay, workers=args.workers, on_progress=bar.advance)
+        model, report = train_estimator(
+            args.deals,
+            args.seed,
+            args.full_deals,
+            hidden,
+            args.epochs,
+            args.weight_decay,
+            workers=args.workers,
+            on_progress=bar.advance,
+        )
     out = Path(args.out)
     model.save(out)
     report["out"] = str(out)

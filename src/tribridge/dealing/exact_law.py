@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import Iterable
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -20,8 +20,16 @@ from tribridge.dealing.shuffles import (
 from tribridge.errors import InvalidInput
 
 PUBLISHED_BAYER_DIACONIS_52 = {
-    1: 1.000, 2: 1.000, 3: 1.000, 4: 1.000, 5: 0.924,
-    6: 0.614, 7: 0.334, 8: 0.167, 9: 0.085, 10: 0.043,
+    1: 1.000,
+    2: 1.000,
+    3: 1.000,
+    4: 1.000,
+    5: 0.924,
+    6: 0.614,
+    7: 0.334,
+    8: 0.167,
+    9: 0.085,
+    10: 0.043,
 }
 MAX_EXACT_CARDS = 9
 
@@ -30,7 +38,7 @@ MAX_EXACT_CARDS = 9
 # Bayer–Diaconis: distinct cards, the whole order of the deck
 
 
-@lru_cache(maxsize=None)
+@cache
 def eulerian_numbers(n: int) -> tuple[int, ...]:
     """Eulerian numbers ``A(n, d)``: permutations of n with d descents, d = 0..n-1."""
     if n < 1:
@@ -68,9 +76,9 @@ def bayer_diaconis_table(n: int, shuffles: Iterable[int]) -> dict[int, Fraction]
 class DealLaw:
     """Exact law of dealt hands: for each outcome table, how many permutations have each descent count."""
 
-    values: np.ndarray          # int16[n]: source deck values, top first
-    pattern: np.ndarray         # int8[n]: dealing pattern
-    outcomes: np.ndarray        # int16[m, K, k]: count tables c[value, player]
+    values: np.ndarray  # int16[n]: source deck values, top first
+    pattern: np.ndarray  # int8[n]: dealing pattern
+    outcomes: np.ndarray  # int16[m, K, k]: count tables c[value, player]
     descent_counts: np.ndarray  # int64[m, n]: permutations giving outcome m with d descents
 
     @property
@@ -170,5 +178,3 @@ def forward_sampler_weights(values: np.ndarray, pattern: np.ndarray, a: int) -> 
         key = t.tobytes()
         out[key] = out.get(key, 0) + 1
     return out
-
-

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Iterator, Sequence
 
 import numba
 import numpy as np
 
+from tribridge.dealing.exact_law import players_of
 from tribridge.dealing.shuffles import (
     check_pattern,
     hand_counts,
 )
-from tribridge.dealing.exact_law import players_of
 from tribridge.errors import InvalidInput
 
 # ---------------------------------------------------------------------------
@@ -43,8 +43,12 @@ def pair_statistic(word: Sequence[int] | np.ndarray) -> dict[tuple[int, int], Fr
     prec = precedence_counts(word)
     mult = np.bincount(word)
     k = len(mult)
-    return {(x, y): Fraction(int(prec[x, y] - prec[y, x]), 2 * int(mult[x]) * int(mult[y]))
-            for x in range(k) for y in range(k) if x != y}
+    return {
+        (x, y): Fraction(int(prec[x, y] - prec[y, x]), 2 * int(mult[x]) * int(mult[y]))
+        for x in range(k)
+        for y in range(k)
+        if x != y
+    }
 
 
 def digraph_counts(word: Sequence[int] | np.ndarray) -> dict[tuple[int, int], int]:
@@ -74,8 +78,9 @@ def hand_first_order_coefficient(values: np.ndarray, pattern: np.ndarray, table:
     k = table.shape[1]
     total = Fraction(0)
     for (v, w), count in digraph_counts(values).items():
-        inner = sum((int(table[v, x]) * int(table[w, y]) * z[(x, y)] for x in range(k) for y in range(k) if x != y),
-                    Fraction(0))
+        inner = sum(
+            (int(table[v, x]) * int(table[w, y]) * z[(x, y)] for x in range(k) for y in range(k) if x != y), Fraction(0)
+        )
         total += count * inner / (int(mult[v]) * int(mult[w]))
     return n * total
 
@@ -110,7 +115,7 @@ def contingency_tables(row_sums: Sequence[int], col_sums: Sequence[int], limit: 
             if total <= caps[i]:
                 yield [total]
             return
-        rest_cap = sum(caps[i + 1:])
+        rest_cap = sum(caps[i + 1 :])
         for x in range(max(0, total - rest_cap), min(total, caps[i]) + 1):
             for tail in compositions(total - x, caps, i + 1):
                 yield [x] + tail
@@ -135,6 +140,7 @@ def contingency_tables(row_sums: Sequence[int], col_sums: Sequence[int], limit: 
 
 def table_count_bound(row_sums: Sequence[int], col_sums: Sequence[int]) -> int:
     """Cheap upper bound on the number of tables with these margins (the last row/column is forced)."""
+
     def side(sums: Sequence[int], other: int) -> int:
         return math.prod(math.comb(m + other - 1, other - 1) for m in list(sums)[:-1])
 
@@ -145,8 +151,8 @@ def table_count_bound(row_sums: Sequence[int], col_sums: Sequence[int]) -> int:
 class OutcomeStatistics:
     """The law of ``scale * G(omega)`` under perfectly random hands: distinct G matrices and integer weights."""
 
-    g: np.ndarray          # int64[m, k, k]
-    weights: list[int]     # exact weights (not normalised)
+    g: np.ndarray  # int64[m, k, k]
+    weights: list[int]  # exact weights (not normalised)
     scale: int
     n: int
     hand_size: int
@@ -166,8 +172,9 @@ class OutcomeStatistics:
         return self.n * (inner @ w) / (4 * self.hand_size**2 * self.scale * w.sum())
 
 
-def exact_outcome_statistics(values: np.ndarray, players: int, hand_size: int,
-                             max_outcomes: int = 200_000) -> OutcomeStatistics:
+def exact_outcome_statistics(
+    values: np.ndarray, players: int, hand_size: int, max_outcomes: int = 200_000
+) -> OutcomeStatistics:
     """Enumerate every outcome table with its multivariate-hypergeometric weight (exact)."""
     values = np.asarray(values, dtype=np.int64)
     mult = np.bincount(values).tolist()
@@ -197,8 +204,9 @@ def exact_outcome_statistics(values: np.ndarray, players: int, hand_size: int,
     return OutcomeStatistics(uniq.reshape(-1, players, players), merged, scale, len(values), hand_size, True)
 
 
-def sampled_outcome_statistics(values: np.ndarray, players: int, hand_size: int, samples: int,
-                               rng: np.random.Generator) -> OutcomeStatistics:
+def sampled_outcome_statistics(
+    values: np.ndarray, players: int, hand_size: int, samples: int, rng: np.random.Generator
+) -> OutcomeStatistics:
     """Monte Carlo version: G of ``samples`` perfectly random deals (each weight 1)."""
     values = np.asarray(values, dtype=np.int64)
     base = np.repeat(np.arange(players, dtype=np.int8), hand_size)
@@ -225,8 +233,9 @@ def sampled_outcome_statistics(values: np.ndarray, players: int, hand_size: int,
 
 
 @numba.njit(cache=True)
-def _pair_statistic_dp(radix: np.ndarray, strides: np.ndarray, steps: np.ndarray, span: int,
-                       modulus: np.uint64) -> np.ndarray:
+def _pair_statistic_dp(
+    radix: np.ndarray, strides: np.ndarray, steps: np.ndarray, span: int, modulus: np.uint64
+) -> np.ndarray:
     """Counts of words by (last letter, statistic + span), modulo 2^64 (modulus 0) or ``modulus``.
 
     The statistic of a word h is ``sum_i steps[h_i, h_{i+1}]``; states are the letter
@@ -407,9 +416,15 @@ class FirstOrderConstant:
     stderr: float = 0.0
 
 
-def first_order_constant(values: np.ndarray, pattern: np.ndarray, hand_size: int, method: str = "auto",
-                         samples: int = 200_000, rng: np.random.Generator | None = None,
-                         max_outcomes: int = 200_000) -> FirstOrderConstant:
+def first_order_constant(
+    values: np.ndarray,
+    pattern: np.ndarray,
+    hand_size: int,
+    method: str = "auto",
+    samples: int = 200_000,
+    rng: np.random.Generator | None = None,
+    max_outcomes: int = 200_000,
+) -> FirstOrderConstant:
     """First-order TV constant: DP (distinct cards), outcome enumeration (small), or Monte Carlo."""
     values = np.asarray(values, dtype=np.int64)
     pattern = np.asarray(pattern, dtype=np.int8)
@@ -434,7 +449,6 @@ def first_order_constant(values: np.ndarray, pattern: np.ndarray, hand_size: int
     stats = sampled_outcome_statistics(values, players, hand_size, samples, rng)
     c1_abs = np.abs(np.einsum("mxy,xy->m", stats.g, pattern_antisymmetry(pattern))).astype(np.float64)
     factor = len(values) / (4 * hand_size**2 * stats.scale)
-    return FirstOrderConstant(float(factor * c1_abs.mean()), None, "monte-carlo",
-                              float(factor * c1_abs.std(ddof=1) / math.sqrt(samples)))
-
-
+    return FirstOrderConstant(
+        float(factor * c1_abs.mean()), None, "monte-carlo", float(factor * c1_abs.std(ddof=1) / math.sqrt(samples))
+    )

@@ -4,20 +4,13 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
-from tribridge.dealing.shuffles import (
-    check_pattern,
-    deck_values,
-    dealing_pattern,
-    hand_counts,
-    k_riffle_shuffles,
-    owner_words,
-)
 from tribridge.dealing.exact_law import exact_deal_law
 from tribridge.dealing.first_order import (
     ascent_descent_distribution,
@@ -26,6 +19,14 @@ from tribridge.dealing.first_order import (
     pair_statistic_law,
     pattern_antisymmetry,
     sampled_outcome_statistics,
+)
+from tribridge.dealing.shuffles import (
+    check_pattern,
+    dealing_pattern,
+    deck_values,
+    hand_counts,
+    k_riffle_shuffles,
+    owner_words,
 )
 from tribridge.errors import InvalidInput
 
@@ -107,9 +108,18 @@ def _plugin_tv(counts: np.ndarray, probs: np.ndarray, samples: int, outside: flo
     return 0.5 * (np.abs(counts / samples - probs).sum() + outside)
 
 
-def monte_carlo_feature_tv(feature: str, pattern: str | np.ndarray, shuffles: Sequence[int], samples: int,
-                           rng: np.random.Generator, players: int = 4, hand_size: int = 13,
-                           replicates: int = 20, chunk: int = 50_000, progress: Any = None) -> list[FeatureTV]:
+def monte_carlo_feature_tv(
+    feature: str,
+    pattern: str | np.ndarray,
+    shuffles: Sequence[int],
+    samples: int,
+    rng: np.random.Generator,
+    players: int = 4,
+    hand_size: int = 13,
+    replicates: int = 20,
+    chunk: int = 50_000,
+    progress: Any = None,
+) -> list[FeatureTV]:
     """Plug-in TV of a feature of the deal after k riffles (forward sampler), with bootstrap SE and noise floor.
 
     The noise floor is the mean plug-in TV of ``samples`` draws from the exact limit
@@ -123,8 +133,10 @@ def monte_carlo_feature_tv(feature: str, pattern: str | np.ndarray, shuffles: Se
     weights = {_encode_key(k, feature, hand_size): w for k, w in law.items()}
     probs = np.asarray([weights[int(k)] / total for k in keys])
     hands = players if feature == "suits" else 1
-    floor_tvs = [max(_plugin_tv(rng.multinomial(samples, probs), probs, samples) for _ in range(hands))
-                 for _ in range(replicates)]
+    floor_tvs = [
+        max(_plugin_tv(rng.multinomial(samples, probs), probs, samples) for _ in range(hands))
+        for _ in range(replicates)
+    ]
     floor = float(np.mean(floor_tvs))
     out = []
     for k in shuffles:
@@ -198,8 +210,9 @@ def _antisym_batch(patterns: np.ndarray, players: int) -> np.ndarray:
     return prec - np.transpose(prec, (0, 2, 1))
 
 
-def exhaustive_best_patterns(values: np.ndarray, players: int, hand_size: int, top: int = 5,
-                             max_patterns: int = 300_000) -> list[PatternScore]:
+def exhaustive_best_patterns(
+    values: np.ndarray, players: int, hand_size: int, top: int = 5, max_patterns: int = 300_000
+) -> list[PatternScore]:
     """Exact first-order constant of every dealing pattern (up to relabelling), best first."""
     n = players * hand_size
     count = math.factorial(n) // (math.factorial(hand_size) ** players * math.factorial(players))
@@ -212,9 +225,16 @@ def exhaustive_best_patterns(values: np.ndarray, players: int, hand_size: int, t
     return [PatternScore(patterns[i], float(scores[i]), stats.constant(patterns[i])) for i in order]
 
 
-def local_search_pattern(values: np.ndarray, players: int, hand_size: int, rng: np.random.Generator,
-                         start: str | np.ndarray = "back-and-forth", samples: int = 20_000,
-                         sweeps: int = 3, restarts: int = 0) -> PatternScore:
+def local_search_pattern(
+    values: np.ndarray,
+    players: int,
+    hand_size: int,
+    rng: np.random.Generator,
+    start: str | np.ndarray = "back-and-forth",
+    samples: int = 20_000,
+    sweeps: int = 3,
+    restarts: int = 0,
+) -> PatternScore:
     """Swap-two-cards local search on the first-order constant, estimated on one common Monte Carlo sample.
 
     Every candidate is scored on the same sample of random deals (common random

@@ -155,7 +155,10 @@ def block_keys(seed: int | np.random.SeedSequence | None, first_block: int, n_bl
     """``uint64[n_blocks]`` keys of blocks ``first_block ..``."""
     root = seed_sequence(seed)
     return np.array(
-        [block_seed_sequence(root, b).generate_state(1, np.uint64)[0] for b in range(first_block, first_block + n_blocks)],
+        [
+            block_seed_sequence(root, b).generate_state(1, np.uint64)[0]
+            for b in range(first_block, first_block + n_blocks)
+        ],
         dtype=np.uint64,
     )
 
@@ -184,9 +187,7 @@ def deal_batch(n: int, seed: int | np.random.SeedSequence | None, start: int = 0
     return out
 
 
-def deal_hand_masks(
-    n: int, seed: int | np.random.SeedSequence | None, n_hands: int = 1, start: int = 0
-) -> np.ndarray:
+def deal_hand_masks(n: int, seed: int | np.random.SeedSequence | None, n_hands: int = 1, start: int = 0) -> np.ndarray:
     """Only the first ``n_hands`` hands (seats 0..n_hands-1) of the same deals, as ``int64[n, n_hands, 4]`` suit masks."""
     _check_range(n, start)
     if isinstance(n_hands, bool) or n_hands not in (1, 2, 3, 4):

@@ -40,8 +40,6 @@ class CaptureReading:
         return f"{self.limit}/{self.gap}/{self.replacements}"
 
 
-
-
 def check_reading(limit: str, gap: str, replacements: int) -> None:
     """Raise ``InvalidInput`` unless the three options are valid."""
     if limit not in LIMITS:
@@ -52,7 +50,7 @@ def check_reading(limit: str, gap: str, replacements: int) -> None:
         raise InvalidInput("replacements", f"expected 1 or 2, got {replacements!r}")
 
 
-ALL_READINGS = tuple(CaptureReading(l, g, r) for l in LIMITS for g in GAPS for r in REPLACEMENTS)
+ALL_READINGS = tuple(CaptureReading(limit, gap, repl) for limit in LIMITS for gap in GAPS for repl in REPLACEMENTS)
 
 
 @dataclass(frozen=True)
@@ -203,6 +201,7 @@ def capture(
 
 # ----------------------------------------------------------------------------- batch kernels (4 × 13)
 
+
 def _table(fn) -> np.ndarray:
     return np.array([fn(m) for m in range(1 << 13)], dtype=np.int64)
 
@@ -317,7 +316,11 @@ class CaptureBatch(NamedTuple):
 
 
 def capture_masks_batch(
-    declarer_masks: np.ndarray, partner_masks: np.ndarray, limit: str = "max", gap: str = "static", replacements: int = 1
+    declarer_masks: np.ndarray,
+    partner_masks: np.ndarray,
+    limit: str = "max",
+    gap: str = "static",
+    replacements: int = 1,
 ) -> CaptureBatch:
     """The estimator on ``int64[n, 4]`` suit masks of declarer (the 1s) and partner (the 2s)."""
     check_reading(limit, gap, replacements)

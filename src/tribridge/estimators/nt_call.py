@@ -7,8 +7,8 @@ Input: the held cards as four 13-bit suit masks (♣ ♦ ♥ ♠; bit r = rank r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 from tribridge.errors import InvalidInput
 
@@ -85,8 +85,17 @@ def nt_call(masks: Sequence[int], level: int) -> NtCallResult:
     delta = sum(leads)
 
     def result(verdict: str, count_of_one: int | None, remaining: int | None, steps: list[NtStep]) -> NtCallResult:
-        trace = NtTrace(level, tricks_needed, losers_allowed, leads, counts, delta,  # type: ignore[arg-type]
-                        count_of_one, remaining, tuple(steps))
+        trace = NtTrace(
+            level,
+            tricks_needed,
+            losers_allowed,
+            leads,  # type: ignore[arg-type]
+            counts,  # type: ignore[arg-type]
+            delta,
+            count_of_one,
+            remaining,
+            tuple(steps),
+        )
         return NtCallResult(verdict, trace)
 
     if delta > losers_allowed:
@@ -111,8 +120,9 @@ def nt_call(masks: Sequence[int], level: int) -> NtCallResult:
 
 # The compiled batch kernels live in ``nt_call_kernels`` so that the single-hand reference above
 # starts without loading numba; their names are still importable from this module.
-_KERNEL_NAMES = frozenset({"nt_call_batch", "nt_call_detail_batch", "highest_nt_level_batch", "verdict_counts",
-                           "classify_hand_kernel"})
+_KERNEL_NAMES = frozenset(
+    {"nt_call_batch", "nt_call_detail_batch", "highest_nt_level_batch", "verdict_counts", "classify_hand_kernel"}
+)
 
 
 def __getattr__(name: str):
@@ -122,4 +132,3 @@ def __getattr__(name: str):
 
         return getattr(nt_call_kernels, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-

@@ -32,8 +32,7 @@ def classify_hand_kernel(m0, m1, m2, m3, level):
     delta = _LEAD[m0] + _LEAD[m1] + _LEAD[m2] + _LEAD[m3]
     if delta > losers_allowed:
         return FAIL_A, -1, -1
-    if (_COUNT[m0] <= _LEAD[m0] or _COUNT[m1] <= _LEAD[m1]
-            or _COUNT[m2] <= _LEAD[m2] or _COUNT[m3] <= _LEAD[m3]):
+    if _COUNT[m0] <= _LEAD[m0] or _COUNT[m1] <= _LEAD[m1] or _COUNT[m2] <= _LEAD[m2] or _COUNT[m3] <= _LEAD[m3]:
         return FAIL_B, -1, -1
     count = 4
     remaining = losers_allowed - delta

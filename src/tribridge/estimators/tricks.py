@@ -153,8 +153,9 @@ def _global_features(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray,
 
 
 @njit(cache=True)
-def _features_row(d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, keys: np.ndarray,
-                  order: np.ndarray) -> None:
+def _features_row(
+    d: np.ndarray, p: np.ndarray, strain: int, out: np.ndarray, keys: np.ndarray, order: np.ndarray
+) -> None:
     """Feature vector of one partnership for one strain (0..3 a trump suit, 4 NT); ``keys``/``order``: scratch."""
     for k in range(out.shape[0]):
         out[k] = 0.0
@@ -188,9 +189,21 @@ def _features_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, ou
 
 
 @njit(cache=True, parallel=True, fastmath=True)
-def _predict_tables_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarray, t_len: np.ndarray,
-                           t_hon: np.ndarray, t_98: np.ndarray, t_top: np.ndarray, w_stop: np.ndarray,
-                           w_glob: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: float, out: np.ndarray) -> None:
+def _predict_tables_kernel(
+    decl: np.ndarray,
+    part: np.ndarray,
+    strains: np.ndarray,
+    t_len: np.ndarray,
+    t_hon: np.ndarray,
+    t_98: np.ndarray,
+    t_top: np.ndarray,
+    w_stop: np.ndarray,
+    w_glob: np.ndarray,
+    b1: np.ndarray,
+    w2: np.ndarray,
+    b2: float,
+    out: np.ndarray,
+) -> None:
     """Fused features + one-hidden-layer MLP (standardisation folded in): ``out[i, k]`` for ``strains[k]``.
 
     The first layer is summed from per-slot lookup tables.
@@ -237,8 +250,7 @@ def _predict_tables_kernel(decl: np.ndarray, part: np.ndarray, strains: np.ndarr
                     nine8 = (both >> 5) & 3
                     stop = _stopped(dm, a) or _stopped(pm, b)
                     for h in range(n_hidden):
-                        v = (t_len[sl, a, b, h] + t_hon[sl, dm & 31, pm & 31, h] + t_98[sl, nine8, h]
-                             + t_top[sl, top, h])
+                        v = t_len[sl, a, b, h] + t_hon[sl, dm & 31, pm & 31, h] + t_98[sl, nine8, h] + t_top[sl, top, h]
                         if stop:
                             v += w_stop[sl, h]
                         hidden[h] += v
@@ -265,7 +277,7 @@ def slot_tables(w1: np.ndarray) -> tuple[np.ndarray, ...]:
     w_stop = np.zeros((N_SLOTS, h), np.float32)
     bits5 = (np.arange(32)[:, None] >> np.arange(5)) & 1
     for k in range(N_SLOTS):
-        w = w1[k * SLOT_FEATURES:(k + 1) * SLOT_FEATURES].astype(np.float64)
+        w = w1[k * SLOT_FEATURES : (k + 1) * SLOT_FEATURES].astype(np.float64)
         for a in range(14):
             for b in range(14 - a):
                 opp = 13 - a - b
@@ -367,7 +379,7 @@ class TrickModel:
         if folded is None:
             return None
         w1, b1, w2, b2 = folded
-        glob = np.ascontiguousarray(w1[N_SLOTS * SLOT_FEATURES:])
+        glob = np.ascontiguousarray(w1[N_SLOTS * SLOT_FEATURES :])
         tables = (*slot_tables(w1), glob, b1, w2, b2)
         self.meta["_tables"] = tables
         return tables
@@ -385,7 +397,7 @@ class TrickModel:
         np.savez_compressed(path, **arrays)  # type: ignore[arg-type]
 
     @classmethod
-    def load(cls, source: Any) -> "TrickModel":
+    def load(cls, source: Any) -> TrickModel:
         """Read parameters written by :meth:`save` (a path or an open binary file)."""
         import json
 
@@ -446,44 +458,3 @@ def _checked_pair(masks_declarer: Any, masks_partner: Any) -> tuple[np.ndarray, 
     if np.any(d & p):
         raise InvalidInput("masks_partner", "declarer and partner hold the same card")
     return d, p
-
-
-def trick_features_reference(decl: tuple[int, int, int, int], part: tuple[int, int, int, int], strain: int) -> list[float]:
-    """Readable twin of the feature kernel for one partnership and strain (for tests)."""
-    def length(m: int) -> int:
-        return bin(m).count("1")
-
-    def points(m: int) -> int:
-        return sum(4 - r for r in range(4) if (m >> r) & 1)
-
-    def stopped(m: int) -> bool:
-        return any((m >> r) & 1 and length(m) >= r + 1 for r in range(4))
-
-    def rev13(m: int) -> int:
-        return int(format(m, "013b")[::-1], 2)
-
-    def slot(d: int, p: int) -> list[float]:
-        a, b, both = length(d), length(p), d | p
-        top = 0
-        while top < 13 and (both >> top) & 1:
-            top += 1
-        opp = 13 - a - b
-        return ([a / 4, b / 4, min(a, b) / 4, max(a, b) / 4] + [float((d >> r) & 1) for r in range(5)]
-                + [float((p >> r) & 1) for r in range(5)] + [float((both >> 5) & 1), float((both >> 6) & 1),
-                   min(top, max(a, b)) / 4, points(both) / 4, float(stopped(d) or stopped(p)),
-                   max(0, max(a, b) - (opp + 1) // 2) / 4, opp / 4, float(a > 0 and b > 0)])
-
-    feats: list[float] = slot(decl[strain], part[strain]) if strain < 4 else [0.0] * SLOT_FEATURES
-    others = [s for s in range(4) if s != strain]
-    key = lambda s: ((length(decl[s] | part[s]), points(decl[s] | part[s]), rev13(decl[s] | part[s]),  # noqa: E731
-                      rev13(decl[s])))
-    for s in sorted(others, key=key, reverse=True):
-        feats += slot(decl[s], part[s])
-    feats += [0.0] * (N_SLOTS * SLOT_FEATURES - len(feats))
-    hd = sum(points(m) for m in decl)
-    hp = sum(points(m) for m in part)
-    feats += [hd / 10, hp / 10, (hd + hp) / 10, 1.0 if strain == 4 else 0.0,
-              min(length(m) for m in decl) / 4, min(length(m) for m in part) / 4, (hd + hp) ** 2 / 400,
-              float(sum(stopped(decl[s]) or stopped(part[s]) for s in range(4))),
-              max(length(decl[s] | part[s]) for s in range(4)) / 4, abs(hd - hp) / 10]
-    return feats

@@ -40,7 +40,7 @@ class Denom(IntEnum):
         return ("♣", "♦", "♥", "♠", "NT")[self]
 
     @classmethod
-    def parse(cls, text: str, field: str = "denomination") -> "Denom":
+    def parse(cls, text: str, field: str = "denomination") -> Denom:
         """Parse C, D, H, S, N or NT (any case) or a suit symbol."""
         t = str(text).strip().upper()
         table = {"C": 0, "D": 1, "H": 2, "S": 3, "N": 4, "NT": 4, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
@@ -54,9 +54,19 @@ TRICK_VALUES: tuple[int, int, int, int, int] = (6, 7, 8, 9, 10)
 
 _BID_RE = re.compile(r"^([1-7])\s*(NT|N|C|D|H|S|♣|♦|♥|♠)$")
 _WORDS: dict[str, str] = {
-    "P": "pass", "PASS": "pass", "--": "pass", "X": "double", "DB": "double", "D": "double",
-    "DBL": "double", "DOUBLE": "double", "XX": "redouble", "RD": "redouble", "R": "redouble",
-    "RDBL": "redouble", "REDOUBLE": "redouble",
+    "P": "pass",
+    "PASS": "pass",
+    "--": "pass",
+    "X": "double",
+    "DB": "double",
+    "D": "double",
+    "DBL": "double",
+    "DOUBLE": "double",
+    "XX": "redouble",
+    "RD": "redouble",
+    "R": "redouble",
+    "RDBL": "redouble",
+    "REDOUBLE": "redouble",
 }
 
 
@@ -71,7 +81,9 @@ class Call:
     def __post_init__(self) -> None:
         if self.kind == "bid":
             if not (isinstance(self.level, int) and 1 <= self.level <= 7) or self.denom is None:
-                raise InvalidInput("call", f"a bid needs a level 1..7 and a denomination, got {self.level}, {self.denom}")
+                raise InvalidInput(
+                    "call", f"a bid needs a level 1..7 and a denomination, got {self.level}, {self.denom}"
+                )
             object.__setattr__(self, "denom", Denom(self.denom))
         elif self.kind in ("pass", "double", "redouble"):
             if self.level != 0 or self.denom is not None:
@@ -80,7 +92,7 @@ class Call:
             raise InvalidInput("call", f"unknown call kind {self.kind!r}")
 
     @classmethod
-    def parse(cls, text: str, field: str = "call") -> "Call":
+    def parse(cls, text: str, field: str = "call") -> Call:
         """Parse ``1C..7N``, ``1NT``, ``P``, ``Pass``, ``X``, ``XX``, ``--``, ``Db``, ``Rd`` (any case)."""
         if isinstance(text, Call):
             return text
@@ -199,7 +211,7 @@ class Contract:
         return f"{self.level}{denom}{('', 'X', 'XX')[self.doubling]}"
 
     @classmethod
-    def parse(cls, text: str, declarer: Seat | str | int = Seat.N, field: str = "contract") -> "Contract":
+    def parse(cls, text: str, declarer: Seat | str | int = Seat.N, field: str = "contract") -> Contract:
         """Parse ``3N``, ``3NT``, ``4SX``, ``2HXX`` (the declarer is given separately)."""
         if not isinstance(text, str):
             raise InvalidInput(field, f"expected a contract like '3NT' or '4SX', got {text!r}")
@@ -224,13 +236,17 @@ class AuctionState:
     options: AuctionOptions = AuctionOptions()
 
     @classmethod
-    def start(cls, dealer: Seat | int | str, options: AuctionOptions | None = None) -> "AuctionState":
+    def start(cls, dealer: Seat | int | str, options: AuctionOptions | None = None) -> AuctionState:
         """An empty auction with ``dealer`` to call first."""
         return cls(Seat.parse(dealer, "dealer"), (), options or AuctionOptions())
 
     @classmethod
-    def from_calls(cls, dealer: Seat | int | str, calls: list[Call | str] | tuple[Call | str, ...],
-                   options: AuctionOptions | None = None) -> "AuctionState":
+    def from_calls(
+        cls,
+        dealer: Seat | int | str,
+        calls: list[Call | str] | tuple[Call | str, ...],
+        options: AuctionOptions | None = None,
+    ) -> AuctionState:
         """Replay a sequence of calls (strings or Calls) from the start; illegal ones raise IllegalAction."""
         state = cls.start(dealer, options)
         for i, c in enumerate(calls):
@@ -277,7 +293,7 @@ class AuctionState:
         i = self._last_bid_index()
         if i < 0:
             return 0
-        kinds = [c.kind for c in self.calls[i + 1:]]
+        kinds = [c.kind for c in self.calls[i + 1 :]]
         return 2 if "redouble" in kinds else 1 if "double" in kinds else 0
 
     @property
@@ -286,8 +302,9 @@ class AuctionState:
         n = len(self.calls)
         if n >= 3 and self._last_bid_index() < 0 and all(c.kind == "pass" for c in self.calls[:3]):
             return True
-        return (self._last_bid_index() >= 0 and n >= 2
-                and self.calls[-1].kind == "pass" and self.calls[-2].kind == "pass")
+        return (
+            self._last_bid_index() >= 0 and n >= 2 and self.calls[-1].kind == "pass" and self.calls[-2].kind == "pass"
+        )
 
     @property
     def passed_out(self) -> bool:
@@ -369,7 +386,7 @@ class AuctionState:
         out.extend(c for c in (DOUBLE, REDOUBLE) if self.is_legal(c) is None)
         return out
 
-    def apply(self, call: Call | str) -> "AuctionState":
+    def apply(self, call: Call | str) -> AuctionState:
         """The state after ``call`` by the seat on turn; raises IllegalAction with the reason if illegal."""
         if isinstance(call, str):
             call = Call.parse(call)

@@ -10,8 +10,8 @@ following a call, or four passes; the declarer is the first of the winning side 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
 
 from tribridge.cards import SEAT_CHARS, Card
 from tribridge.errors import IllegalAction, InvalidInput
@@ -27,8 +27,17 @@ ALL_BIDS: tuple[str, ...] = tuple(f"{level}{s}" for level in range(1, 8) for s i
 
 _BRILL_OUT = {PASS: "--", DOUBLE: "Db", REDOUBLE: "Rd"}
 _WORD_CALLS = {
-    "P": PASS, "PASS": PASS, "--": PASS, "X": DOUBLE, "D": DOUBLE, "DB": DOUBLE, "DBL": DOUBLE,
-    "XX": REDOUBLE, "R": REDOUBLE, "RD": REDOUBLE, "RDBL": REDOUBLE,
+    "P": PASS,
+    "PASS": PASS,
+    "--": PASS,
+    "X": DOUBLE,
+    "D": DOUBLE,
+    "DB": DOUBLE,
+    "DBL": DOUBLE,
+    "XX": REDOUBLE,
+    "R": REDOUBLE,
+    "RD": REDOUBLE,
+    "RDBL": REDOUBLE,
 }
 _BID_RE = re.compile(r"^([1-7])(NT|N|C|D|H|S)$")
 # One token of the packed Brill form: two characters, or a bid written with NT.
@@ -143,14 +152,15 @@ class Auction4:
     calls: tuple[str, ...] = ()
 
     @classmethod
-    def from_calls(cls, dealer: int, calls: Iterable[str], field_name: str = "ctx") -> "Auction4":
+    def from_calls(cls, dealer: int, calls: Iterable[str], field_name: str = "ctx") -> Auction4:
         """Replay calls from the dealer, raising ``IllegalAction`` naming the first illegal one."""
         auction = cls(int(dealer))
         for i, call in enumerate(calls):
             reason = auction.is_legal(call)
             if reason is not None:
                 raise IllegalAction(
-                    field_name, f"call {i + 1} ({to_brill(call)}) by {SEAT_CHARS[auction.turn_or_next]} is illegal: {reason}"
+                    field_name,
+                    f"call {i + 1} ({to_brill(call)}) by {SEAT_CHARS[auction.turn_or_next]} is illegal: {reason}",
                 )
             auction = cls(auction.dealer, auction.calls + (call,))
         return auction
@@ -233,7 +243,7 @@ class Auction4:
         """All legal calls now, pass first, then double/redouble, then bids upward."""
         return [c for c in (PASS, DOUBLE, REDOUBLE) + ALL_BIDS if self.is_legal(c) is None]
 
-    def apply(self, call: str) -> "Auction4":
+    def apply(self, call: str) -> Auction4:
         """The auction after ``call``; raises ``IllegalAction`` if it is illegal."""
         reason = self.is_legal(call)
         if reason is not None:
@@ -299,7 +309,9 @@ def winner_of_trick(cards: Sequence[int], leader: int, trump: int | None) -> int
 
 
 def trace_play(
-    contract: Contract4, played: Sequence[int], known: Mapping[int, Iterable[int]] | None = None,
+    contract: Contract4,
+    played: Sequence[int],
+    known: Mapping[int, Iterable[int]] | None = None,
     field_name: str = "played",
 ) -> PlayTrace:
     """Follow the play card by card, checking it against the hands the viewer knows; raise on the first impossible card.

@@ -14,9 +14,9 @@ defender's agreement.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Mapping
 
 from tribridge.cards import Card, Deal, Seat
 from tribridge.errors import IllegalAction, InvalidInput
@@ -24,7 +24,16 @@ from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Co
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme, honours_held, score_deal
 from tribridge.rules.view import (
-    Action, AgreeClaim, CallMade, CardPlayed, Claim, DisputeClaim, MakeClaim, Phase, SeatView, TrickSeen,
+    Action,
+    AgreeClaim,
+    CallMade,
+    CardPlayed,
+    Claim,
+    DisputeClaim,
+    MakeClaim,
+    Phase,
+    SeatView,
+    TrickSeen,
 )
 
 __all__ = ["DealState", "options_from", "replay"]
@@ -41,13 +50,13 @@ class DealState:
     claim: Claim | None = None
 
     @classmethod
-    def start(cls, deal: Deal, dealer: Seat | int | str, options: AuctionOptions | None = None) -> "DealState":
+    def start(cls, deal: Deal, dealer: Seat | int | str, options: AuctionOptions | None = None) -> DealState:
         """The state before the dealer's first call."""
         dealer = Seat.parse(dealer, "dealer")
         return cls(deal, dealer, AuctionState.start(dealer, options or AuctionOptions()))
 
     @classmethod
-    def from_play(cls, play: PlayState) -> "DealState":
+    def from_play(cls, play: PlayState) -> DealState:
         """A deal in ``play`` whose auction was just its contract: the declarer dealt and bid it, the others passed.
 
         With the declarer as dealer the widow already sits opposite, so no hand moves; for card-play
@@ -159,7 +168,7 @@ class DealState:
             actions.extend(MakeClaim(n) for n in range(self.play.tricks_left + 1))
         return actions
 
-    def apply(self, action: Action | str, player: Seat | None = None) -> "DealState":
+    def apply(self, action: Action | str, player: Seat | None = None) -> DealState:
         """The state after ``player`` (default: the player on turn) takes ``action``; IllegalAction says why not."""
         if player is None:
             player = self.turn if self.claim is None else None
@@ -192,7 +201,7 @@ class DealState:
         """A call during the auction, a card during the play."""
         return Call.parse(text, "call") if self.phase == "auction" else Card.parse(text, "card")
 
-    def _call(self, call: Call) -> "DealState":
+    def _call(self, call: Call) -> DealState:
         if self.phase != "auction":
             raise IllegalAction("call", "no call is due: the auction is over")
         auction = self.auction.apply(call)
@@ -202,7 +211,7 @@ class DealState:
         play = PlayState.start(play_deal(self.deal, self.dealer, contract.declarer), contract)
         return replace(self, auction=auction, play=play)
 
-    def _make_claim(self, player: Seat, tricks: int) -> "DealState":
+    def _make_claim(self, player: Seat, tricks: int) -> DealState:
         if self.phase != "play":
             raise IllegalAction("claim", "claims are made during the play")
         if self.claim is not None:
@@ -215,7 +224,7 @@ class DealState:
             raise InvalidInput("tricks", f"expected a whole number of tricks from 0 to {left}, got {tricks!r}")
         return replace(self, claim=Claim(player, tricks, left))
 
-    def _answer_claim(self, player: Seat, agree: bool) -> "DealState":
+    def _answer_claim(self, player: Seat, agree: bool) -> DealState:
         if self.claim is None:
             raise IllegalAction("claim", "there is no claim to answer")
         if player not in self.awaiting:
@@ -268,10 +277,19 @@ class DealState:
             raise InvalidInput("player", f"{player.letter} is the widow, not a player")
         calls = tuple(CallMade(self.auction.seat_of_call(i), c) for i, c in enumerate(self.auction.calls))
         base = SeatView(
-            player=player, seat=self.seat_of(player), phase=self.phase, dealer=self.dealer,
-            hand=self.deal[player], auction=self.auction, calls=calls, held=frozenset(self.deal[player].cards),
-            contract=self.contract, seats={p: self.seat_of(p) for p in self.players}, turn=self.turn,
-            legal=tuple(self.legal_actions(player)), claim=self.claim,
+            player=player,
+            seat=self.seat_of(player),
+            phase=self.phase,
+            dealer=self.dealer,
+            hand=self.deal[player],
+            auction=self.auction,
+            calls=calls,
+            held=frozenset(self.deal[player].cards),
+            contract=self.contract,
+            seats={p: self.seat_of(p) for p in self.players},
+            turn=self.turn,
+            legal=tuple(self.legal_actions(player)),
+            claim=self.claim,
             all_hands=self.deal if reveal_all or self.phase == "done" else None,
         )
         if self.play is None:
@@ -282,18 +300,25 @@ class DealState:
         play = self.play
         assert play is not None
         played = self._cards_played()
-        tricks = tuple(TrickSeen(leader, played[4 * i:4 * i + 4], winner)
-                       for i, (leader, _cards, winner) in enumerate(play.tricks))
+        tricks = tuple(
+            TrickSeen(leader, played[4 * i : 4 * i + 4], winner)
+            for i, (leader, _cards, winner) in enumerate(play.tricks)
+        )
         exposed = play.dummy_exposed
         claimer_held = None
         if self.claim is not None and self.claim.player != base.player:
             claimer_held = frozenset(play.remaining(self.seat_of(self.claim.player)))
         return replace(
-            base, held=frozenset(play.remaining(base.seat)),
+            base,
+            held=frozenset(play.remaining(base.seat)),
             dummy=play.deal[play.dummy] if exposed else None,
             dummy_held=frozenset(play.remaining(play.dummy)) if exposed else None,
-            played=played, tricks=tricks, declarer_tricks=play.declarer_tricks,
-            defender_tricks=play.defender_tricks, to_play=self.to_play, claimer_held=claimer_held,
+            played=played,
+            tricks=tricks,
+            declarer_tricks=play.declarer_tricks,
+            defender_tricks=play.defender_tricks,
+            to_play=self.to_play,
+            claimer_held=claimer_held,
             all_hands=play.deal if reveal_all or self.phase == "done" else None,
         )
 
@@ -316,9 +341,14 @@ class DealState:
         return player
 
 
-def replay(deal: Deal, dealer: Seat | int | str, calls: list[Call | str] | tuple[Call | str, ...],
-           cards: list[Card | str] | tuple[Card | str, ...] = (), options: AuctionOptions | None = None,
-           claim: tuple[Seat, int] | None = None) -> DealState:
+def replay(
+    deal: Deal,
+    dealer: Seat | int | str,
+    calls: list[Call | str] | tuple[Call | str, ...],
+    cards: list[Card | str] | tuple[Card | str, ...] = (),
+    options: AuctionOptions | None = None,
+    claim: tuple[Seat, int] | None = None,
+) -> DealState:
     """The state after ``calls`` and ``cards`` (and an agreed claim by a play seat), every action checked."""
     state = DealState.start(deal, dealer, options)
     for i, call in enumerate(calls):

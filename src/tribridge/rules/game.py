@@ -8,8 +8,9 @@ seats after the auction. The declarer's policy also plays dummy's cards.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -22,7 +23,6 @@ from tribridge.rules.deal import DealState, options_from, replay
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import DealScore, ScoringScheme, get_scheme
 from tribridge.rules.view import SeatView
-
 
 BidPolicy = Callable[[SeatView], Call]
 PlayPolicy = Callable[[SeatView], Card]
@@ -71,16 +71,38 @@ class DealRecord:
         return AuctionState.from_calls(self.dealer, self.calls, self.options)
 
     @classmethod
-    def from_state(cls, state: DealState, scheme: ScoringScheme | str = "classic") -> "DealRecord":
+    def from_state(cls, state: DealState, scheme: ScoringScheme | str = "classic") -> DealRecord:
         """The record of a finished ``DealState``, scored under ``scheme``."""
         scheme_obj = get_scheme(scheme)
         score = state.score(scheme_obj)
         play = state.play
         if play is None:
-            return cls(state.deal, state.dealer, state.auction.calls, None, state.seats, (), None, None, score,
-                       scheme_obj.name, state.auction.options)
-        return cls(state.deal, state.dealer, state.auction.calls, state.contract, state.seats, play.played,
-                   play.claimed, play.declarer_tricks, score, scheme_obj.name, state.auction.options)
+            return cls(
+                state.deal,
+                state.dealer,
+                state.auction.calls,
+                None,
+                state.seats,
+                (),
+                None,
+                None,
+                score,
+                scheme_obj.name,
+                state.auction.options,
+            )
+        return cls(
+            state.deal,
+            state.dealer,
+            state.auction.calls,
+            state.contract,
+            state.seats,
+            play.played,
+            play.claimed,
+            play.declarer_tricks,
+            score,
+            scheme_obj.name,
+            state.auction.options,
+        )
 
     def state(self) -> DealState:
         """The deal replayed as a ``DealState`` (every call and card checked)."""
@@ -115,7 +137,7 @@ class DealRecord:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | str) -> "DealRecord":
+    def from_json(cls, data: Mapping[str, Any] | str) -> DealRecord:
         """Read a record from ``to_json`` output (a dict or its JSON text); the auction and play are re-checked."""
         if isinstance(data, str):
             try:
@@ -131,8 +153,11 @@ class DealRecord:
             calls = tuple(Call.parse(c, f"record.auction[{i}]") for i, c in enumerate(data["auction"]))
             play = tuple(Card.parse(c, f"record.play[{i}]") for i, c in enumerate(data.get("play") or []))
             claimed_data = data.get("claimed")
-            claimed = None if not claimed_data else (Seat.parse(claimed_data["seat"], "record.claimed.seat"),
-                                                     int(claimed_data["tricks"]))
+            claimed = (
+                None
+                if not claimed_data
+                else (Seat.parse(claimed_data["seat"], "record.claimed.seat"), int(claimed_data["tricks"]))
+            )
             state = replay(deal, dealer, calls, play, options, claimed)  # every call and card checked
             if not state.auction.is_over:
                 raise InvalidInput("record.auction", "the auction is not finished")
@@ -141,9 +166,22 @@ class DealRecord:
                 raise InvalidInput("record.contract", f"does not match the auction ({contract})")
             tricks = data.get("declarer_tricks")
             if state.play is not None and state.play.is_over and tricks != state.play.declarer_tricks:
-                raise InvalidInput("record.declarer_tricks", f"the play gives {state.play.declarer_tricks}, not {tricks}")
-            return cls(deal, dealer, calls, contract, state.seats, play, claimed, tricks,
-                       DealScore.from_json(data["score"]), str(data.get("scheme", "classic")), options)
+                raise InvalidInput(
+                    "record.declarer_tricks", f"the play gives {state.play.declarer_tricks}, not {tricks}"
+                )
+            return cls(
+                deal,
+                dealer,
+                calls,
+                contract,
+                state.seats,
+                play,
+                claimed,
+                tricks,
+                DealScore.from_json(data["score"]),
+                str(data.get("scheme", "classic")),
+                options,
+            )
         except KeyError as exc:
             raise InvalidInput(f"record.{exc.args[0]}", "missing") from None
         except (TypeError, ValueError) as exc:
@@ -157,7 +195,7 @@ class DealRecord:
         return pbn.record_to_pbn(self, event, board)
 
     @classmethod
-    def from_pbn(cls, text: str | pbn.PbnBoard) -> "DealRecord":
+    def from_pbn(cls, text: str | pbn.PbnBoard) -> DealRecord:
         """Read one game written by ``to_pbn`` (text or a ``PbnBoard``); the auction and play are re-checked."""
         return cls.from_json(pbn.record_json(text))
 
@@ -234,8 +272,12 @@ def random_play_policy(rng: np.random.Generator) -> PlayPolicy:
     return policy
 
 
-def play_random_deal(seed: int | None, scheme: ScoringScheme | str = "classic", dealer: Seat | int | str = Seat.N,
-                     options: AuctionOptions | None = None) -> DealRecord:
+def play_random_deal(
+    seed: int | None,
+    scheme: ScoringScheme | str = "classic",
+    dealer: Seat | int | str = Seat.N,
+    options: AuctionOptions | None = None,
+) -> DealRecord:
     """One random deal played by random policies (a smoke test of the whole engine)."""
     rng = random_stream(seed)
     deal = random_deal(rng)

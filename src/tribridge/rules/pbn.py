@@ -125,8 +125,9 @@ class PbnBoard:
         text = self.tags.get("Contract", "").strip()
         if not text or text.upper() == "PASS":
             return None
-        return Contract.parse(text, Seat.parse(self.tags.get("Declarer", ""), self.where("Declarer")),
-                              self.where("Contract"))
+        return Contract.parse(
+            text, Seat.parse(self.tags.get("Declarer", ""), self.where("Declarer")), self.where("Contract")
+        )
 
     def play(self) -> list[Card]:
         """The cards of the Play section in the order played, checked against the ``Deal`` tag's hands."""
@@ -176,7 +177,7 @@ def _scan(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                 continue
             comment.append(rest[:end])
             yield "comment", "\n".join(comment).strip(), comment_line
-            comment, rest = None, rest[end + 1:]
+            comment, rest = None, rest[end + 1 :]
         elif rest.startswith("%"):
             continue
         elif not rest.strip():
@@ -190,20 +191,21 @@ def _scan(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
             elif ch == "[":
                 m = _TAG.match(rest, pos)
                 if not m:
-                    raise InvalidInput(f"{source}:{number}", f"malformed tag pair {rest[pos:].strip()!r}: "
-                                                           'expected [Name "value"]')
+                    raise InvalidInput(
+                        f"{source}:{number}", f'malformed tag pair {rest[pos:].strip()!r}: expected [Name "value"]'
+                    )
                 value = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
                 yield "tag", (m.group(1), value), number
                 pos = m.end()
             elif ch == "{":
                 end = rest.find("}", pos + 1)
                 if end < 0:
-                    comment, comment_line = [rest[pos + 1:]], number
+                    comment, comment_line = [rest[pos + 1 :]], number
                     break
-                yield "comment", rest[pos + 1:end].strip(), number
+                yield "comment", rest[pos + 1 : end].strip(), number
                 pos = end + 1
             elif ch == ";":
-                yield "comment", rest[pos + 1:].strip(), number
+                yield "comment", rest[pos + 1 :].strip(), number
                 break
             else:
                 end = pos
@@ -313,12 +315,13 @@ def _play_cards(board: PbnBoard, deal: Deal, contract: Contract) -> tuple[PlaySt
         return state, []
     first = Seat.parse(board.tags["Play"], board.where("Play"))
     if first != opening_leader(contract.declarer):
-        raise board.error("Play", f"the opening leader is {opening_leader(contract.declarer).letter}, "
-                                  f"not {first.letter}")
+        raise board.error(
+            "Play", f"the opening leader is {opening_leader(contract.declarer).letter}, not {first.letter}"
+        )
     tokens = [(t, line) for t, line in _section(board, "Play") if t != "*"]
     played: list[Card] = []
     for row_start in range(0, len(tokens), 4):
-        row = tokens[row_start:row_start + 4]
+        row = tokens[row_start : row_start + 4]
         if state.is_over:
             raise InvalidInput(f"{board.source}:{row[0][1]}", "cards after the last trick")
         leader = state.turn
@@ -351,15 +354,23 @@ def record_json(source: PbnBoard | str) -> dict[str, Any]:
     calls = _auction_calls(board, dealer, options)
     contract = AuctionState.from_calls(dealer, calls, options).contract
     written = board.tags.get("Contract", "").strip()
-    if written and (written.upper() == "PASS") != (contract is None) or (
-            contract is not None and written and Contract.parse(written, contract.declarer) != contract):
+    if (
+        written
+        and (written.upper() == "PASS") != (contract is None)
+        or (contract is not None and written and Contract.parse(written, contract.declarer) != contract)
+    ):
         raise board.error("Contract", f"{written!r} does not match the auction ({contract or 'passed out'})")
     scheme = get_scheme(board.tags.get("Scoring", "classic").strip() or "classic")
     out: dict[str, Any] = {
-        "deal": deal.to_pbn(), "dealer": dealer.letter,
+        "deal": deal.to_pbn(),
+        "dealer": dealer.letter,
         "options": {"ranking": options.ranking, "dealer_must_bid": options.dealer_must_bid},
-        "auction": [str(c) for c in calls], "contract": None if contract is None else str(contract),
-        "play": [], "claimed": None, "declarer_tricks": None, "scheme": scheme.name,
+        "auction": [str(c) for c in calls],
+        "contract": None if contract is None else str(contract),
+        "play": [],
+        "claimed": None,
+        "declarer_tricks": None,
+        "scheme": scheme.name,
         "score": score_deal(None, 0, scheme).to_json(),
     }
     if contract is None:
@@ -399,8 +410,11 @@ def _int(text: str, board: PbnBoard, tag: str) -> int:
 def deal_board_pbn(deal: Deal, dealer: Seat, board: int | None = None) -> str:
     """A dealt, unplayed 3PAB board: Board, Dealer, Deal and a comment naming the widow."""
     lines = [] if board is None else [f'[Board "{board}"]']
-    lines += [f'[Dealer "{dealer.letter}"]', f'[Deal "{deal.to_pbn(int(dealer))}"]',
-              f"{{3PAB: widow {dealer.partner.letter} (opposite the dealer)}}"]
+    lines += [
+        f'[Dealer "{dealer.letter}"]',
+        f'[Deal "{deal.to_pbn(int(dealer))}"]',
+        f"{{3PAB: widow {dealer.partner.letter} (opposite the dealer)}}",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -423,8 +437,10 @@ def record_to_pbn(record: Any, event: str = "tribridge 3PAB", board: int | None 
     moved = ""
     if record.contract is not None and record.seat_map[widow] != widow:
         moved = f" The player dealt {record.seat_map[widow].letter} moved to {widow.letter}."
-    lines.append(f"{{3PAB: the widow was dealt {widow.letter}, opposite the dealer {record.dealer.letter}; "
-                 f"it is dummy, opposite the declarer.{moved} Dealt: {record.deal.to_pbn(int(record.dealer))}}}")
+    lines.append(
+        f"{{3PAB: the widow was dealt {widow.letter}, opposite the dealer {record.dealer.letter}; "
+        f"it is dummy, opposite the declarer.{moved} Dealt: {record.deal.to_pbn(int(record.dealer))}}}"
+    )
     lines.append(f'[Auction "{record.dealer.letter}"]')
     tokens: list[str] = []
     for i, call in enumerate(record.calls):
@@ -433,7 +449,7 @@ def record_to_pbn(record: Any, event: str = "tribridge 3PAB", board: int | None 
             tokens.append("-")
     while tokens and tokens[-1] == "-":
         tokens.pop()
-    lines.extend(" ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4))
+    lines.extend(" ".join(tokens[i : i + 4]) for i in range(0, len(tokens), 4))
     if record.contract is not None:
         lines.extend(_play_lines(record))
         lines.append(f'[Result "{record.declarer_tricks if record.declarer_tricks is not None else ""}"]')

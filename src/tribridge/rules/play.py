@@ -7,8 +7,8 @@ able; the highest trump, or else the highest card of the suit led, wins; the win
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from tribridge.cards import Card, Deal, Seat, Suit
 from tribridge.errors import IllegalAction, InvalidInput
@@ -60,7 +60,7 @@ class PlayState:
             object.__setattr__(self, "_derived", _replay(self.deal, self.contract, tuple(self.played)))
 
     @classmethod
-    def start(cls, deal: Deal, contract: Contract) -> "PlayState":
+    def start(cls, deal: Deal, contract: Contract) -> PlayState:
         """The state before the opening lead (the declarer's LHO leads)."""
         return cls(deal, contract)
 
@@ -176,7 +176,7 @@ class PlayState:
             return f"{seat.letter} must follow suit ({Suit(led).letter}) and holds one"
         return None
 
-    def apply(self, card: Card | str) -> "PlayState":
+    def apply(self, card: Card | str) -> PlayState:
         """The state after the seat on turn plays ``card``; raises IllegalAction with the reason if illegal."""
         if isinstance(card, str):
             card = Card.parse(card)
@@ -206,14 +206,17 @@ class PlayState:
             return _exact_side_tricks(self, seat) >= tricks
         return False
 
-    def apply_claim(self, seat: Seat | int, tricks: int) -> "PlayState":
+    def apply_claim(self, seat: Seat | int, tricks: int) -> PlayState:
         """The finished state after an accepted claim; raises IllegalAction if the claim is not certain."""
         if not self.claim(seat, tricks):
-            raise IllegalAction("claim", f"{Seat(seat).letter} cannot be certain of {tricks} of the "
-                                          f"{self.tricks_left} remaining tricks; play on")
+            raise IllegalAction(
+                "claim",
+                f"{Seat(seat).letter} cannot be certain of {tricks} of the "
+                f"{self.tricks_left} remaining tricks; play on",
+            )
         return self.agreed_claim(seat, tricks)
 
-    def agreed_claim(self, seat: Seat | int, tricks: int) -> "PlayState":
+    def agreed_claim(self, seat: Seat | int, tricks: int) -> PlayState:
         """The finished state after a claim the other side agreed to: ``seat``'s side takes ``tricks`` of the rest."""
         if self.is_over:
             raise IllegalAction("claim", "play is over")

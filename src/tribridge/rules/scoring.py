@@ -10,21 +10,27 @@ and server, the one place this pure layer touches a file, and only on request).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from tribridge.cards import Deal, Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Contract, Denom
 
 # The scheme registry: one TOML file per preset in ``rules/schemes/``; ``classic`` first (the default).
-PRESETS: tuple[str, ...] = tuple(sorted(
-    (entry.name[:-5] for entry in resources.files("tribridge.rules").joinpath("schemes").iterdir()
-     if entry.name.endswith(".toml")),
-    key=lambda name: (name != "classic", name),
-))
+PRESETS: tuple[str, ...] = tuple(
+    sorted(
+        (
+            entry.name[:-5]
+            for entry in resources.files("tribridge.rules").joinpath("schemes").iterdir()
+            if entry.name.endswith(".toml")
+        ),
+        key=lambda name: (name != "classic", name),
+    )
+)
 DENOM_KEYS: tuple[str, ...] = ("C", "D", "H", "S", "NT")
 
 
@@ -65,30 +71,61 @@ class ScoringScheme:
                 "overtricks_count_for_game": self.overtricks_count_for_game,
             },
             "doubling": {"bonus": self.double_bonus, "bonus_per_overtrick": self.double_bonus_per_overtrick},
-            "undertricks": {"each_defender": self.undertrick_each_defender,
-                            "declarer_penalty": self.undertrick_declarer_penalty},
-            "bonuses": {"making": self.making_bonus, "small_slam": self.small_slam_bonus,
-                        "grand_slam": self.grand_slam_bonus, "slam_requires_made": self.slam_requires_made},
-            "honours": {"enabled": self.honours, "table": list(self.honours_table),
-                        "nt_ace": self.nt_ace_value, "nt_four_aces": self.nt_four_aces},
-            "rubber": {"game": self.game_points, "games_to_win": self.games_to_win,
-                       "game_bonus": self.game_bonus, "rubber_bonus": self.rubber_bonus},
+            "undertricks": {
+                "each_defender": self.undertrick_each_defender,
+                "declarer_penalty": self.undertrick_declarer_penalty,
+            },
+            "bonuses": {
+                "making": self.making_bonus,
+                "small_slam": self.small_slam_bonus,
+                "grand_slam": self.grand_slam_bonus,
+                "slam_requires_made": self.slam_requires_made,
+            },
+            "honours": {
+                "enabled": self.honours,
+                "table": list(self.honours_table),
+                "nt_ace": self.nt_ace_value,
+                "nt_four_aces": self.nt_four_aces,
+            },
+            "rubber": {
+                "game": self.game_points,
+                "games_to_win": self.games_to_win,
+                "game_bonus": self.game_bonus,
+                "rubber_bonus": self.rubber_bonus,
+            },
         }
 
 
 # TOML layout: section -> key -> (dataclass field, kind)
 _LAYOUT: dict[str, dict[str, tuple[str, str]]] = {
-    "tricks": {"values": ("trick_values", "denoms"), "overtrick_values": ("overtrick_values", "denoms"),
-               "overtricks_count_for_game": ("overtricks_count_for_game", "bool")},
+    "tricks": {
+        "values": ("trick_values", "denoms"),
+        "overtrick_values": ("overtrick_values", "denoms"),
+        "overtricks_count_for_game": ("overtricks_count_for_game", "bool"),
+    },
     "doubling": {"bonus": ("double_bonus", "int"), "bonus_per_overtrick": ("double_bonus_per_overtrick", "int")},
-    "undertricks": {"each_defender": ("undertrick_each_defender", "int"),
-                    "declarer_penalty": ("undertrick_declarer_penalty", "int")},
-    "bonuses": {"making": ("making_bonus", "int"), "small_slam": ("small_slam_bonus", "int"),
-                "grand_slam": ("grand_slam_bonus", "int"), "slam_requires_made": ("slam_requires_made", "bool")},
-    "honours": {"enabled": ("honours", "bool"), "table": ("honours_table", "table"),
-                "nt_ace": ("nt_ace_value", "int"), "nt_four_aces": ("nt_four_aces", "int")},
-    "rubber": {"game": ("game_points", "posint"), "games_to_win": ("games_to_win", "posint"),
-               "game_bonus": ("game_bonus", "int"), "rubber_bonus": ("rubber_bonus", "int")},
+    "undertricks": {
+        "each_defender": ("undertrick_each_defender", "int"),
+        "declarer_penalty": ("undertrick_declarer_penalty", "int"),
+    },
+    "bonuses": {
+        "making": ("making_bonus", "int"),
+        "small_slam": ("small_slam_bonus", "int"),
+        "grand_slam": ("grand_slam_bonus", "int"),
+        "slam_requires_made": ("slam_requires_made", "bool"),
+    },
+    "honours": {
+        "enabled": ("honours", "bool"),
+        "table": ("honours_table", "table"),
+        "nt_ace": ("nt_ace_value", "int"),
+        "nt_four_aces": ("nt_four_aces", "int"),
+    },
+    "rubber": {
+        "game": ("game_points", "posint"),
+        "games_to_win": ("games_to_win", "posint"),
+        "game_bonus": ("game_bonus", "int"),
+        "rubber_bonus": ("rubber_bonus", "int"),
+    },
 }
 
 
@@ -120,7 +157,9 @@ def _convert(value: Any, kind: str, where: str) -> Any:
     raise AssertionError(kind)
 
 
-def scheme_from_dict(data: Mapping[str, Any], base: ScoringScheme | None = None, source: str = "scheme") -> ScoringScheme:
+def scheme_from_dict(
+    data: Mapping[str, Any], base: ScoringScheme | None = None, source: str = "scheme"
+) -> ScoringScheme:
     """Build a scheme from the nested TOML layout; missing fields come from ``base`` (classic by default)."""
     if not isinstance(data, Mapping):
         raise InvalidInput(source, "expected a table of scheme settings")
@@ -253,18 +292,28 @@ class DealScore:
         return d
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "DealScore":
+    def from_json(cls, data: Mapping[str, Any]) -> DealScore:
         """Inverse of ``to_json``."""
         try:
-            return cls(int(data["declarer"]), int(data["each_defender"]), tuple(int(x) for x in data["defenders"]),  # type: ignore[arg-type]
-                       {str(k): int(v) for k, v in data["breakdown"].items()}, int(data["net"]),
-                       int(data["trick_points"]), data.get("made"))
+            return cls(
+                int(data["declarer"]),
+                int(data["each_defender"]),
+                tuple(int(x) for x in data["defenders"]),  # type: ignore[arg-type]
+                {str(k): int(v) for k, v in data["breakdown"].items()},
+                int(data["net"]),
+                int(data["trick_points"]),
+                data.get("made"),
+            )
         except (KeyError, TypeError, ValueError) as exc:
             raise InvalidInput("score", f"malformed deal score: {exc}") from None
 
 
-def score_deal(contract: Contract | None, declarer_tricks: int, scheme: ScoringScheme | str = "classic",
-               honours: HonoursHeld | None = None) -> DealScore:
+def score_deal(
+    contract: Contract | None,
+    declarer_tricks: int,
+    scheme: ScoringScheme | str = "classic",
+    honours: HonoursHeld | None = None,
+) -> DealScore:
     """Score one deal. ``honours`` is required when the scheme scores honours, ignored otherwise."""
     scheme = get_scheme(scheme)
     if contract is None:
@@ -378,17 +427,31 @@ class Rubber:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (the scheme by its TOML layout)."""
-        return {"players": list(self.players), "scheme": self.scheme.to_toml_dict(), "below": dict(self.below),
-                "above": dict(self.above), "trick_total": dict(self.trick_total), "games": dict(self.games),
-                "winner": self.winner, "deals": self.deals}
+        return {
+            "players": list(self.players),
+            "scheme": self.scheme.to_toml_dict(),
+            "below": dict(self.below),
+            "above": dict(self.above),
+            "trick_total": dict(self.trick_total),
+            "games": dict(self.games),
+            "winner": self.winner,
+            "deals": self.deals,
+        }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Rubber":
+    def from_json(cls, data: Mapping[str, Any]) -> Rubber:
         """Inverse of ``to_json``."""
         try:
-            return cls(tuple(data["players"]), scheme_from_dict(data["scheme"]), dict(data["below"]),  # type: ignore[arg-type]
-                       dict(data["above"]), dict(data["trick_total"]), dict(data["games"]), data["winner"],
-                       int(data["deals"]))
+            return cls(
+                tuple(data["players"]),
+                scheme_from_dict(data["scheme"]),
+                dict(data["below"]),  # type: ignore[arg-type]
+                dict(data["above"]),
+                dict(data["trick_total"]),
+                dict(data["games"]),
+                data["winner"],
+                int(data["deals"]),
+            )
         except (KeyError, TypeError) as exc:
             raise InvalidInput("rubber", f"malformed rubber: {exc}") from None
 

@@ -8,7 +8,7 @@ functions; ``tribridge.cards.Card`` values are accepted too (anything with an ``
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = ["card_index", "legal_cards", "revoke_suit", "trick_winner", "winning_index"]
 

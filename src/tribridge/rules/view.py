@@ -19,8 +19,17 @@ from tribridge.cards import Card, Deal, Hand, Seat
 from tribridge.rules.auction import AuctionState, Call, Contract
 
 __all__ = [
-    "Action", "AgreeClaim", "CallMade", "CardPlayed", "Claim", "DisputeClaim", "MakeClaim", "Phase",
-    "SeatView", "TrickSeen", "bidding_view",
+    "Action",
+    "AgreeClaim",
+    "CallMade",
+    "CardPlayed",
+    "Claim",
+    "DisputeClaim",
+    "MakeClaim",
+    "Phase",
+    "SeatView",
+    "TrickSeen",
+    "bidding_view",
 ]
 
 Phase = Literal["auction", "play", "done"]
@@ -138,7 +147,7 @@ class SeatView:
     @property
     def current_trick(self) -> tuple[CardPlayed, ...]:
         """The cards of the trick in progress."""
-        return self.played[len(self.tricks) * 4:]
+        return self.played[len(self.tricks) * 4 :]
 
     def legal_calls(self) -> list[Call]:
         """The calls this player may make now (empty unless it is its turn in the auction)."""
@@ -162,5 +171,15 @@ def bidding_view(player: Seat, hand: Hand, auction: AuctionState) -> SeatView:
     calls = tuple(CallMade(auction.seat_of_call(i), c) for i, c in enumerate(auction.calls))
     legal = tuple(auction.legal_calls()) if auction.turn == player else ()
     phase: Phase = "auction" if not auction.is_over else "done"
-    return SeatView(player=player, seat=player, phase=phase, dealer=auction.dealer, hand=hand, auction=auction,
-                    calls=calls, held=frozenset(hand.cards), turn=auction.turn, legal=legal)
+    return SeatView(
+        player=player,
+        seat=player,
+        phase=phase,
+        dealer=auction.dealer,
+        hand=hand,
+        auction=auction,
+        calls=calls,
+        held=frozenset(hand.cards),
+        turn=auction.turn,
+        legal=legal,
+    )

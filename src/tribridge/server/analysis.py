@@ -29,9 +29,11 @@ from tribridge.rules.scoring import get_scheme, score_deal
 __all__ = ["CAPTURE_LABEL", "analyse", "capture_words", "nt_verdict_words"]
 
 STRAIN_KEYS = ("C", "D", "H", "S", "NT")
-CAPTURE_LABEL = ("Capture count (the seed paper's estimator): how many cards the player and the widow "
-                 "capture in no-trumps by its counting rule. A count, not double-dummy tricks; "
-                 "0 when condition A or B fails.")
+CAPTURE_LABEL = (
+    "Capture count (the seed paper's estimator): how many cards the player and the widow "
+    "capture in no-trumps by its counting rule. A count, not double-dummy tricks; "
+    "0 when condition A or B fails."
+)
 CONDITION_WORDS = {
     "fail_a": "too few top cards (condition A)",
     "fail_b": "a suit too short for the top cards it misses (condition B)",
@@ -66,8 +68,9 @@ def _chairs(state: DealState, chair_seats: Sequence[Seat] | None) -> list[Seat]:
     return seats
 
 
-def analyse(state: DealState, scheme_name: str, chair_seats: Sequence[Seat] | None = None,
-            names: Sequence[str] | None = None) -> dict[str, Any]:
+def analyse(
+    state: DealState, scheme_name: str, chair_seats: Sequence[Seat] | None = None, names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The ``analysis`` object of a finished deal (docs/web.md, "The analysis").
 
     ``chair_seats``: each chair's dealing seat (default: the calling order from the dealer);
@@ -80,25 +83,37 @@ def analyse(state: DealState, scheme_name: str, chair_seats: Sequence[Seat] | No
     out: dict[str, Any] = {
         "hands": {s.letter: _card_list(deal_now[s].cards) for s in Seat},
         "widow": {"seat": state.widow.letter, "hand": state.deal[state.widow].to_pbn()},
-        "declarer_tricks": None, "best_contract": None, "capture": None, "nt_calls": None, "notes": notes,
+        "declarer_tricks": None,
+        "best_contract": None,
+        "capture": None,
+        "nt_calls": None,
+        "notes": notes,
     }
-    base = [{"chair": i, "name": names[i], "seat": seat.letter, "hand": state.deal[seat].to_pbn()}
-            for i, seat in enumerate(seats)]
+    base = [
+        {"chair": i, "name": names[i], "seat": seat.letter, "hand": state.deal[seat].to_pbn()}
+        for i, seat in enumerate(seats)
+    ]
     try:
-        tables = dd_tables_array([play_deal(state.deal, state.dealer, seat) for seat in seats],
-                                 nt_only=False, cache=False, workers=1)
+        tables = dd_tables_array(
+            [play_deal(state.deal, state.dealer, seat) for seat in seats], nt_only=False, cache=False, workers=1
+        )
         out["declarer_tricks"] = [
             {**entry, "tricks": {k: int(tables[i, int(seats[i]), j]) for j, k in enumerate(STRAIN_KEYS)}}
-            for i, entry in enumerate(base)]
+            for i, entry in enumerate(base)
+        ]
         out["best_contract"] = best_contract(out["declarer_tricks"], scheme_name)
-        notes.append("Double dummy, each player declaring with the widow as dummy (the widow's hand moved "
-                     "opposite, as the rules reseat it). Best contract: the highest-scoring makeable "
-                     "undoubled contract in that table.")
+        notes.append(
+            "Double dummy, each player declaring with the widow as dummy (the widow's hand moved "
+            "opposite, as the rules reseat it). Best contract: the highest-scoring makeable "
+            "undoubled contract in that table."
+        )
     except Exception as exc:  # noqa: BLE001 - the panel shows the reason instead of numbers
         notes.append(f"double-dummy analysis unavailable: {exc}")
     try:
-        out["capture"] = {"label": CAPTURE_LABEL, "per_chair": [_capture_entry(state, seat, entry)
-                                                                for seat, entry in zip(seats, base)]}
+        out["capture"] = {
+            "label": CAPTURE_LABEL,
+            "per_chair": [_capture_entry(state, seat, entry) for seat, entry in zip(seats, base)],
+        }
     except Exception as exc:  # noqa: BLE001
         notes.append(f"capture count unavailable: {exc}")
     try:
@@ -116,8 +131,13 @@ def _capture_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[
     for c in state.deal[state.widow].cards:
         grid[c // 13, c % 13] = 2
     result = capture(grid)
-    return {"chair": entry["chair"], "name": entry["name"], "count": int(result.captures),
-            "status": result.status, "text": capture_words(int(result.captures), result.status)}
+    return {
+        "chair": entry["chair"],
+        "name": entry["name"],
+        "count": int(result.captures),
+        "status": result.status,
+        "text": capture_words(int(result.captures), result.status),
+    }
 
 
 def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
@@ -125,8 +145,13 @@ def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, 
     masks = [int(m) for m in state.deal[seat].masks()]
     verdicts = [nt_call(masks, level).verdict for level in range(1, 8)]
     highest = max((level for level, v in zip(range(1, 8), verdicts) if v == "yes"), default=0)
-    return {"chair": entry["chair"], "name": entry["name"], "level": highest, "verdict": verdicts[0],
-            "text": nt_verdict_words(highest, verdicts[0])}
+    return {
+        "chair": entry["chair"],
+        "name": entry["name"],
+        "level": highest,
+        "verdict": verdicts[0],
+        "text": nt_verdict_words(highest, verdicts[0]),
+    }
 
 
 def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> dict[str, Any] | None:
@@ -148,6 +173,12 @@ def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> di
                 rank = (-score, -level, int(entry["chair"]), strain)
                 if best is None or rank < best:
                     best = rank
-                    found = {"contract": str(contract), "declarer": seat.letter, "declarer_chair": entry["chair"],
-                             "name": entry["name"], "tricks": tricks, "score": score}
+                    found = {
+                        "contract": str(contract),
+                        "declarer": seat.letter,
+                        "declarer_chair": entry["chair"],
+                        "name": entry["name"],
+                        "tricks": tricks,
+                        "score": score,
+                    }
     return found

@@ -100,8 +100,15 @@ class LogMiddleware:
                 response.raw_headers.extend(SECURITY_HEADERS)
                 await response(scope, receive, send_logged)
         if self.log_requests:
-            log.info("request", extra={"method": scope["method"], "path": scope["path"], "status": state["status"],
-                                       "ms": round((time.perf_counter() - start) * 1000, 2)})
+            log.info(
+                "request",
+                extra={
+                    "method": scope["method"],
+                    "path": scope["path"],
+                    "status": state["status"],
+                    "ms": round((time.perf_counter() - start) * 1000, 2),
+                },
+            )
 
 
 def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -134,8 +141,13 @@ def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
 
 
 def create_app(
-    db_path: str | Path | None = None, bot_delay: float = 0.6, log_requests: bool = True, robot_layouts: int = 32,
-    cors_origins: Iterable[str] = (), api_docs: bool = False, max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    db_path: str | Path | None = None,
+    bot_delay: float = 0.6,
+    log_requests: bool = True,
+    robot_layouts: int = 32,
+    cors_origins: Iterable[str] = (),
+    api_docs: bool = False,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
 ) -> FastAPI:
     """The tribridge server app on the SQLite store at ``db_path`` (default: the user's data dir).
@@ -166,8 +178,14 @@ def create_app(
             log.info("shut down cleanly", extra={"event": "shutdown", "db": str(path)})
 
     # the interactive explorers (/docs, /redoc) load their scripts from a CDN: never served
-    app = FastAPI(title="tribridge", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
-                  openapi_url="/openapi.json" if api_docs else None)
+    app = FastAPI(
+        title="tribridge",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if api_docs else None,
+    )
     app.state.manager = manager
     app.state.robot_layouts = int(robot_layouts)
 

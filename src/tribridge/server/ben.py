@@ -92,8 +92,14 @@ def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.
     """Answer BEN's ``/lead`` or ``/play``: ``card``, ``who``, BEN's extra fields; ``details`` adds candidates."""
     pos = rp.parse_card_request(_card_params(params, lead), brill.BRILL_MODELS, lead)
     base = brill.card_answer4(pos, layouts)
-    out: dict[str, Any] = {"card": base["card"], "who": "pimc", "quality": None, "hcp": -1, "shape": -1,
-                           "model": base["model"]}
+    out: dict[str, Any] = {
+        "card": base["card"],
+        "who": "pimc",
+        "quality": None,
+        "hcp": -1,
+        "shape": -1,
+        "model": base["model"],
+    }
     if params.get("details"):
         out["candidates"] = [
             {"card": c["card"], **({} if c["score"] is None else {"expected_tricks_dd": c["score"]})}

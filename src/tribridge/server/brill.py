@@ -53,8 +53,6 @@ def guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
         return error_response(exc)
 
 
-
-
 # ---- four-handed: /apis/brill -------------------------------------------------------------
 
 
@@ -99,7 +97,9 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     pos = rp.parse_bid_request(params, BRILL_MODELS)
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
     decision = natural4.decide_call(view)
-    if pos.auction.is_legal(decision.call) is not None:  # the bidder only makes legal calls; never answer an illegal one
+    if (
+        pos.auction.is_legal(decision.call) is not None
+    ):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
     system, notes = natural4.SYSTEM, []
     for name in rp.SYSTEM_PARAMS:

@@ -19,6 +19,8 @@ def choose_card(pos: PlayPosition, layouts: int, seed: int | None = None) -> tup
     decision = pimc_decide_four_handed(
         pos.hand, pos.seat, pos.contract.declarer, pos.contract.trump, pos.played, dummy, layouts=layouts
     )
-    cands = [(int(c), None if m is None or (isinstance(m, float) and math.isnan(m)) else float(m))
-             for c, m in decision.candidates]
+    cands = [
+        (int(c), None if m is None or (isinstance(m, float) and math.isnan(m)) else float(m))
+        for c, m in decision.candidates
+    ]
     return int(decision.card), cands

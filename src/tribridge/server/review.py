@@ -31,20 +31,35 @@ router = APIRouter()
 
 def review_deal(state: DealState) -> dict[str, Any]:
     """The review of a finished deal (JSON-ready, seats as letters): auction by player, play with double-dummy marks."""
-    auction = [{"player": state.auction.seat_of_call(i).letter, "call": str(call)}
-               for i, call in enumerate(state.auction.calls)]
-    out: dict[str, Any] = {"dealer": state.dealer.letter, "widow": state.widow.letter, "auction": auction,
-                           "contract": None, "declarer": None, "dd_start": None, "tricks": [], "claim": None,
-                           "declarer_tricks": state.declarer_tricks, "hands": None}
+    auction = [
+        {"player": state.auction.seat_of_call(i).letter, "call": str(call)}
+        for i, call in enumerate(state.auction.calls)
+    ]
+    out: dict[str, Any] = {
+        "dealer": state.dealer.letter,
+        "widow": state.widow.letter,
+        "auction": auction,
+        "contract": None,
+        "declarer": None,
+        "dd_start": None,
+        "tricks": [],
+        "claim": None,
+        "declarer_tricks": state.declarer_tricks,
+        "hands": None,
+    }
     play = state.play
     if play is None or state.contract is None:
         out["hands"] = {s.letter: state.deal[s].to_pbn() for s in Seat}
         return out
     contract = state.contract
     declarer = contract.declarer
-    out.update(contract=str(contract), declarer=declarer.letter, dummy=play.dummy.letter,
-               seats={p.letter: state.seat_of(p).letter for p in Seat if p != state.widow},
-               hands={s.letter: play.deal[s].to_pbn() for s in Seat})
+    out.update(
+        contract=str(contract),
+        declarer=declarer.letter,
+        dummy=play.dummy.letter,
+        seats={p.letter: state.seat_of(p).letter for p in Seat if p != state.widow},
+        hands={s.letter: play.deal[s].to_pbn() for s in Seat},
+    )
     trump = None if play.trump is None else int(play.trump)
     leader = declarer.lho
     played = list(play.played)
@@ -61,9 +76,13 @@ def review_deal(state: DealState) -> dict[str, Any]:
         if k == 0:
             out["dd_start"] = max(totals.values()) if ours else min(totals.values())
         chosen = solution[card.index]
-        entry = {"seat": Seat(pos.turn).letter, "card": str(card), "dd_after": totals[card.index],
-                 "cost": best - chosen,
-                 "best": [] if chosen == best else sorted(str(Card(c)) for c, v in solution.items() if v == best)}
+        entry = {
+            "seat": Seat(pos.turn).letter,
+            "card": str(card),
+            "dd_after": totals[card.index],
+            "cost": best - chosen,
+            "best": [] if chosen == best else sorted(str(Card(c)) for c, v in solution.items() if v == best),
+        }
         if k % 4 == 0:
             out["tricks"].append({"leader": Seat(pos.turn).letter, "cards": [], "winner": None})
         out["tricks"][-1]["cards"].append(entry)
@@ -93,8 +112,9 @@ def _review_cached(record_text: str) -> str:
     return json.dumps(review_deal(DealRecord.from_json(record_text).state()))
 
 
-def review_record(record: dict[str, Any], chair_seats: Sequence[str] | None = None,
-                  names: Sequence[str] | None = None) -> dict[str, Any]:
+def review_record(
+    record: dict[str, Any], chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
+) -> dict[str, Any]:
     """The review of a stored finished deal (``DealRecord.to_json()``), cached; players named by chair when known."""
     review = json.loads(_review_cached(json.dumps(record, sort_keys=True)))
     chair_of = {seat: i for i, seat in enumerate(chair_seats or ())}
@@ -111,15 +131,15 @@ def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] 
 
 
 @router.get("/api/tables/{table_id}/deals/{deal_no}/review")
-def deal_review(table_id: str, deal_no: str, request: Request,
-                authorization: str | None = Header(default=None)) -> Any:
+def deal_review(table_id: str, deal_no: str, request: Request, authorization: str | None = Header(default=None)) -> Any:
     """A finished deal's review for a chair of the table (Bearer token); 404 until the deal is over."""
     manager = request.app.state.manager
     try:
         number = int(deal_no)
     except ValueError:
-        return JSONResponse({"error": str(InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}"))},
-                            status_code=400)
+        return JSONResponse(
+            {"error": str(InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}"))}, status_code=400
+        )
     try:
         table = manager.get(table_id)
         manager.chair_of(table, token_from(authorization))

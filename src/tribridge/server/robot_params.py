@@ -15,10 +15,18 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import Auction4, Contract4, PlayTrace, parse_ctx, trace_play
 
 VUL_ALIASES = {
-    "": "None", "NONE": "None", "-": "None", "LOVE": "None", "O": "None",
-    "NS": "NS", "N-S": "NS",
-    "EW": "EW", "E-W": "EW",
-    "ALL": "All", "BOTH": "All", "B": "All",
+    "": "None",
+    "NONE": "None",
+    "-": "None",
+    "LOVE": "None",
+    "O": "None",
+    "NS": "NS",
+    "N-S": "NS",
+    "EW": "EW",
+    "E-W": "EW",
+    "ALL": "All",
+    "BOTH": "All",
+    "B": "All",
 }
 # Parameters some clients send that the server ignores (docs/server.md); unknown ones are ignored too.
 IGNORED_PARAMS = ("board", "matchtype", "tournament", "meanings", "partnerMeanings", "user", "dealno", "details")
@@ -51,7 +59,8 @@ def parse_vul(text: str | None) -> str:
         return "None"
     if "@" in text:  # BEN's page form: '@v' = N-S vulnerable, '@V' = E-W (case matters)
         return {(False, False): "None", (True, False): "NS", (False, True): "EW", (True, True): "All"}[
-            ("@v" in text, "@V" in text)]
+            ("@v" in text, "@V" in text)
+        ]
     t = text.strip().upper()
     if t in VUL_ALIASES:
         return VUL_ALIASES[t]
@@ -76,7 +85,9 @@ def parse_played(text: str, name: str = "played") -> list[int]:
     for i in range(0, len(t), 2):
         token = t[i : i + 2]
         if token[0] not in "CDHS" or token[1] not in "AKQJT98765432":
-            raise InvalidInput(name, f"malformed card {token!r} at position {i // 2 + 1} of {text!r}: expected suit then rank, like SA")
+            raise InvalidInput(
+                name, f"malformed card {token!r} at position {i // 2 + 1} of {text!r}: expected suit then rank, like SA"
+            )
         cards.append(Card.parse(token, name).index)
     if len(cards) > 52:
         raise InvalidInput(name, f"{len(cards)} cards played: at most 52")
@@ -165,7 +176,12 @@ def finished_contract(auction: Auction4) -> Contract4:
 
 
 def check_play_position(
-    seat: int, hand: list[int], dummy: list[int] | None, contract: Contract4, played: list[int], lead: bool,
+    seat: int,
+    hand: list[int],
+    dummy: list[int] | None,
+    contract: Contract4,
+    played: list[int],
+    lead: bool,
 ) -> tuple[int, PlayTrace]:
     """Validate a card request in play seats; returns (seat whose card is due, trace of the play)."""
     name = SEAT_CHARS
@@ -188,9 +204,7 @@ def check_play_position(
     due = trace.turn
     if due == contract.dummy:
         if seat != contract.declarer:
-            raise InvalidInput(
-                "seat", f"dummy {name[due]} is on turn: ask as declarer {name[contract.declarer]}"
-            )
+            raise InvalidInput("seat", f"dummy {name[due]} is on turn: ask as declarer {name[contract.declarer]}")
         if dummy is None:
             raise InvalidInput("dummy", "missing: dummy is on turn, so dummy's hand is needed")
     elif due != seat:

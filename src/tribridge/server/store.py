@@ -148,9 +148,12 @@ class Store:
     def check_log(self, table_id: str) -> list[str]:
         """Problems in a table's log: gaps or repeats in ``seq`` (empty list when sound)."""
         with self._lock:
-            seqs = [r[0] for r in self._conn.execute(
-                "SELECT seq FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()]
+            seqs = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT seq FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
+                ).fetchall()
+            ]
         problems = []
         for expected, seq in enumerate(seqs, start=1):
             if seq != expected:

@@ -10,7 +10,8 @@ convert seats; ``played`` lists the cards in order exactly as at /apis/brill.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -43,7 +44,9 @@ def parse_auction3(params: Mapping[str, str]) -> tuple[int, AuctionState]:
     if widow_text not in (None, ""):
         widow = rp.parse_seat(widow_text, "widow")
         if widow != dealer ^ 2:
-            raise InvalidInput("widow", f"the widow sits opposite the dealer: {SEAT_CHARS[dealer ^ 2]}, not {SEAT_CHARS[widow]}")
+            raise InvalidInput(
+                "widow", f"the widow sits opposite the dealer: {SEAT_CHARS[dealer ^ 2]}, not {SEAT_CHARS[widow]}"
+            )
     ranking = (params.get("ranking") or "contract").strip().lower()
     if ranking not in ("contract", "value"):
         raise InvalidInput("ranking", f"expected 'contract' or 'value', got {params.get('ranking')!r}")
@@ -107,7 +110,9 @@ def parse_card3(params: Mapping[str, str], lead: bool) -> tuple[rp.PlayPosition,
     assert contract is not None
     widow = dealer ^ 2
     if seat == widow:
-        raise InvalidInput("seat", f"{SEAT_CHARS[seat]} is the widow's seat: ask as the declarer {contract.declarer.letter}")
+        raise InvalidInput(
+            "seat", f"{SEAT_CHARS[seat]} is the widow's seat: ask as the declarer {contract.declarer.letter}"
+        )
     mapping = {int(k): int(v) for k, v in reseat(Seat(dealer), contract.declarer).items()}
     c4 = Contract4(contract.level, int(contract.denom), contract.doubling, int(contract.declarer))
     play_seat = mapping[seat]
@@ -131,10 +136,16 @@ def answer_card3(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_L
 @router.get("/apis/3pab/")
 async def three_root() -> JSONResponse:
     """Service description of the three-player robot API."""
-    return JSONResponse({
-        "ok": True, "api": "tribridge three-player robot API", "models": bid_models(),
-        "default_model": DEFAULT_BIDDER, "card_models": CARD_MODELS, "endpoints": ENDPOINTS,
-    })
+    return JSONResponse(
+        {
+            "ok": True,
+            "api": "tribridge three-player robot API",
+            "models": bid_models(),
+            "default_model": DEFAULT_BIDDER,
+            "card_models": CARD_MODELS,
+            "endpoints": ENDPOINTS,
+        }
+    )
 
 
 @router.get("/apis/3pab/bid")

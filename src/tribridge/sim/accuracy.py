@@ -16,15 +16,15 @@ the trick estimator are also reported rounded to whole tricks, beside the floor'
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from tribridge.estimators.capture import ALL_READINGS, QUALIFIED, capture_masks_batch
-from tribridge.estimators.tricks import estimate_nt_tricks, whole_tricks
-
 from tribridge import dd
 from tribridge.cards import owners_to_masks
+from tribridge.estimators.capture import ALL_READINGS, QUALIFIED, capture_masks_batch
+from tribridge.estimators.tricks import estimate_nt_tricks, whole_tricks
 
 SEED_DEALS = 0
 SEED_LAYOUTS = 1
@@ -96,7 +96,8 @@ def run_accuracy(
     hcp = np.array([_hcp(north[i]) + _hcp(south[i]) for i in range(deals)], dtype=np.float64)
     predictions["HCP linear fit (cross-fitted)"] = hcp_crossfit(hcp, actual)
     predictions["HCP linear fit, whole tricks (rounded)"] = whole_tricks(
-        predictions["HCP linear fit (cross-fitted)"]).astype(np.float64)
+        predictions["HCP linear fit (cross-fitted)"]
+    ).astype(np.float64)
     try:
         expected = estimate_nt_tricks(north, south).astype(np.float64)
         predictions["trick estimator (estimators.tricks)"] = expected
@@ -117,11 +118,17 @@ def run_accuracy(
             row.update({"mae_qualifying": q["mae"], "bias_qualifying": q["bias"], "corr_qualifying": q["corr"]})
         rows.append(row)
     return {
-        "deals": deals, "seed": seed, "layouts": layouts, "declarer": "N", "partner": "S",
+        "deals": deals,
+        "seed": seed,
+        "layouts": layouts,
+        "declarer": "N",
+        "partner": "S",
         "qualifying_deals": int(qualifying.sum()) if qualifying is not None else None,
         "mean_dd_nt_tricks": float(actual.mean()) if deals else None,
-        "rows": rows, "notes": notes,
-        "predictions": {k: v.tolist() for k, v in predictions.items()}, "actual": actual.tolist(),
+        "rows": rows,
+        "notes": notes,
+        "predictions": {k: v.tolist() for k, v in predictions.items()},
+        "actual": actual.tolist(),
     }
 
 

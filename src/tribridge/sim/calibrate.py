@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from tribridge.estimators.capture import ALL_READINGS
 from tribridge.sim import published as P
@@ -35,17 +36,24 @@ def run_calibration(
         t1 = comp["table1"]
         row: dict[str, Any] = {
             "reading": reading.label,
-            "t_8_11_pct": t1[0]["ours"], "t_9_10_pct": t1[1]["ours"], "t_le_6_pct": t1[3]["ours"],
+            "t_8_11_pct": t1[0]["ours"],
+            "t_9_10_pct": t1[1]["ours"],
+            "t_le_6_pct": t1[3]["ours"],
             "table1_distance": comp["distance"],
         }
         if game_deals > 0:
             try:
-                params = GameParams(outcome="estimator", limit=reading.limit, gap=reading.gap,
-                                    replacements=reading.replacements)
-                game = run_game(game_deals, 1, seed, params, workers=workers,
-                                progress=on_progress)["results"][0]
-                row.update({"made_pct": game["made_pct"], "both_eligible_made_pct": game["both_eligible_made_pct"],
-                            "losses_widow_not_qualified_pct": game["losses_widow_not_qualified_pct"]})
+                params = GameParams(
+                    outcome="estimator", limit=reading.limit, gap=reading.gap, replacements=reading.replacements
+                )
+                game = run_game(game_deals, 1, seed, params, workers=workers, progress=on_progress)["results"][0]
+                row.update(
+                    {
+                        "made_pct": game["made_pct"],
+                        "both_eligible_made_pct": game["both_eligible_made_pct"],
+                        "losses_widow_not_qualified_pct": game["losses_widow_not_qualified_pct"],
+                    }
+                )
                 made_gap = abs((game["made_pct"] or 0.0) - TABLE_IV_MADE)
                 both_gap = abs((game["both_eligible_made_pct"] or 0.0) - TABLE_IV_BOTH_MADE)
                 row["table4_distance"] = round(made_gap + both_gap, 2)
@@ -57,15 +65,24 @@ def run_calibration(
     for rank, row in enumerate(rows, start=1):
         row["rank"] = rank
     return {
-        "deals": deals, "game_deals": game_deals, "seed": seed, "table2": table2, "rows": rows,
-        "published": {"table1": P.CAPTURE_TABLE1, "table2": P.CAPTURE_TABLE2_PCT,
-                      "table4_made_pct": TABLE_IV_MADE, "table4_both_eligible_made_pct": TABLE_IV_BOTH_MADE},
+        "deals": deals,
+        "game_deals": game_deals,
+        "seed": seed,
+        "table2": table2,
+        "rows": rows,
+        "published": {
+            "table1": P.CAPTURE_TABLE1,
+            "table2": P.CAPTURE_TABLE2_PCT,
+            "table4_made_pct": TABLE_IV_MADE,
+            "table4_both_eligible_made_pct": TABLE_IV_BOTH_MADE,
+        },
         "notes": [game_note] if game_note else [],
     }
 
 
 def calibration_markdown(result: dict[str, Any]) -> str:
     """One ranked table: each reading's figures beside the published ones."""
+
     def f(x: Any, nd: int = 2) -> str:
         return "—" if x is None else f"{x:.{nd}f}"
 

@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -192,7 +193,9 @@ def default_chunk_size(deals: int, runs: int, workers: int) -> int:
 # Output directory: per-chunk Parquet files and a manifest of finished chunks
 
 
-def _config_key(study: str, deals: int, runs: int, seed: int, chunk_size: int, params: Mapping[str, Any]) -> dict[str, Any]:
+def _config_key(
+    study: str, deals: int, runs: int, seed: int, chunk_size: int, params: Mapping[str, Any]
+) -> dict[str, Any]:
     return {
         "study": study,
         "deals": deals,
@@ -222,7 +225,10 @@ def _write_rows(out_dir: Path, chunk: ChunkSpec, rows: Mapping[str, np.ndarray])
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    columns = {"run": np.full(chunk.size, chunk.run, dtype=np.int16), "deal": np.arange(chunk.start, chunk.stop, dtype=np.int64)}
+    columns = {
+        "run": np.full(chunk.size, chunk.run, dtype=np.int16),
+        "deal": np.arange(chunk.start, chunk.stop, dtype=np.int64),
+    }
     for name, column in rows.items():
         column = np.asarray(column)
         if len(column) != chunk.size:
@@ -239,7 +245,9 @@ def _write_rows(out_dir: Path, chunk: ChunkSpec, rows: Mapping[str, np.ndarray])
 # Backends
 
 
-def _single_threaded_chunk(run_chunk: Callable[[ChunkSpec, Any], ChunkOutput], chunk: ChunkSpec, params: Any) -> ChunkOutput:
+def _single_threaded_chunk(
+    run_chunk: Callable[[ChunkSpec, Any], ChunkOutput], chunk: ChunkSpec, params: Any
+) -> ChunkOutput:
     """Run one chunk in a worker process with numba's thread pool at one thread (processes give the parallelism)."""
     try:
         import numba
@@ -255,7 +263,9 @@ def _local_executor(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
 
 
-def _iter_local(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, workers: int) -> Iterator[tuple[ChunkSpec, ChunkOutput]]:
+def _iter_local(
+    run_chunk: Callable, chunks: list[ChunkSpec], params: Any, workers: int
+) -> Iterator[tuple[ChunkSpec, ChunkOutput]]:
     if workers == 1:
         for chunk in chunks:
             yield chunk, run_chunk(chunk, params)
@@ -274,8 +284,9 @@ def _iter_local(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, worke
                 yield chunk, fut.result()
 
 
-def _iter_dask(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, workers: int | None,
-               scheduler: str | None) -> Iterator[tuple[ChunkSpec, ChunkOutput]]:
+def _iter_dask(
+    run_chunk: Callable, chunks: list[ChunkSpec], params: Any, workers: int | None, scheduler: str | None
+) -> Iterator[tuple[ChunkSpec, ChunkOutput]]:
     try:
         from dask.distributed import Client, LocalCluster, as_completed
     except ImportError as exc:  # pragma: no cover - depends on the install
@@ -287,8 +298,9 @@ def _iter_dask(run_chunk: Callable, chunks: list[ChunkSpec], params: Any, worker
         except (OSError, TimeoutError) as exc:
             raise InvalidInput("scheduler", f"cannot reach the Dask scheduler at {scheduler}: {exc}") from exc
     else:
-        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1,
-                               processes=True, dashboard_address=None)
+        cluster = LocalCluster(
+            n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     try:
         futures = [client.submit(_single_threaded_chunk, run_chunk, chunk, params, pure=False) for chunk in chunks]
@@ -353,13 +365,17 @@ def run_study(
         manifest_path = out_path / MANIFEST_NAME
         if manifest_path.exists():
             if not resume:
-                raise InvalidInput("out", f"{out_path} already holds a run; pass --resume to continue it or choose an empty directory")
+                raise InvalidInput(
+                    "out", f"{out_path} already holds a run; pass --resume to continue it or choose an empty directory"
+                )
             try:
                 manifest = json.loads(manifest_path.read_text())
             except (OSError, json.JSONDecodeError) as exc:
                 raise InvalidInput("out", f"cannot read {manifest_path}: {exc}") from exc
             if manifest.get("config") != config:
-                raise InvalidInput("resume", f"{manifest_path} was written by a run with other arguments; rerun with the same ones")
+                raise InvalidInput(
+                    "resume", f"{manifest_path} was written by a run with other arguments; rerun with the same ones"
+                )
             for key, part in manifest.get("chunks", {}).items():
                 run_no, index = (int(x) for x in key.split(":"))
                 finished[(run_no, index)] = partial_from_json(part)

@@ -24,7 +24,10 @@ def engine_check_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutp
         offset = lo - block * chunk.block_size
         rolls.append(rng.integers(0, sides, size=offset + (hi - lo))[offset:])
     values = np.concatenate(rolls)
-    partial = {"deals": int(values.size), "histogram": np.bincount(values, minlength=sides).astype(np.int64),
-               "total": int(values.sum())}
+    partial = {
+        "deals": int(values.size),
+        "histogram": np.bincount(values, minlength=sides).astype(np.int64),
+        "total": int(values.sum()),
+    }
     rows = {"roll": values.astype(np.int8)} if params.get("rows") else None
     return ChunkOutput(partial, rows)

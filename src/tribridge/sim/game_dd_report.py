@@ -18,8 +18,15 @@ from tribridge.sim.game_study import MAX_LEVEL, SCHEMES_DEFAULT, GameParams, run
 from tribridge.sim.report import PUBLISHED_TABLE_IV
 
 __all__ = [
-    "DD_SCHEMES", "Z95", "dd_comparison", "dd_figure", "dd_summary_markdown", "dd_table_markdown",
-    "net_points_interval", "outcome_figures", "wilson_interval",
+    "DD_SCHEMES",
+    "Z95",
+    "dd_comparison",
+    "dd_figure",
+    "dd_summary_markdown",
+    "dd_table_markdown",
+    "net_points_interval",
+    "outcome_figures",
+    "wilson_interval",
 ]
 
 Z95 = 1.959963984540054  # two-sided 95 % quantile of the normal law
@@ -32,9 +39,9 @@ def wilson_interval(successes: int, trials: int) -> tuple[float, float] | None:
     if trials <= 0:
         return None
     p = successes / trials
-    denom = 1 + Z95 ** 2 / trials
-    centre = (p + Z95 ** 2 / (2 * trials)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 ** 2 / (4 * trials ** 2)) / denom
+    denom = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denom
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return 100 * low, 100 * high
@@ -51,8 +58,8 @@ def net_points_interval(tricks_by_level: np.ndarray, deals: int, scores: np.ndar
     values = scores[: counts.shape[0], : counts.shape[1]].astype(np.float64)
     total = float((counts * values).sum())
     mean = total / deals
-    second = float((counts * values ** 2).sum()) / deals
-    variance = max(0.0, second - mean ** 2) * deals / (deals - 1)
+    second = float((counts * values**2).sum()) / deals
+    variance = max(0.0, second - mean**2) * deals / (deals - 1)
     half = Z95 * math.sqrt(variance / deals)
     return {"total": total, "mean": mean, "low": mean - half, "high": mean + half}
 
@@ -63,8 +70,9 @@ def _tricks_matrix(summary: Mapping[str, Any]) -> np.ndarray:
     for lv in range(1, MAX_LEVEL + 1):
         matrix[lv] = summary["tricks_by_level"][f"{lv}NT"]
     if int(matrix.sum()) != summary["opened"]:
-        raise InvalidInput("tricks_by_level", f"{int(matrix.sum())} contracts by level and tricks, "
-                                              f"but {summary['opened']} opened")
+        raise InvalidInput(
+            "tricks_by_level", f"{int(matrix.sum())} contracts by level and tricks, but {summary['opened']} opened"
+        )
     return matrix
 
 
@@ -76,26 +84,39 @@ def outcome_figures(summary: Mapping[str, Any], schemes: Sequence[str]) -> dict[
     for lv in range(1, MAX_LEVEL + 1):
         opened = int(matrix[lv].sum())
         if opened:
-            made = int(matrix[lv, lv + 6:].sum())
-            by_level[f"{lv}NT"] = {"opened": opened, "made": made, "pct": 100 * made / opened,
-                                   "ci": wilson_interval(made, opened)}
+            made = int(matrix[lv, lv + 6 :].sum())
+            by_level[f"{lv}NT"] = {
+                "opened": opened,
+                "made": made,
+                "pct": 100 * made / opened,
+                "ci": wilson_interval(made, opened),
+            }
     net = {}
     for k, name in enumerate(schemes):
         interval = net_points_interval(matrix, summary["deals"], table[k])
         if round(interval["total"]) != summary["net_points"][name]:
-            raise InvalidInput("net_points", f"{name}: {interval['total']} from the counts, "
-                                             f"{summary['net_points'][name]} tallied")
-        net[name] = {"total": summary["net_points"][name], "per_1000": interval["mean"] * PER_DEALS,
-                     "ci_per_1000": (interval["low"] * PER_DEALS, interval["high"] * PER_DEALS)}
+            raise InvalidInput(
+                "net_points", f"{name}: {interval['total']} from the counts, {summary['net_points'][name]} tallied"
+            )
+        net[name] = {
+            "total": summary["net_points"][name],
+            "per_1000": interval["mean"] * PER_DEALS,
+            "ci_per_1000": (interval["low"] * PER_DEALS, interval["high"] * PER_DEALS),
+        }
     losses = summary["losses"]
     return {
-        "deals": summary["deals"], "opened": summary["opened"], "made": summary["made"],
-        "made_pct": summary["made_pct"], "made_ci": wilson_interval(summary["made"], summary["opened"]),
+        "deals": summary["deals"],
+        "opened": summary["opened"],
+        "made": summary["made"],
+        "made_pct": summary["made_pct"],
+        "made_ci": wilson_interval(summary["made"], summary["opened"]),
         "by_level": by_level,
-        "both_eligible": summary["both_eligible"], "both_eligible_made": summary["both_eligible_made"],
+        "both_eligible": summary["both_eligible"],
+        "both_eligible_made": summary["both_eligible_made"],
         "both_eligible_made_pct": summary["both_eligible_made_pct"],
         "both_eligible_made_ci": wilson_interval(summary["both_eligible_made"], summary["both_eligible"]),
-        "losses": losses, "losses_widow_not_qualified": summary["losses_widow_not_qualified"],
+        "losses": losses,
+        "losses_widow_not_qualified": summary["losses_widow_not_qualified"],
         "losses_widow_not_qualified_pct": summary["losses_widow_not_qualified_pct"],
         "losses_widow_not_qualified_ci": wilson_interval(summary["losses_widow_not_qualified"], losses),
         "mean_tricks": float((matrix.sum(axis=0) * np.arange(14)).sum() / max(1, summary["opened"])),
@@ -104,8 +125,9 @@ def outcome_figures(summary: Mapping[str, Any], schemes: Sequence[str]) -> dict[
     }
 
 
-def dd_comparison(deals: int, seed: int, engine_options: Callable[[str], dict[str, Any]] | None = None
-                  ) -> dict[str, Any]:
+def dd_comparison(
+    deals: int, seed: int, engine_options: Callable[[str], dict[str, Any]] | None = None
+) -> dict[str, Any]:
     """Run the protocol on ``deals`` deals (run 1 of ``seed``) with both outcomes; figures with 95 % intervals.
 
     ``engine_options(part)`` gives each engine run's keyword arguments (workers, a checkpoint folder with
@@ -115,13 +137,19 @@ def dd_comparison(deals: int, seed: int, engine_options: Callable[[str], dict[st
         raise InvalidInput("dd_deals", f"expected at least 2 deals, got {deals!r}")
     options = engine_options or (lambda _part: {})
     dd = run_game(deals, 1, seed, GameParams(outcome="dd", schemes=DD_SCHEMES), **options("game_dd"))
-    estimator = run_game(deals, 1, seed, GameParams(outcome="estimator", schemes=DD_SCHEMES),
-                         **options("game_dd_estimator"))
+    estimator = run_game(
+        deals, 1, seed, GameParams(outcome="estimator", schemes=DD_SCHEMES), **options("game_dd_estimator")
+    )
     dd_run, est_run = dd["results"][0], estimator["results"][0]
     if dd_run["opened_by_level"] != est_run["opened_by_level"] or dd_run["both_eligible"] != est_run["both_eligible"]:
         raise InvalidInput("outcome", "the two outcomes saw different auctions on the same deals")
-    return {"deals": deals, "seed": seed, "schemes": list(DD_SCHEMES),
-            "dd": outcome_figures(dd_run, DD_SCHEMES), "estimator": outcome_figures(est_run, DD_SCHEMES)}
+    return {
+        "deals": deals,
+        "seed": seed,
+        "schemes": list(DD_SCHEMES),
+        "dd": outcome_figures(dd_run, DD_SCHEMES),
+        "estimator": outcome_figures(est_run, DD_SCHEMES),
+    }
 
 
 def _pct_ci(value: float | None, ci: tuple[float, float] | None) -> str:
@@ -142,68 +170,97 @@ def _range(values: Sequence[float]) -> str:
 def dd_summary_markdown(result: Mapping[str, Any], command: str) -> str:
     """The protocol in words and the headline figures with their 95 % intervals (the table follows)."""
     dd, est, pub = result["dd"], result["estimator"], PUBLISHED_TABLE_IV
-    return "\n".join([
-        f"The paper's protocol on {result['deals']:,} deals (run 1 of seed {result['seed']}), with the declarer's "
-        "double-dummy No-Trump tricks as the outcome: the widow's hand is reseated opposite the declarer, the "
-        "declarer's left-hand opponent leads, and both sides play perfectly with all cards seen (endplay/DDS; "
-        f"`{command}`). The same deals, hence the same auctions and contracts, are also judged by the capture "
-        "estimator on declarer + widow (reading max/static/1), the outcome the paper used for Table IV.",
-        "",
-        f"- Played out, the paper's bidding strategy makes **{_pct_ci(dd['made_pct'], dd['made_ci'])}** of the "
-        f"{dd['opened']:,} contracts it opens; the estimator says {_pct_ci(est['made_pct'], est['made_ci'])} on the "
-        f"same contracts, and the paper's Table IV {_range(pub['made_pct'])}.",
-        f"- When the widow also qualifies at the contract level ({dd['both_eligible']:,} contracts), double dummy "
-        f"makes {_pct_ci(dd['both_eligible_made_pct'], dd['both_eligible_made_ci'])} (estimator "
-        f"{_pct_ci(est['both_eligible_made_pct'], est['both_eligible_made_ci'])}, paper "
-        f"{_range(pub['both_eligible_made_pct'])}).",
-        f"- Of the {dd['losses']:,} contracts that fail double dummy, "
-        f"{_pct_ci(dd['losses_widow_not_qualified_pct'], dd['losses_widow_not_qualified_ci'])} have a widow that "
-        f"does not qualify (paper, estimator outcome: at least {pub['losses_widow_not_qualified_min_pct']} %).",
-        "",
-        "Intervals are 95 %: Wilson score intervals for percentages, normal intervals for the mean net points per "
-        "deal (thrown-in deals count as 0). The paper gives no intervals; its three runs are shown as published. "
-        "Net points are per 1,000 deals so that samples of any size compare with the paper's totals per "
-        "10,000,000 deals.",
-    ])
+    return "\n".join(
+        [
+            f"The paper's protocol on {result['deals']:,} deals (run 1 of seed {result['seed']}), with the declarer's "
+            "double-dummy No-Trump tricks as the outcome: the widow's hand is reseated opposite the declarer, the "
+            "declarer's left-hand opponent leads, and both sides play perfectly with all cards seen (endplay/DDS; "
+            f"`{command}`). The same deals, hence the same auctions and contracts, are also judged by the capture "
+            "estimator on declarer + widow (reading max/static/1), the outcome the paper used for Table IV.",
+            "",
+            f"- Played out, the paper's bidding strategy makes **{_pct_ci(dd['made_pct'], dd['made_ci'])}** of the "
+            f"{dd['opened']:,} contracts it opens; the estimator says {_pct_ci(est['made_pct'], est['made_ci'])} on the "
+            f"same contracts, and the paper's Table IV {_range(pub['made_pct'])}.",
+            f"- When the widow also qualifies at the contract level ({dd['both_eligible']:,} contracts), double dummy "
+            f"makes {_pct_ci(dd['both_eligible_made_pct'], dd['both_eligible_made_ci'])} (estimator "
+            f"{_pct_ci(est['both_eligible_made_pct'], est['both_eligible_made_ci'])}, paper "
+            f"{_range(pub['both_eligible_made_pct'])}).",
+            f"- Of the {dd['losses']:,} contracts that fail double dummy, "
+            f"{_pct_ci(dd['losses_widow_not_qualified_pct'], dd['losses_widow_not_qualified_ci'])} have a widow that "
+            f"does not qualify (paper, estimator outcome: at least {pub['losses_widow_not_qualified_min_pct']} %).",
+            "",
+            "Intervals are 95 %: Wilson score intervals for percentages, normal intervals for the mean net points per "
+            "deal (thrown-in deals count as 0). The paper gives no intervals; its three runs are shown as published. "
+            "Net points are per 1,000 deals so that samples of any size compare with the paper's totals per "
+            "10,000,000 deals.",
+        ]
+    )
 
 
 def dd_table_markdown(result: Mapping[str, Any]) -> str:
     """Markdown table: double dummy beside the estimator (same deals) and Table IV, with 95 % intervals."""
     dd, est, pub = result["dd"], result["estimator"], PUBLISHED_TABLE_IV
-    lines = ["| figure | double dummy | capture estimator, same deals | paper (Table IV, 3 × 10M, estimator) |",
-             "|---|---:|---:|---|"]
+    lines = [
+        "| figure | double dummy | capture estimator, same deals | paper (Table IV, 3 × 10M, estimator) |",
+        "|---|---:|---:|---|",
+    ]
 
     def row(name: str, ours_dd: str, ours_est: str, paper: str) -> None:
         lines.append(f"| {name} | {ours_dd} | {ours_est} | {paper} |")
 
     row("deals", f"{dd['deals']:,}", f"{est['deals']:,}", f"{pub['deals_per_run']:,} per run")
     row("opened contracts", f"{dd['opened']:,}", f"{est['opened']:,}", "not published")
-    row("made % of opened contracts", _pct_ci(dd["made_pct"], dd["made_ci"]), _pct_ci(est["made_pct"], est["made_ci"]),
-        " / ".join(f"{v:.2f} %" for v in pub["made_pct"]))
+    row(
+        "made % of opened contracts",
+        _pct_ci(dd["made_pct"], dd["made_ci"]),
+        _pct_ci(est["made_pct"], est["made_ci"]),
+        " / ".join(f"{v:.2f} %" for v in pub["made_pct"]),
+    )
     for level, figures in dd["by_level"].items():
         other = est["by_level"][level]
         count = f"{figures['opened']:,} contract" + ("s" if figures["opened"] != 1 else "")
-        row(f"  made % at {level} ({count})", _pct_ci(figures["pct"], figures["ci"]),
-            _pct_ci(other["pct"], other["ci"]), "not published")
-    row("both eligible (widow qualifies at the contract level)", f"{dd['both_eligible']:,}",
-        f"{est['both_eligible']:,}", f"> {pub['both_eligible_min_count']:,} per run")
-    row("made % when both eligible", _pct_ci(dd["both_eligible_made_pct"], dd["both_eligible_made_ci"]),
+        row(
+            f"  made % at {level} ({count})",
+            _pct_ci(figures["pct"], figures["ci"]),
+            _pct_ci(other["pct"], other["ci"]),
+            "not published",
+        )
+    row(
+        "both eligible (widow qualifies at the contract level)",
+        f"{dd['both_eligible']:,}",
+        f"{est['both_eligible']:,}",
+        f"> {pub['both_eligible_min_count']:,} per run",
+    )
+    row(
+        "made % when both eligible",
+        _pct_ci(dd["both_eligible_made_pct"], dd["both_eligible_made_ci"]),
         _pct_ci(est["both_eligible_made_pct"], est["both_eligible_made_ci"]),
-        " / ".join(f"{v:.2f} %" for v in pub["both_eligible_made_pct"]))
-    row("losses with a widow that does not qualify",
+        " / ".join(f"{v:.2f} %" for v in pub["both_eligible_made_pct"]),
+    )
+    row(
+        "losses with a widow that does not qualify",
         _pct_ci(dd["losses_widow_not_qualified_pct"], dd["losses_widow_not_qualified_ci"]),
         _pct_ci(est["losses_widow_not_qualified_pct"], est["losses_widow_not_qualified_ci"]),
-        f"≥ {pub['losses_widow_not_qualified_min_pct']} %")
-    row("mean declarer tricks (opened contracts)", f"{dd['mean_tricks']:.2f}", f"{est['mean_tricks']:.2f}",
-        "not published")
+        f"≥ {pub['losses_widow_not_qualified_min_pct']} %",
+    )
+    row(
+        "mean declarer tricks (opened contracts)",
+        f"{dd['mean_tricks']:.2f}",
+        f"{est['mean_tricks']:.2f}",
+        "not published",
+    )
     for scheme in result["schemes"]:
         if scheme == "classic":
             low, high = (v * PER_DEALS / pub["deals_per_run"] for v in pub["net_points_old_scheme_range"])
             paper = f"{low:+.1f} to {high:+.1f} (paper's old scheme)"
         else:
             paper = "no published counterpart"
-        row(f"net points per 1,000 deals, scheme `{scheme}`", _net_ci(dd["net"][scheme]), _net_ci(est["net"][scheme]),
-            paper)
+        row(
+            f"net points per 1,000 deals, scheme `{scheme}`",
+            _net_ci(dd["net"][scheme]),
+            _net_ci(est["net"][scheme]),
+            paper,
+        )
     return "\n".join(lines)
 
 
@@ -235,10 +292,20 @@ def dd_figure(result: Mapping[str, Any], path: str) -> str:
         for xi, v in zip(x, values):
             ax.text(xi + offset, 3, f"{v:.1f}", ha="center", fontsize=7, color="white")
     pub = PUBLISHED_TABLE_IV
-    ax.axhline(float(np.mean(pub["made_pct"])), color="black", linestyle="--", linewidth=0.8,
-               label="paper, all opened (Table IV)")
-    ax.axhline(float(np.mean(pub["both_eligible_made_pct"])), color="grey", linestyle=":", linewidth=0.8,
-               label="paper, both eligible")
+    ax.axhline(
+        float(np.mean(pub["made_pct"])),
+        color="black",
+        linestyle="--",
+        linewidth=0.8,
+        label="paper, all opened (Table IV)",
+    )
+    ax.axhline(
+        float(np.mean(pub["both_eligible_made_pct"])),
+        color="grey",
+        linestyle=":",
+        linewidth=0.8,
+        label="paper, both eligible",
+    )
     ax.set_xticks(x, labels)
     ax.set_ylim(0, 125)
     ax.set_ylabel("contracts made (%), 95 % intervals")

@@ -13,8 +13,14 @@ from tribridge.estimators.capture import capture_pair_kernel
 from tribridge.estimators.nt_call_kernels import classify_hand_kernel
 
 __all__ = [
-    "MAX_LEVEL", "YES_CODE", "complete_fourth_hand_kernel", "game_auction_kernel", "game_estimator_kernel",
-    "game_tally_kernel", "masks_to_owners_kernel", "qualify_bits_kernel",
+    "MAX_LEVEL",
+    "YES_CODE",
+    "complete_fourth_hand_kernel",
+    "game_auction_kernel",
+    "game_estimator_kernel",
+    "game_tally_kernel",
+    "masks_to_owners_kernel",
+    "qualify_bits_kernel",
 ]
 
 MAX_LEVEL = 7
@@ -74,8 +80,9 @@ def _paper_auction(deal_bits, dealer, highest, seats):
 
 
 @njit(cache=True)
-def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements, bits, levels, declarers, widow_ok,
-                          tricks):
+def game_estimator_kernel(
+    masks, first_deal, limit_code, live_gap, replacements, bits, levels, declarers, widow_ok, tricks
+):
     """The whole protocol with the capture-estimator outcome, fused in one pass over ``int64[n, 4, 4]`` masks."""
     n = masks.shape[0]
     highest = np.zeros(3, dtype=np.int64)
@@ -92,8 +99,9 @@ def game_estimator_kernel(masks, first_deal, limit_code, live_gap, replacements,
         if holder >= 0:
             widow = dealer ^ 2
             widow_ok[i] = (bits[i, widow] >> (current - 1)) & 1
-            total, _status, _budget = _capture_hand_pair(masks[i, holder], masks[i, widow], limit_code, live_gap,
-                                                         replacements)
+            total, _status, _budget = _capture_hand_pair(
+                masks[i, holder], masks[i, widow], limit_code, live_gap, replacements
+            )
             tricks[i] = min(total, 13)
 
 
@@ -106,8 +114,9 @@ def qualify_bits_kernel(masks):
         for seat in range(4):
             bits = 0
             for level in range(1, MAX_LEVEL + 1):
-                code, _count, _remaining = _classify_hand(masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2],
-                                                          masks[i, seat, 3], level)
+                code, _count, _remaining = _classify_hand(
+                    masks[i, seat, 0], masks[i, seat, 1], masks[i, seat, 2], masks[i, seat, 3], level
+                )
                 if code == YES_CODE:
                     bits |= 1 << (level - 1)
             out[i, seat] = bits
@@ -198,10 +207,18 @@ def game_tally_kernel(levels, declarers, dealers, widow_ok, tricks, scores, firs
         for k in range(n_schemes):
             deal_net[i, k] = scores[k, level, t]
             net[k] += scores[k, level, t]
-    return (opened, made, both_opened, both_made, lost_widow_not_ok, by_position, tricks_hist, level_tricks, net,
-            deal_net)
-
-
+    return (
+        opened,
+        made,
+        both_opened,
+        both_made,
+        lost_widow_not_ok,
+        by_position,
+        tricks_hist,
+        level_tricks,
+        net,
+        deal_net,
+    )
 
 
 @njit(cache=True)

@@ -53,8 +53,9 @@ def paper_call(view: SeatView, highest: int) -> Call:
     return bid(wanted, Denom.NT) if wanted <= highest else PASS
 
 
-def game_deal_reference(owners: np.ndarray, deal_index: int, params: GameParams,
-                        tricks_fn: Any = None) -> GameDealResult:
+def game_deal_reference(
+    owners: np.ndarray, deal_index: int, params: GameParams, tricks_fn: Any = None
+) -> GameDealResult:
     """The protocol on one deal, written plainly with the game model and the scalar estimators."""
     deal = Deal.from_owners(owners)
     dealer = Seat(dealer_of(deal_index))
@@ -81,8 +82,17 @@ def game_deal_reference(owners: np.ndarray, deal_index: int, params: GameParams,
     for defender in state.awaiting:
         state = state.apply(AgreeClaim(), defender)
     net = tuple(int(state.score(name).net) for name in params.schemes)
-    return GameDealResult(int(dealer), calls, contract.level, int(declarer), int(opening_leader(declarer)),
-                          tricks, tricks >= contract.level + 6, widow_ok, net)
+    return GameDealResult(
+        int(dealer),
+        calls,
+        contract.level,
+        int(declarer),
+        int(opening_leader(declarer)),
+        tricks,
+        tricks >= contract.level + 6,
+        widow_ok,
+        net,
+    )
 
 
 def estimator_tricks_reference(owners: np.ndarray, declarer: int, widow: int, params: GameParams) -> int:

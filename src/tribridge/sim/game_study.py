@@ -42,9 +42,24 @@ from tribridge.sim.game_kernels import (
 )
 
 __all__ = [
-    "CAPTURE_GAPS", "CAPTURE_LIMITS", "GameBatch", "GameParams", "MAX_LEVEL", "OUTCOMES", "SCHEMES_DEFAULT",
-    "check_schemes", "dd_tricks", "dealer_of", "estimator_tricks", "game_chunk", "game_summary", "nt_qualifies",
-    "nt_qualify_bits", "play_game_batch", "run_game", "score_table",
+    "CAPTURE_GAPS",
+    "CAPTURE_LIMITS",
+    "GameBatch",
+    "GameParams",
+    "MAX_LEVEL",
+    "OUTCOMES",
+    "SCHEMES_DEFAULT",
+    "check_schemes",
+    "dd_tricks",
+    "dealer_of",
+    "estimator_tricks",
+    "game_chunk",
+    "game_summary",
+    "nt_qualifies",
+    "nt_qualify_bits",
+    "play_game_batch",
+    "run_game",
+    "score_table",
 ]
 
 OUTCOMES = ("estimator", "dd")
@@ -82,15 +97,26 @@ class GameParams:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict (recorded in the run manifest)."""
-        return {"outcome": self.outcome, "schemes": list(self.schemes), "limit": self.limit, "gap": self.gap,
-                "replacements": self.replacements, "rows": self.rows}
+        return {
+            "outcome": self.outcome,
+            "schemes": list(self.schemes),
+            "limit": self.limit,
+            "gap": self.gap,
+            "replacements": self.replacements,
+            "rows": self.rows,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameParams:
         """Inverse of :meth:`to_dict`."""
-        return cls(outcome=data.get("outcome", "estimator"), schemes=tuple(data.get("schemes", SCHEMES_DEFAULT)),
-                   limit=data.get("limit", "max"), gap=data.get("gap", "static"),
-                   replacements=int(data.get("replacements", 1)), rows=bool(data.get("rows", False)))
+        return cls(
+            outcome=data.get("outcome", "estimator"),
+            schemes=tuple(data.get("schemes", SCHEMES_DEFAULT)),
+            limit=data.get("limit", "max"),
+            gap=data.get("gap", "static"),
+            replacements=int(data.get("replacements", 1)),
+            rows=bool(data.get("rows", False)),
+        )
 
 
 def dealer_of(deal_index: int) -> int:
@@ -159,8 +185,9 @@ def estimator_tricks(masks: np.ndarray, declarers: np.ndarray, dealers: np.ndarr
     rows = np.arange(len(masks))
     declarer_masks = masks[rows, declarers.astype(np.int64)]
     widow_masks = masks[rows, dealers.astype(np.int64) ^ 2]
-    result = capture_masks_batch(declarer_masks, widow_masks, limit=params.limit, gap=params.gap,
-                                 replacements=params.replacements)
+    result = capture_masks_batch(
+        declarer_masks, widow_masks, limit=params.limit, gap=params.gap, replacements=params.replacements
+    )
     return np.minimum(np.asarray(result.captures, dtype=np.int64), 13)
 
 
@@ -213,9 +240,18 @@ def play_game_batch(masks: np.ndarray, first_deal: int, game: GameParams) -> Gam
         declarers = np.empty(n, dtype=np.int8)
         widow_ok = np.empty(n, dtype=np.int8)
         tricks = np.empty(n, dtype=np.int64)
-        game_estimator_kernel(np.ascontiguousarray(masks, dtype=np.int64), np.int64(first_deal),
-                              np.int64(LIMITS.index(game.limit)), game.gap == "live", np.int64(game.replacements),
-                              bits, levels, declarers, widow_ok, tricks)
+        game_estimator_kernel(
+            np.ascontiguousarray(masks, dtype=np.int64),
+            np.int64(first_deal),
+            np.int64(LIMITS.index(game.limit)),
+            game.gap == "live",
+            np.int64(game.replacements),
+            bits,
+            levels,
+            declarers,
+            widow_ok,
+            tricks,
+        )
         return GameBatch(dealers, bits, levels, declarers, widow_ok, tricks)
     bits = nt_qualify_bits(masks)
     levels, declarers, widow_ok = game_auction_kernel(bits, np.int64(first_deal))
@@ -241,20 +277,35 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
     for _block, lo, hi, _seq in chunk.blocks():
         masks = _complete_fourth_hand(deal_hand_masks(hi - lo, run_seed, 3, lo))
         batch = play_game_batch(masks, lo, game)
-        (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, level_tricks, net,
-         deal_net) = game_tally_kernel(batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks,
-                                       scores, np.int64(lo))
-        part = {"deals": hi - lo, "opened": opened_l, "made": made_l, "both_eligible": both_l,
-                "both_made": both_made_l, "lost_widow_not_qualified": lost_nq_l, "declarer_position": by_pos,
-                "tricks": hist, "level_tricks": level_tricks, "net": net}
+        (opened_l, made_l, both_l, both_made_l, lost_nq_l, by_pos, hist, level_tricks, net, deal_net) = (
+            game_tally_kernel(
+                batch.levels, batch.declarers, batch.dealers, batch.widow_ok, batch.tricks, scores, np.int64(lo)
+            )
+        )
+        part = {
+            "deals": hi - lo,
+            "opened": opened_l,
+            "made": made_l,
+            "both_eligible": both_l,
+            "both_made": both_made_l,
+            "lost_widow_not_qualified": lost_nq_l,
+            "declarer_position": by_pos,
+            "tricks": hist,
+            "level_tricks": level_tricks,
+            "net": net,
+        }
         for name, value in part.items():
             total[name] = total[name] + value if name in total else value
         if game.rows:
             levels = batch.levels.astype(np.int64)
-            block_rows = {"dealer": batch.dealers, "declarer": batch.declarers, "level": batch.levels,
-                          "tricks": batch.tricks.astype(np.int8),
-                          "made": ((levels > 0) & (batch.tricks >= levels + 6)).astype(np.int8),
-                          "widow_qualifies": batch.widow_ok}
+            block_rows = {
+                "dealer": batch.dealers,
+                "declarer": batch.declarers,
+                "level": batch.levels,
+                "tricks": batch.tricks.astype(np.int8),
+                "made": ((levels > 0) & (batch.tricks >= levels + 6)).astype(np.int8),
+                "widow_qualifies": batch.widow_ok,
+            }
             for seat in range(4):
                 block_rows[f"nt_levels_{'NESW'[seat]}"] = batch.qualify_bits[:, seat]
             for k, name in enumerate(game.schemes):
@@ -322,7 +373,8 @@ def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_opti
         "seed": seed,
         "outcome": params.outcome,
         "capture_reading": {"limit": params.limit, "gap": params.gap, "replacements": params.replacements}
-        if params.outcome == "estimator" else None,
+        if params.outcome == "estimator"
+        else None,
         "schemes": list(params.schemes),
         "results": [game_summary(run, params.schemes) for run in result.runs],
     }

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -53,7 +54,7 @@ class GameResult:
     declarer_tricks: int | None
     dd_tricks: int | None
     made: bool | None
-    bot_scores: tuple[int, int, int]        # score of bot 0, 1, 2 on this game
+    bot_scores: tuple[int, int, int]  # score of bot 0, 1, 2 on this game
     calls: tuple[str, ...] = ()
 
 
@@ -65,8 +66,9 @@ def _bots(names: Sequence[str], options: dict[str, dict] | None = None) -> list[
     options = options or {}
     key = repr((tuple(names), sorted((k, sorted(v.items())) for k, v in options.items())))
     if key not in _BOT_CACHE:
-        _BOT_CACHE[key] = [get_bot(n, options.get(n, {}).get("bidder"), options.get(n, {}).get("player"))
-                           for n in names]
+        _BOT_CACHE[key] = [
+            get_bot(n, options.get(n, {}).get("bidder"), options.get(n, {}).get("player")) for n in names
+        ]
     return _BOT_CACHE[key]
 
 
@@ -75,8 +77,14 @@ def _dd_start(play_deal_obj: Deal, declarer: int, denom: int) -> int:
     return int(dd_declarer_tricks(play_deal_obj.to_owners()[None, :], declarer, denom, cache=False, workers=1)[0])
 
 
-def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[int, int, int], scheme: str,
-              dd_cache: dict | None = None) -> GameResult:
+def play_game(
+    deal: Deal,
+    dealer: int,
+    bots: Sequence[Any],
+    assignment: tuple[int, int, int],
+    scheme: str,
+    dd_cache: dict | None = None,
+) -> GameResult:
     """Bid and play one deal with ``bots[assignment[p]]`` at position p; scores per bot."""
     state = DealState.start(deal, dealer)
     seat_bot = {int(seat): assignment[p] for p, seat in enumerate(state.players)}
@@ -115,14 +123,24 @@ def play_game(deal: Deal, dealer: int, bots: Sequence[Any], assignment: tuple[in
         if dd_cache is not None and play_key is not None:
             dd_cache[play_key] = tricks
     score = score_deal(contract, tricks, scheme)
-    per_seat = {declarer: score.declarer,
-                player_at_play_seat[(declarer + 1) % 4]: score.defenders[0],
-                player_at_play_seat[(declarer + 3) % 4]: score.defenders[1]}
+    per_seat = {
+        declarer: score.declarer,
+        player_at_play_seat[(declarer + 1) % 4]: score.defenders[0],
+        player_at_play_seat[(declarer + 3) % 4]: score.defenders[1],
+    }
     bot_scores = [0, 0, 0]
     for seat, bot in seat_bot.items():
         bot_scores[bot] += int(per_seat.get(seat, 0))
-    return GameResult(assignment, str(contract), seat_bot[declarer], tricks, dd_tricks, bool(tricks >= contract.tricks_needed),
-                      (bot_scores[0], bot_scores[1], bot_scores[2]), calls)
+    return GameResult(
+        assignment,
+        str(contract),
+        seat_bot[declarer],
+        tricks,
+        dd_tricks,
+        bool(tricks >= contract.tricks_needed),
+        (bot_scores[0], bot_scores[1], bot_scores[2]),
+        calls,
+    )
 
 
 def _play_out(state: DealState, players: dict[int, Any]) -> int:
@@ -141,7 +159,9 @@ def _play_out(state: DealState, players: dict[int, Any]) -> int:
     return int(state.declarer_tricks)
 
 
-def _play_cache_key(calls: tuple[str, ...], player_at_play_seat: dict[int, int], players: dict[int, Any]) -> tuple | None:
+def _play_cache_key(
+    calls: tuple[str, ...], player_at_play_seat: dict[int, int], players: dict[int, Any]
+) -> tuple | None:
     """Key of a game's card play: the calls and each play seat's player configuration (None: not cacheable)."""
     keys: list[Any] = []
     for play_seat in range(4):
@@ -192,8 +212,7 @@ def relabel(game: GameResult, assignment: tuple[int, int, int]) -> GameResult:
         scores[bot] = game.bot_scores[old]
         if game.declarer_bot == old:
             declarer_bot = bot
-    return replace(game, assignment=assignment, declarer_bot=declarer_bot,
-                   bot_scores=(scores[0], scores[1], scores[2]))
+    return replace(game, assignment=assignment, declarer_bot=declarer_bot, bot_scores=(scores[0], scores[1], scores[2]))
 
 
 @dataclass
@@ -221,9 +240,16 @@ class BotSummary:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"bot": self.name, "mean_score": self.mean_score, "ci95": self.ci95, "declared": self.declared,
-                "made": self.made, "made_pct": self.made_pct, "tricks_lost_vs_dd": self.tricks_lost_vs_dd,
-                "top_contracts": dict(self.contracts.most_common(8))}
+        return {
+            "bot": self.name,
+            "mean_score": self.mean_score,
+            "ci95": self.ci95,
+            "declared": self.declared,
+            "made": self.made,
+            "made_pct": self.made_pct,
+            "tricks_lost_vs_dd": self.tricks_lost_vs_dd,
+            "top_contracts": dict(self.contracts.most_common(8)),
+        }
 
 
 @dataclass
@@ -237,13 +263,19 @@ class MatchResult:
     summaries: list[BotSummary]
     passed_out: int
     games: int
-    per_deal: np.ndarray                      # float[deals, 3]: each bot's mean score per deal
+    per_deal: np.ndarray  # float[deals, 3]: each bot's mean score per deal
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
-        return {"bots": list(self.bots), "deals": self.deals, "games": self.games, "seed": self.seed,
-                "scheme": self.scheme, "passed_out": self.passed_out,
-                "summary": [s.to_json() for s in self.summaries]}
+        return {
+            "bots": list(self.bots),
+            "deals": self.deals,
+            "games": self.games,
+            "seed": self.seed,
+            "scheme": self.scheme,
+            "passed_out": self.passed_out,
+            "summary": [s.to_json() for s in self.summaries],
+        }
 
 
 def summarise(names: Sequence[str], results: list[list[GameResult]], seed: int, scheme: str) -> MatchResult:
@@ -274,10 +306,16 @@ def summarise(names: Sequence[str], results: list[list[GameResult]], seed: int, 
     return MatchResult(tuple(names), n, seed, scheme, summaries, passed_out, games, per_deal)
 
 
-def run_match(names: Sequence[str], deals: int, seed: int, scheme: str = "classic", workers: int = 1,
-              on_progress: Callable[[int], None] | None = None,
-              options: dict[str, dict] | None = None,
-              given_deals: Sequence[tuple[Deal, Seat | int]] | None = None) -> MatchResult:
+def run_match(
+    names: Sequence[str],
+    deals: int,
+    seed: int,
+    scheme: str = "classic",
+    workers: int = 1,
+    on_progress: Callable[[int], None] | None = None,
+    options: dict[str, dict] | None = None,
+    given_deals: Sequence[tuple[Deal, Seat | int]] | None = None,
+) -> MatchResult:
     """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process).
 
     ``options`` maps a bot name to ``{"bidder": {...}, "player": {...}}`` keyword arguments.

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,8 +37,9 @@ def _se_pct_diff(p: float, n_ours: int, n_published: int) -> float:
     return 100_000 * math.sqrt(max(p * (1 - p), 0.0) * (1 / n_ours + 1 / n_published))
 
 
-def nt_study(hands: int, runs: int, seed: int | None, levels: Sequence[int] = (1, 2, 3),
-             progress: Progress | None = None) -> dict[str, Any]:
+def nt_study(
+    hands: int, runs: int, seed: int | None, levels: Sequence[int] = (1, 2, 3), progress: Progress | None = None
+) -> dict[str, Any]:
     """Tables 3–4: verdict counts per run and level for one hand and for the partnership's 26 cards.
 
     Run r uses deals ``r*hands .. (r+1)*hands-1`` of the seed's stream; hand 0 is the bidder, hand 1 the
@@ -58,13 +60,21 @@ def nt_study(hands: int, runs: int, seed: int | None, levels: Sequence[int] = (1
                 both[lv] += np.bincount(nt_call_batch(union, lv), minlength=4)
             if progress:
                 progress(count)
-        per_run.append({
-            "run": run + 1,
-            "single": {str(lv): {VERDICTS[c]: int(single[lv][c]) for c in range(4)} for lv in lvls},
-            "with_partner": {str(lv): {VERDICTS[c]: int(both[lv][c]) for c in range(4)} for lv in lvls},
-        })
-    result: dict[str, Any] = {"study": "nt", "hands": hands, "runs": runs, "seed": seed, "levels": lvls,
-                              "results": per_run}
+        per_run.append(
+            {
+                "run": run + 1,
+                "single": {str(lv): {VERDICTS[c]: int(single[lv][c]) for c in range(4)} for lv in lvls},
+                "with_partner": {str(lv): {VERDICTS[c]: int(both[lv][c]) for c in range(4)} for lv in lvls},
+            }
+        )
+    result: dict[str, Any] = {
+        "study": "nt",
+        "hands": hands,
+        "runs": runs,
+        "seed": seed,
+        "levels": lvls,
+        "results": per_run,
+    }
     result["table3"] = _nt_compare_table3(result)
     result["table4"] = _nt_compare_table4(result)
     return result
@@ -82,9 +92,18 @@ def _nt_compare_table3(result: dict[str, Any]) -> list[dict[str, Any]]:
         pub_mean = sum(pub) / len(pub)
         p = (sum(ours) + sum(pub)) / (n_ours + P.NT_HANDS_PER_RUN * len(pub))
         se = _se_pct_diff(p, n_ours, P.NT_HANDS_PER_RUN * len(pub))
-        rows.append({"level": lv, "ours": ours, "ours_per_100k": round(ours_per_100k, 1), "published": list(pub),
-                     "published_mean": round(pub_mean, 1), "difference": round(ours_per_100k - pub_mean, 1),
-                     "standard_error": round(se, 1), "z": round((ours_per_100k - pub_mean) / se, 2)})
+        rows.append(
+            {
+                "level": lv,
+                "ours": ours,
+                "ours_per_100k": round(ours_per_100k, 1),
+                "published": list(pub),
+                "published_mean": round(pub_mean, 1),
+                "difference": round(ours_per_100k - pub_mean, 1),
+                "standard_error": round(se, 1),
+                "z": round((ours_per_100k - pub_mean) / se, 2),
+            }
+        )
     return rows
 
 
@@ -94,35 +113,59 @@ def _nt_compare_table4(result: dict[str, Any]) -> list[dict[str, Any]]:
     for lv in result["levels"]:
         if lv not in P.NT_TABLE4_YES:
             continue
-        for column, key, pub in (("single hand", "single", P.NT_TABLE4_YES[lv][0]),
-                                 ("with partner", "with_partner", P.NT_TABLE4_YES[lv][1])):
+        for column, key, pub in (
+            ("single hand", "single", P.NT_TABLE4_YES[lv][0]),
+            ("with partner", "with_partner", P.NT_TABLE4_YES[lv][1]),
+        ):
             ours = sum(r[key][str(lv)]["yes"] for r in result["results"])
             ours_per_100k = 100_000 * ours / n_ours
             p = (ours + pub) / (n_ours + P.NT_HANDS_PER_RUN)
             se = _se_pct_diff(p, n_ours, P.NT_HANDS_PER_RUN)
-            rows.append({"level": lv, "column": column, "ours_per_100k": round(ours_per_100k, 1), "published": pub,
-                         "difference": round(ours_per_100k - pub, 1), "standard_error": round(se, 1),
-                         "z": round((ours_per_100k - pub) / se, 2)})
+            rows.append(
+                {
+                    "level": lv,
+                    "column": column,
+                    "ours_per_100k": round(ours_per_100k, 1),
+                    "published": pub,
+                    "difference": round(ours_per_100k - pub, 1),
+                    "standard_error": round(se, 1),
+                    "z": round((ours_per_100k - pub) / se, 2),
+                }
+            )
     return rows
 
 
 def nt_tables_markdown(result: dict[str, Any]) -> str:
     """Markdown tables: our Table 3 and Table 4 beside the published ones."""
     runs = result["runs"]
-    lines = [f"Table 3 — yes counts per {result['hands']:,} hands, {runs} runs (published: 100,000 × 3)", "",
-             "| level | " + " | ".join(f"ours run {i + 1}" for i in range(runs))
-             + " | ours per 100k | published runs | published mean | difference | std. error | z |",
-             "|" + "---|" * (runs + 7)]
+    lines = [
+        f"Table 3 — yes counts per {result['hands']:,} hands, {runs} runs (published: 100,000 × 3)",
+        "",
+        "| level | "
+        + " | ".join(f"ours run {i + 1}" for i in range(runs))
+        + " | ours per 100k | published runs | published mean | difference | std. error | z |",
+        "|" + "---|" * (runs + 7),
+    ]
     for row in result["table3"]:
-        lines.append(f"| {row['level']}NT | " + " | ".join(f"{v:,}" for v in row["ours"])
-                     + f" | {row['ours_per_100k']:,.1f} | {' / '.join(map(str, row['published']))} | "
-                     f"{row['published_mean']:,.1f} | {row['difference']:+.1f} | {row['standard_error']:.1f} | "
-                     f"{row['z']:+.2f} |")
-    lines += ["", "Table 4 — yes per 100,000: single hand and with partner (26 cards)", "",
-              "| level | column | ours per 100k | published | difference | std. error | z |", "|---|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {row['level']}NT | "
+            + " | ".join(f"{v:,}" for v in row["ours"])
+            + f" | {row['ours_per_100k']:,.1f} | {' / '.join(map(str, row['published']))} | "
+            f"{row['published_mean']:,.1f} | {row['difference']:+.1f} | {row['standard_error']:.1f} | "
+            f"{row['z']:+.2f} |"
+        )
+    lines += [
+        "",
+        "Table 4 — yes per 100,000: single hand and with partner (26 cards)",
+        "",
+        "| level | column | ours per 100k | published | difference | std. error | z |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for row in result["table4"]:
-        lines.append(f"| {row['level']}NT | {row['column']} | {row['ours_per_100k']:,.1f} | {row['published']:,} | "
-                     f"{row['difference']:+.1f} | {row['standard_error']:.1f} | {row['z']:+.2f} |")
+        lines.append(
+            f"| {row['level']}NT | {row['column']} | {row['ours_per_100k']:,.1f} | {row['published']:,} | "
+            f"{row['difference']:+.1f} | {row['standard_error']:.1f} | {row['z']:+.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -134,9 +177,13 @@ def _readings(reading: CaptureReading | str | Sequence[CaptureReading]) -> list[
     return list(reading)  # type: ignore[arg-type]
 
 
-def capture_study(deals: int, runs: int, seed: int | None,
-                  reading: CaptureReading | str | Sequence[CaptureReading] = CaptureReading(),
-                  progress: Progress | None = None) -> dict[str, Any]:
+def capture_study(
+    deals: int,
+    runs: int,
+    seed: int | None,
+    reading: CaptureReading | str | Sequence[CaptureReading] = CaptureReading(),
+    progress: Progress | None = None,
+) -> dict[str, Any]:
     """Tables I–II: status counts and the histogram of captures per run, for one reading or ``"all"``.
 
     Run r uses deals ``r*deals ..`` of the seed's stream; hand 0 is the declarer (the 1s), hand 1 the partner.
@@ -157,14 +204,21 @@ def capture_study(deals: int, runs: int, seed: int | None,
             if progress:
                 progress(count)
         for rd in readings:
-            per_reading[rd.label].append({
-                "run": run + 1, "deals": deals,
-                "status": {STATUSES[c]: int(status[rd.label][c]) for c in range(3)},
-                "captures_histogram": [int(v) for v in hist[rd.label]],
-            })
-    result: dict[str, Any] = {"study": "capture", "deals": deals, "runs": runs, "seed": seed,
-                              "readings": {label: {"results": rs, "comparison": _capture_compare(rs)}
-                                           for label, rs in per_reading.items()}}
+            per_reading[rd.label].append(
+                {
+                    "run": run + 1,
+                    "deals": deals,
+                    "status": {STATUSES[c]: int(status[rd.label][c]) for c in range(3)},
+                    "captures_histogram": [int(v) for v in hist[rd.label]],
+                }
+            )
+    result: dict[str, Any] = {
+        "study": "capture",
+        "deals": deals,
+        "runs": runs,
+        "seed": seed,
+        "readings": {label: {"results": rs, "comparison": _capture_compare(rs)} for label, rs in per_reading.items()},
+    }
     ranked = sorted(result["readings"], key=lambda k: result["readings"][k]["comparison"]["distance"])
     result["closest_reading"] = ranked[0]
     result["ranking"] = [{"reading": k, "distance": result["readings"][k]["comparison"]["distance"]} for k in ranked]
@@ -184,45 +238,86 @@ def _capture_compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
         p = ours / 100
         se = 100 * math.sqrt(p * (1 - p) * (1 / total + 1 / pub_total))
         per_run = [round(100 * r["status"][key] / r["deals"], 3) for r in runs]
-        table2.append({"figure": f"{key} %", "ours_per_run": per_run, "ours": round(ours, 3), "published": pub,
-                       "difference": round(ours - pub, 3), "standard_error": round(se, 3)})
+        table2.append(
+            {
+                "figure": f"{key} %",
+                "ours_per_run": per_run,
+                "ours": round(ours, 3),
+                "published": pub,
+                "difference": round(ours - pub, 3),
+                "standard_error": round(se, 3),
+            }
+        )
     share = lambda ts: 100 * float(sum(hist[t] for t in ts)) / qualified  # noqa: E731
     t8_11, t9_10, t_le6 = share(range(8, 12)), share((9, 10)), share(range(0, 7))
     t9_10_all = 100 * float(hist[9] + hist[10]) / total
     pub1 = P.CAPTURE_TABLE1
     table1 = [
-        {"figure": "T in 8..11, % of qualifying", "ours": round(t8_11, 2), "published": f"> {pub1['t_8_to_11_pct_of_qualified_min']}",
-         "difference": round(min(0.0, t8_11 - pub1["t_8_to_11_pct_of_qualified_min"]), 2)},
-        {"figure": "T in 9..10, % of qualifying", "ours": round(t9_10, 2), "published": pub1["t_9_or_10_pct_of_qualified"],
-         "difference": round(t9_10 - pub1["t_9_or_10_pct_of_qualified"], 2)},
-        {"figure": "T in 9..10, % of all deals", "ours": round(t9_10_all, 2), "published": pub1["t_9_or_10_pct_of_all"],
-         "difference": round(t9_10_all - pub1["t_9_or_10_pct_of_all"], 2)},
-        {"figure": "T <= 6, % of qualifying", "ours": round(t_le6, 3), "published": f"< {pub1['t_le_6_pct_of_qualified_max']}",
-         "difference": round(max(0.0, t_le6 - pub1["t_le_6_pct_of_qualified_max"]), 3)},
+        {
+            "figure": "T in 8..11, % of qualifying",
+            "ours": round(t8_11, 2),
+            "published": f"> {pub1['t_8_to_11_pct_of_qualified_min']}",
+            "difference": round(min(0.0, t8_11 - pub1["t_8_to_11_pct_of_qualified_min"]), 2),
+        },
+        {
+            "figure": "T in 9..10, % of qualifying",
+            "ours": round(t9_10, 2),
+            "published": pub1["t_9_or_10_pct_of_qualified"],
+            "difference": round(t9_10 - pub1["t_9_or_10_pct_of_qualified"], 2),
+        },
+        {
+            "figure": "T in 9..10, % of all deals",
+            "ours": round(t9_10_all, 2),
+            "published": pub1["t_9_or_10_pct_of_all"],
+            "difference": round(t9_10_all - pub1["t_9_or_10_pct_of_all"], 2),
+        },
+        {
+            "figure": "T <= 6, % of qualifying",
+            "ours": round(t_le6, 3),
+            "published": f"< {pub1['t_le_6_pct_of_qualified_max']}",
+            "difference": round(max(0.0, t_le6 - pub1["t_le_6_pct_of_qualified_max"]), 3),
+        },
         {"figure": "T > 13, count", "ours": 0, "published": 0, "difference": 0},  # the stop count makes 13 the maximum
     ]
     # distance of a reading from Table I: |9..10 share − 65.6| + shortfall below 93 % in 8..11 + excess over 0.19 % at T ≤ 6
     distance = abs(table1[1]["difference"]) + abs(table1[0]["difference"]) + table1[3]["difference"]
-    return {"table2": table2, "table1": table1, "distance": round(distance, 2),
-            "histogram_pct_of_qualified": [round(100 * float(v) / qualified, 3) for v in hist]}
+    return {
+        "table2": table2,
+        "table1": table1,
+        "distance": round(distance, 2),
+        "histogram_pct_of_qualified": [round(100 * float(v) / qualified, 3) for v in hist],
+    }
 
 
 def capture_tables_markdown(result: dict[str, Any]) -> str:
     """Markdown: Table II (reading-independent) and Table I per reading, beside the published figures."""
     first = next(iter(result["readings"].values()))
-    lines = [f"Table II — {result['runs']} runs × {result['deals']:,} deals (published: 3 × 1,000,000)", "",
-             "| figure | ours per run | ours | published | difference | std. error |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"Table II — {result['runs']} runs × {result['deals']:,} deals (published: 3 × 1,000,000)",
+        "",
+        "| figure | ours per run | ours | published | difference | std. error |",
+        "|---|---|---|---|---|---|",
+    ]
     for row in first["comparison"]["table2"]:
-        lines.append(f"| {row['figure']} | {' / '.join(f'{v:.2f}' for v in row['ours_per_run'])} | {row['ours']:.2f} | "
-                     f"{row['published']:.2f} | {row['difference']:+.2f} | {row['standard_error']:.2f} |")
-    lines += ["", "Table I — qualifying deals, per reading (limit/gap/replacements); distance = sum of the "
-              "shortfalls from the published figures in percentage points", "",
-              "| reading | T 8..11 % (pub > 93) | T 9..10 % (pub 65.6) | T 9..10 % of all (pub 18.3) | "
-              "T ≤ 6 % (pub < 0.19) | distance |", "|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {row['figure']} | {' / '.join(f'{v:.2f}' for v in row['ours_per_run'])} | {row['ours']:.2f} | "
+            f"{row['published']:.2f} | {row['difference']:+.2f} | {row['standard_error']:.2f} |"
+        )
+    lines += [
+        "",
+        "Table I — qualifying deals, per reading (limit/gap/replacements); distance = sum of the "
+        "shortfalls from the published figures in percentage points",
+        "",
+        "| reading | T 8..11 % (pub > 93) | T 9..10 % (pub 65.6) | T 9..10 % of all (pub 18.3) | "
+        "T ≤ 6 % (pub < 0.19) | distance |",
+        "|---|---|---|---|---|---|",
+    ]
     for item in result["ranking"]:
         t1 = result["readings"][item["reading"]]["comparison"]["table1"]
-        lines.append(f"| {item['reading']} | {t1[0]['ours']:.2f} | {t1[1]['ours']:.2f} | {t1[2]['ours']:.2f} | "
-                     f"{t1[3]['ours']:.3f} | {item['distance']:.2f} |")
+        lines.append(
+            f"| {item['reading']} | {t1[0]['ours']:.2f} | {t1[1]['ours']:.2f} | {t1[2]['ours']:.2f} | "
+            f"{t1[3]['ours']:.3f} | {item['distance']:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -238,10 +333,20 @@ def capture_figure(result: dict[str, Any], path: str) -> str:
     width = 0.8 / max(len(labels), 1)
     x = np.arange(14)
     for i, label in enumerate(labels):
-        ax.bar(x + i * width - 0.4 + width / 2, result["readings"][label]["comparison"]["histogram_pct_of_qualified"],
-               width, label=label)
-    ax.hlines(P.CAPTURE_TABLE1["t_9_or_10_pct_of_qualified"] / 2, 8.6, 10.4, colors="k", linestyles="--",
-              label="paper: T=9..10 together 65.6 % (shown as the mean per bar)")
+        ax.bar(
+            x + i * width - 0.4 + width / 2,
+            result["readings"][label]["comparison"]["histogram_pct_of_qualified"],
+            width,
+            label=label,
+        )
+    ax.hlines(
+        P.CAPTURE_TABLE1["t_9_or_10_pct_of_qualified"] / 2,
+        8.6,
+        10.4,
+        colors="k",
+        linestyles="--",
+        label="paper: T=9..10 together 65.6 % (shown as the mean per bar)",
+    )
     ax.axvspan(7.5, 11.5, color="grey", alpha=0.12, label="paper: T=8..11 over 93 %")
     ax.set_xticks(x)
     ax.set_xlabel("total captures T")

@@ -15,8 +15,8 @@ from tribridge.errors import InvalidInput
 from tribridge.sim import published as P
 from tribridge.sim.game_study import SCHEMES_DEFAULT, GameParams, run_game
 from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown, nt_study, nt_tables_markdown
-from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 from tribridge.sim.report_state import check_state, load_section, save_section
+from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 
 # Table IV of the capture-estimator paper (sim/published.py): three runs of 10,000,000 deals.
 PUBLISHED_TABLE_IV: dict[str, Any] = {
@@ -50,14 +50,26 @@ def game_table_markdown(result: Mapping[str, Any]) -> str:
         key = f"{lv}NT"
         if any(r["opened_by_level"][key] for r in runs):
             row(f"  of which {key}", [f"{r['opened_by_level'][key]:,}" for r in runs], "not published")
-    row("made % (opened contracts)", [_fmt_pct(r["made_pct"]) for r in runs],
-        " / ".join(f"{v:.2f} %" for v in pub["made_pct"]))
-    row("both eligible (widow qualifies at the contract level)", [f"{r['both_eligible']:,}" for r in runs],
-        f"> {pub['both_eligible_min_count']:,}")
-    row("made % when both eligible", [_fmt_pct(r["both_eligible_made_pct"]) for r in runs],
-        " / ".join(f"{v:.2f} %" for v in pub["both_eligible_made_pct"]))
-    row("losses with a widow that does not qualify", [_fmt_pct(r["losses_widow_not_qualified_pct"]) for r in runs],
-        f"≥ {pub['losses_widow_not_qualified_min_pct']} %")
+    row(
+        "made % (opened contracts)",
+        [_fmt_pct(r["made_pct"]) for r in runs],
+        " / ".join(f"{v:.2f} %" for v in pub["made_pct"]),
+    )
+    row(
+        "both eligible (widow qualifies at the contract level)",
+        [f"{r['both_eligible']:,}" for r in runs],
+        f"> {pub['both_eligible_min_count']:,}",
+    )
+    row(
+        "made % when both eligible",
+        [_fmt_pct(r["both_eligible_made_pct"]) for r in runs],
+        " / ".join(f"{v:.2f} %" for v in pub["both_eligible_made_pct"]),
+    )
+    row(
+        "losses with a widow that does not qualify",
+        [_fmt_pct(r["losses_widow_not_qualified_pct"]) for r in runs],
+        f"≥ {pub['losses_widow_not_qualified_min_pct']} %",
+    )
     for scheme in result["schemes"]:
         if scheme == "classic":
             paper = f"{pub['net_points_old_scheme_range'][0]:,}–{pub['net_points_old_scheme_range'][1]:,} (paper's old scheme)"
@@ -73,6 +85,7 @@ def game_figure(result: Mapping[str, Any], path: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     runs = result["results"]
     labels = [f"Run {i + 1}" for i in range(len(runs))]
     x = np.arange(len(runs))
@@ -123,8 +136,13 @@ def game_figure(result: Mapping[str, Any], path: str) -> str:
 SCALES: dict[str, dict[str, int]] = {
     # quick: a few minutes on a 2-core laptop; paper: the papers' sizes (dd_deals: the double-dummy sample).
     "quick": {"nt_hands": 100_000, "capture_deals": 200_000, "game_deals": 1_000_000, "runs": 3, "dd_deals": 6_000},
-    "paper": {"nt_hands": 100_000, "capture_deals": 1_000_000, "game_deals": 10_000_000, "runs": 3,
-              "dd_deals": 100_000},
+    "paper": {
+        "nt_hands": 100_000,
+        "capture_deals": 1_000_000,
+        "game_deals": 10_000_000,
+        "runs": 3,
+        "dd_deals": 100_000,
+    },
 }
 
 
@@ -166,34 +184,45 @@ class ReportContext:
 def game_section(ctx: ReportContext) -> Section:
     """Table IV: the three-player game study, with the Figure 6 style figure."""
     scale, seed = ctx.sizes, ctx.seed
-    result = run_game(scale["game_deals"], scale["runs"], seed, GameParams(schemes=SCHEMES_DEFAULT),
-                      **ctx.engine_options("game"))
+    result = run_game(
+        scale["game_deals"], scale["runs"], seed, GameParams(schemes=SCHEMES_DEFAULT), **ctx.engine_options("game")
+    )
     figure = game_figure(result, str(ctx.out_dir / "game_runs.png"))
-    text = "\n".join([
-        f"Protocol of the capture paper §VIII: {scale['runs']} runs × {scale['game_deals']:,} deals, the capture "
-        "estimator (reading max/static/1) on declarer + widow as the outcome "
-        "(`tribridge study game`; see docs/simulation.md).",
-        "",
-        game_table_markdown(result),
-        "",
-        "Our `tribridge` scheme is our own (docs/rules.md), not the paper's unpublished new scheme "
-        f"(which the paper reports at {PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
-        f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
-        "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
-        "partnership that fails Condition A or B has T = 0, i.e. goes down level + 6 tricks; the paper does not "
-        "say how it turned an estimate into a score. The next section plays the cards out instead.",
-        "",
-        f"![game study per run]({Path(figure).name})",
-    ])
+    text = "\n".join(
+        [
+            f"Protocol of the capture paper §VIII: {scale['runs']} runs × {scale['game_deals']:,} deals, the capture "
+            "estimator (reading max/static/1) on declarer + widow as the outcome "
+            "(`tribridge study game`; see docs/simulation.md).",
+            "",
+            game_table_markdown(result),
+            "",
+            "Our `tribridge` scheme is our own (docs/rules.md), not the paper's unpublished new scheme "
+            f"(which the paper reports at {PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
+            f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
+            "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
+            "partnership that fails Condition A or B has T = 0, i.e. goes down level + 6 tricks; the paper does not "
+            "say how it turned an estimate into a score. The next section plays the cards out instead.",
+            "",
+            f"![game study per run]({Path(figure).name})",
+        ]
+    )
     closest = str(scale.get("closest_reading") or "")
     if closest and closest != "max/static/1":
         limit, gap, replacements = closest.split("/")
-        other = run_game(scale["game_deals"], 1, seed, GameParams(schemes=SCHEMES_DEFAULT, limit=limit,
-                                                                  gap=gap, replacements=int(replacements)),
-                         **ctx.engine_options("game_closest"))
-        text += "\n\n" + "\n".join([
-            f"The same protocol with the capture reading closest to Table I above (`{closest}`), run 1 only:", "",
-            game_table_markdown(other)])
+        other = run_game(
+            scale["game_deals"],
+            1,
+            seed,
+            GameParams(schemes=SCHEMES_DEFAULT, limit=limit, gap=gap, replacements=int(replacements)),
+            **ctx.engine_options("game_closest"),
+        )
+        text += "\n\n" + "\n".join(
+            [
+                f"The same protocol with the capture reading closest to Table I above (`{closest}`), run 1 only:",
+                "",
+                game_table_markdown(other),
+            ]
+        )
     return Section("Three-player game study (capture paper, Table IV and Figure 6)", text, [figure])
 
 
@@ -205,9 +234,17 @@ def dd_section(ctx: ReportContext) -> Section:
     deals = int(ctx.sizes["dd_deals"])
     result = dd_comparison(deals, ctx.seed, ctx.engine_options)
     figure = dd_figure(result, str(ctx.out_dir / "game_dd.png"))
-    text = "\n".join([
-        dd_summary_markdown(result, f"tribridge study game --outcome dd --runs 1 --deals {deals} --seed {ctx.seed}"),
-        "", dd_table_markdown(result), "", f"![the game study judged by double dummy]({Path(figure).name})"])
+    text = "\n".join(
+        [
+            dd_summary_markdown(
+                result, f"tribridge study game --outcome dd --runs 1 --deals {deals} --seed {ctx.seed}"
+            ),
+            "",
+            dd_table_markdown(result),
+            "",
+            f"![the game study judged by double dummy]({Path(figure).name})",
+        ]
+    )
     return Section("The game study judged by double dummy", text, [figure])
 
 
@@ -217,6 +254,7 @@ def nt_figure(result: Mapping[str, Any], path: str) -> str:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     rows = [r for r in result["table3"]]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     x = np.arange(len(rows))
@@ -224,11 +262,23 @@ def nt_figure(result: Mapping[str, Any], path: str) -> str:
     width = 0.8 / (runs + 3)
     scale = 100_000 / result["hands"]
     for i in range(runs):
-        ax.bar(x - 0.4 + width * (i + 0.5), [r["ours"][i] * scale for r in rows], width, color="#4C72B0",
-               alpha=0.5 + 0.5 * i / max(1, runs - 1), label=f"ours, run {i + 1}")
+        ax.bar(
+            x - 0.4 + width * (i + 0.5),
+            [r["ours"][i] * scale for r in rows],
+            width,
+            color="#4C72B0",
+            alpha=0.5 + 0.5 * i / max(1, runs - 1),
+            label=f"ours, run {i + 1}",
+        )
     for j in range(3):
-        ax.bar(x - 0.4 + width * (runs + j + 0.5), [P.NT_TABLE3_YES[r["level"]][j] for r in rows], width,
-               color="#DD8452", alpha=0.5 + 0.25 * j, label=f"paper, sim {j + 1}")
+        ax.bar(
+            x - 0.4 + width * (runs + j + 0.5),
+            [P.NT_TABLE3_YES[r["level"]][j] for r in rows],
+            width,
+            color="#DD8452",
+            alpha=0.5 + 0.25 * j,
+            label=f"paper, sim {j + 1}",
+        )
     ax.set_xticks(x, [f"{r['level']}NT" for r in rows])
     ax.set_ylabel("'Yes' per 100,000 hands")
     ax.set_title("NT call algorithm: hands that may call, single hand (Table 3)")
@@ -287,13 +337,24 @@ def capture_section(ctx: ReportContext) -> Section:
     result = capture_study(int(ctx.sizes["capture_deals"]), int(ctx.sizes["runs"]), ctx.seed, reading="all")
     bars = prequalification_figure(result, str(ctx.out_dir / "capture_prequalification.png"))
     hist = capture_figure(result, str(ctx.out_dir / "capture_histogram.png"))
-    text = "\n".join([
-        capture_tables_markdown(result), "",
-        f"Closest reading to Table I: `{result['closest_reading']}`.", "",
-        f"![pre-qualification]({Path(bars).name})", "", f"![capture histogram]({Path(hist).name})"])
+    text = "\n".join(
+        [
+            capture_tables_markdown(result),
+            "",
+            f"Closest reading to Table I: `{result['closest_reading']}`.",
+            "",
+            f"![pre-qualification]({Path(bars).name})",
+            "",
+            f"![capture histogram]({Path(hist).name})",
+        ]
+    )
     # The game section also runs the closest reading.
-    return Section("Capture estimator (capture paper, Tables I and II, Figures 1 and 2)", text, [bars, hist],
-                   shares={"closest_reading": result["closest_reading"]})
+    return Section(
+        "Capture estimator (capture paper, Tables I and II, Figures 1 and 2)",
+        text,
+        [bars, hist],
+        shares={"closest_reading": result["closest_reading"]},
+    )
 
 
 def shuffling_section(ctx: ReportContext) -> Section:
@@ -306,8 +367,12 @@ def shuffling_section(ctx: ReportContext) -> Section:
 
 SectionBuilder = Callable[[ReportContext], Section]
 SECTIONS: tuple[tuple[str, SectionBuilder], ...] = (
-    ("nt", nt_section), ("capture", capture_section), ("game", game_section), ("dd", dd_section),
-    ("shuffling", shuffling_section))
+    ("nt", nt_section),
+    ("capture", capture_section),
+    ("game", game_section),
+    ("dd", dd_section),
+    ("shuffling", shuffling_section),
+)
 SECTION_NAMES = tuple(name for name, _ in SECTIONS)
 SECTION_INPUTS: dict[str, tuple[str, ...]] = {"game": ("closest_reading",)}
 """Facts a section takes from earlier sections (a finished section is reused only if they are unchanged)."""
@@ -325,8 +390,14 @@ def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: 
         saved = load_section(ctx.state_dir, name, key, ctx.out_dir, inputs)
         if saved is not None:
             earlier = f"; {saved['note']}" if saved.get("note") else ""
-            return Section(saved["title"], saved["markdown"], saved["figures"], saved["seconds"], saved["shares"],
-                           note=f"finished in an earlier session{earlier}")
+            return Section(
+                saved["title"],
+                saved["markdown"],
+                saved["figures"],
+                saved["seconds"],
+                saved["shares"],
+                note=f"finished in an earlier session{earlier}",
+            )
     ctx.resumed_parts.clear()
     started = time.perf_counter()
     section = builder(ctx)
@@ -334,15 +405,33 @@ def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: 
     if ctx.resumed_parts:
         section.note = f"this session only; continued from checkpoints of {', '.join(ctx.resumed_parts)}"
     if ctx.state_dir is not None:
-        save_section(ctx.state_dir, name, key, {"title": section.title, "markdown": section.markdown,
-                                                "figures": section.figures, "seconds": section.seconds,
-                                                "shares": section.shares, "note": section.note}, inputs)
+        save_section(
+            ctx.state_dir,
+            name,
+            key,
+            {
+                "title": section.title,
+                "markdown": section.markdown,
+                "figures": section.figures,
+                "seconds": section.seconds,
+                "shares": section.shares,
+                "note": section.note,
+            },
+            inputs,
+        )
     return section
 
 
-def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | None = None,
-              only: Sequence[str] | None = None, on_section: Callable[[str], None] | None = None,
-              state_dir: str | Path | None = None, resume: bool = False) -> dict[str, Any]:
+def reproduce(
+    scale: str,
+    out_dir: str | Path,
+    seed: int = 1,
+    workers: int | None = None,
+    only: Sequence[str] | None = None,
+    on_section: Callable[[str], None] | None = None,
+    state_dir: str | Path | None = None,
+    resume: bool = False,
+) -> dict[str, Any]:
     """Run every paper study at ``scale`` and write ``out_dir/report.md`` and its figures; a summary dict.
 
     With ``state_dir``, finished sections and the engine runs' finished chunks are kept there, and
@@ -382,6 +471,9 @@ def reproduce(scale: str, out_dir: str | Path, seed: int = 1, workers: int | Non
         lines += [f"## {section.title}", "", section.markdown, "", f"_({section.seconds:.1f} s{note})_", ""]
     report = out / "report.md"
     report.write_text("\n".join(lines))
-    return {"report": str(report), "figures": [f for s in sections for f in s.figures],
-            "seconds": {s.title: round(s.seconds, 1) for s in sections},
-            "notes": {s.title: s.note for s in sections if s.note}}
+    return {
+        "report": str(report),
+        "figures": [f for s in sections for f in s.figures],
+        "seconds": {s.title: round(s.seconds, 1) for s in sections},
+        "notes": {s.title: s.note for s in sections if s.note},
+    }

@@ -31,8 +31,9 @@ def check_state(state_dir: str | os.PathLike | None, resume: bool) -> Path | Non
     if path.exists() and not path.is_dir():
         raise InvalidInput("state", f"{path} is not a directory")
     if path.exists() and any(path.iterdir()) and not resume:
-        raise InvalidInput("state", f"{path} holds an earlier run; pass --resume to continue it or choose an empty "
-                                    "directory")
+        raise InvalidInput(
+            "state", f"{path} holds an earlier run; pass --resume to continue it or choose an empty directory"
+        )
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -46,8 +47,9 @@ def _plain(data: Mapping[str, Any]) -> Any:
     return json.loads(json.dumps(dict(data), sort_keys=True))
 
 
-def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Path,
-                 inputs: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+def load_section(
+    state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Path, inputs: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
     """A section saved by :func:`save_section`, its figures copied into ``out_dir``; None when there is none.
 
     A different ``key`` (scale, seed, version) is refused; different ``inputs`` (facts taken from other
@@ -61,8 +63,10 @@ def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Pa
     except (OSError, json.JSONDecodeError) as exc:
         raise InvalidInput("state", f"cannot read {record_path}: {exc}") from exc
     if record.get("key") != _plain(key):
-        raise InvalidInput("state", f"{record_path} was written by a run with other arguments or another version; "
-                                    "use a new state directory")
+        raise InvalidInput(
+            "state",
+            f"{record_path} was written by a run with other arguments or another version; use a new state directory",
+        )
     if record.get("inputs", {}) != _plain(inputs or {}):
         return None
     figures = []
@@ -77,8 +81,13 @@ def load_section(state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Pa
     return {**record["section"], "figures": figures}
 
 
-def save_section(state_dir: Path, name: str, key: Mapping[str, Any], section: Mapping[str, Any],
-                 inputs: Mapping[str, Any] | None = None) -> None:
+def save_section(
+    state_dir: Path,
+    name: str,
+    key: Mapping[str, Any],
+    section: Mapping[str, Any],
+    inputs: Mapping[str, Any] | None = None,
+) -> None:
     """Keep a finished section (a dict with ``figures`` as file paths) and copies of its figures."""
     record_path, figures_dir = _section_paths(state_dir, name)
     figures_dir.mkdir(parents=True, exist_ok=True)
@@ -86,8 +95,12 @@ def save_section(state_dir: Path, name: str, key: Mapping[str, Any], section: Ma
     for figure in section["figures"]:
         shutil.copyfile(figure, figures_dir / Path(figure).name)
         names.append(Path(figure).name)
-    record = {"key": _plain(key), "inputs": _plain(inputs or {}), "figures": names,
-              "section": {k: v for k, v in section.items() if k != "figures"}}
+    record = {
+        "key": _plain(key),
+        "inputs": _plain(inputs or {}),
+        "figures": names,
+        "section": {k: v for k, v in section.items() if k != "figures"},
+    }
     fd, tmp = tempfile.mkstemp(dir=record_path.parent, prefix=record_path.name, suffix=".tmp")
     with os.fdopen(fd, "w") as fh:
         json.dump(record, fh, indent=1)

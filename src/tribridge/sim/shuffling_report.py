@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -18,10 +19,24 @@ CLASSIC = ("ordered", "cyclic", "back-and-forth")
 
 # Sizes per scale: Monte Carlo deals per point, local-search sample and sweeps, extras.
 SHUFFLING_SCALES: dict[str, dict[str, Any]] = {
-    "quick": {"mc_samples": 3_000, "mc_shuffles": list(range(1, 11)), "search_samples": 4_000, "sweeps": 1,
-              "restarts": 0, "tournaments": False, "exact_small": (3, 3)},
-    "paper": {"mc_samples": 100_000, "mc_shuffles": list(range(1, 11)), "search_samples": 20_000, "sweeps": 3,
-              "restarts": 2, "tournaments": True, "exact_small": (3, 3)},
+    "quick": {
+        "mc_samples": 3_000,
+        "mc_shuffles": list(range(1, 11)),
+        "search_samples": 4_000,
+        "sweeps": 1,
+        "restarts": 0,
+        "tournaments": False,
+        "exact_small": (3, 3),
+    },
+    "paper": {
+        "mc_samples": 100_000,
+        "mc_shuffles": list(range(1, 11)),
+        "search_samples": 20_000,
+        "sweeps": 3,
+        "restarts": 2,
+        "tournaments": True,
+        "exact_small": (3, 3),
+    },
 }
 SHUFFLING_SCALES["full"] = SHUFFLING_SCALES["paper"]
 
@@ -62,9 +77,13 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     # 1. Bayer–Diaconis, 52 cards
     table = R.bayer_diaconis_table(52, range(1, 11))
     out["bayer_diaconis"] = [
-        {"shuffles": k, "ours": float(v), "ours_3dp": f"{float(v):.3f}",
-         "published": R.PUBLISHED_BAYER_DIACONIS_52[k],
-         "match": round(float(v), 3) == R.PUBLISHED_BAYER_DIACONIS_52[k]}
+        {
+            "shuffles": k,
+            "ours": float(v),
+            "ours_3dp": f"{float(v):.3f}",
+            "published": R.PUBLISHED_BAYER_DIACONIS_52[k],
+            "match": round(float(v), 3) == R.PUBLISHED_BAYER_DIACONIS_52[k],
+        }
         for k, v in table.items()
     ]
 
@@ -72,8 +91,14 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     distinct = deck_values("distinct", 52)
     consts = {name: R.first_order_constant(distinct, w, 13) for name, w in R.classic_patterns(4, 13).items()}
     out["bridge_first_order"] = [
-        {"pattern": name, "word": pattern_to_word(dealing_pattern(name, 4, 13)), "constant": c.value,
-         "exact": _frac(c.exact), "method": c.method, "riffles_for_first_order_tv_0.1": R.shuffles_for_tv(c.value, 0.1)}
+        {
+            "pattern": name,
+            "word": pattern_to_word(dealing_pattern(name, 4, 13)),
+            "constant": c.value,
+            "exact": _frac(c.exact),
+            "method": c.method,
+            "riffles_for_first_order_tv_0.1": R.shuffles_for_tv(c.value, 0.1),
+        }
         for name, c in consts.items()
     ]
     oc = _exact(consts["ordered"].exact) / _exact(consts["cyclic"].exact)
@@ -89,13 +114,17 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     for s in (2, 3, 4, 5, 13):
         values = deck_values("colors", 4 * s)
         c = {name: _exact(R.first_order_constant(values, w, s).exact) for name, w in R.classic_patterns(4, s).items()}
-        rows.append({
-            "deck": "colors", "players": 4, "hand_size": s,
-            **{name: float(v) for name, v in c.items()},
-            "ordered/cyclic": _ratio(c["ordered"], c["cyclic"]),
-            "cyclic/back-and-forth": _ratio(c["cyclic"], c["back-and-forth"]),
-            "published": "back-and-forth = 0" if s % 2 == 0 else f"ratios {s} and {s}",
-        })
+        rows.append(
+            {
+                "deck": "colors",
+                "players": 4,
+                "hand_size": s,
+                **{name: float(v) for name, v in c.items()},
+                "ordered/cyclic": _ratio(c["ordered"], c["cyclic"]),
+                "cyclic/back-and-forth": _ratio(c["cyclic"], c["back-and-forth"]),
+                "published": "back-and-forth = 0" if s % 2 == 0 else f"ratios {s} and {s}",
+            }
+        )
     out["repeated_values"] = rows
 
     # 4. Two card types, odd s: does something beat back-and-forth?
@@ -103,24 +132,46 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     values = deck_values("colors", 12)
     best = R.exhaustive_best_patterns(values, 4, 3, top=1)[0]
     bf = _exact(R.first_order_constant(values, dealing_pattern("back-and-forth", 4, 3), 3).exact)
-    two.append({"players": 4, "hand_size": 3, "search": "exhaustive", "best_word": pattern_to_word(best.pattern),
-                "best": float(_exact(best.exact)), "best_exact": _frac(best.exact), "back_and_forth": float(bf),
-                "beats_back_and_forth": _exact(best.exact) < bf})
+    two.append(
+        {
+            "players": 4,
+            "hand_size": 3,
+            "search": "exhaustive",
+            "best_word": pattern_to_word(best.pattern),
+            "best": float(_exact(best.exact)),
+            "best_exact": _frac(best.exact),
+            "back_and_forth": float(bf),
+            "beats_back_and_forth": _exact(best.exact) < bf,
+        }
+    )
     values = deck_values("colors", 52)
-    found = R.local_search_pattern(values, 4, 13, rng, samples=sizes["search_samples"], sweeps=sizes["sweeps"],
-                                   restarts=sizes["restarts"])
+    found = R.local_search_pattern(
+        values, 4, 13, rng, samples=sizes["search_samples"], sweeps=sizes["sweeps"], restarts=sizes["restarts"]
+    )
     exact_found = R.first_order_constant(values, found.pattern, 13)
     bf52 = R.first_order_constant(values, dealing_pattern("back-and-forth", 4, 13), 13)
-    two.append({"players": 4, "hand_size": 13, "search": "local", "best_word": pattern_to_word(found.pattern),
-                "best": exact_found.value, "best_exact": _frac(exact_found.exact), "back_and_forth": bf52.value,
-                "beats_back_and_forth": exact_found.value < bf52.value})
+    two.append(
+        {
+            "players": 4,
+            "hand_size": 13,
+            "search": "local",
+            "best_word": pattern_to_word(found.pattern),
+            "best": exact_found.value,
+            "best_exact": _frac(exact_found.exact),
+            "back_and_forth": bf52.value,
+            "beats_back_and_forth": exact_found.value < bf52.value,
+        }
+    )
     out["two_types"] = two
 
     # 5. Distinct 52 cards: orientations of M_L with |entries| = 1 (the minimum for odd s)
     if sizes["tournaments"]:
         out["tournaments"] = [
-            {"scores": sorted(int(v) for v in m.sum(axis=1)), "transitive": sorted(int(v) for v in m.sum(axis=1))
-             == [-3, -1, 1, 3], "constant": float(c)}
+            {
+                "scores": sorted(int(v) for v in m.sum(axis=1)),
+                "transitive": sorted(int(v) for v in m.sum(axis=1)) == [-3, -1, 1, 3],
+                "constant": float(c),
+            }
             for m, c in R.tournament_constants(13, 4)
         ]
 
@@ -130,8 +181,10 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     curves = {}
     for name, w in R.classic_patterns(k_players, s_small).items():
         law = R.exact_deal_law(small, w)
-        curves[name] = {"tv": {str(k): float(law.tv(2**k)) for k in range(0, 11)},
-                        "constant": float(law.first_order_constant())}
+        curves[name] = {
+            "tv": {str(k): float(law.tv(2**k)) for k in range(0, 11)},
+            "constant": float(law.first_order_constant()),
+        }
     out["exact_small"] = {"players": k_players, "hand_size": s_small, "curves": curves}
 
     # 7. Monte Carlo TV of features of 52-card deals
@@ -139,8 +192,7 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
     for feature in R.FEATURES:
         mc["features"][feature] = {}
         for name in CLASSIC:
-            res = R.monte_carlo_feature_tv(feature, name, sizes["mc_shuffles"], sizes["mc_samples"], rng,
-                                           replicates=10)
+            res = R.monte_carlo_feature_tv(feature, name, sizes["mc_shuffles"], sizes["mc_samples"], rng, replicates=10)
             mc["features"][feature][name] = [
                 {"shuffles": r.shuffles, "tv": r.tv, "stderr": r.stderr, "floor": r.floor} for r in res
             ]
@@ -151,51 +203,90 @@ def shuffling_report(scale: str = "quick", seed: int = 1) -> dict[str, Any]:
 
 def format_shuffling_report(report: Mapping[str, Any]) -> str:
     """Markdown tables of a ``shuffling_report`` (ours beside the published figures)."""
-    lines = ["Bayer–Diaconis: total variation of the order of 52 cards after k riffles (exact).", "",
-             "| k | ours | ours (3 digits) | published | match |", "|---|---|---|---|---|"]
+    lines = [
+        "Bayer–Diaconis: total variation of the order of 52 cards after k riffles (exact).",
+        "",
+        "| k | ours | ours (3 digits) | published | match |",
+        "|---|---|---|---|---|",
+    ]
     for r in report["bayer_diaconis"]:
-        lines.append(f"| {r['shuffles']} | {r['ours']:.6f} | {r['ours_3dp']} | {r['published']:.3f} | "
-                     f"{'yes' if r['match'] else 'NO'} |")
-    lines += ["", "Bridge, 4 hands of 13 distinct cards: first-order constant C = lim a·TV (exact; TV ≈ C/2^k).", "",
-              "| dealing | C | riffles for first-order TV 0.1 |", "|---|---|---|"]
+        lines.append(
+            f"| {r['shuffles']} | {r['ours']:.6f} | {r['ours_3dp']} | {r['published']:.3f} | "
+            f"{'yes' if r['match'] else 'NO'} |"
+        )
+    lines += [
+        "",
+        "Bridge, 4 hands of 13 distinct cards: first-order constant C = lim a·TV (exact; TV ≈ C/2^k).",
+        "",
+        "| dealing | C | riffles for first-order TV 0.1 |",
+        "|---|---|---|",
+    ]
     for r in report["bridge_first_order"]:
         lines.append(f"| {r['pattern']} | {r['constant']:.6f} | {r['riffles_for_first_order_tv_0.1']:.2f} |")
     lines += ["", "| figure | ours | published (Conger–Howald) |", "|---|---|---|"]
     for r in report["bridge_ratios"]:
         lines.append(f"| {r['figure']} | {r['ours']:.4f} | {r['published']} |")
-    lines += ["", "Repeated values (two colours, 4 players, s cards each; Balázs–Szabó): first-order constants.", "",
-              "| s | ordered | cyclic | back-and-forth | ordered/cyclic | cyclic/b&f | published |",
-              "|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        "Repeated values (two colours, 4 players, s cards each; Balázs–Szabó): first-order constants.",
+        "",
+        "| s | ordered | cyclic | back-and-forth | ordered/cyclic | cyclic/b&f | published |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for r in report["repeated_values"]:
         oc = "—" if r["ordered/cyclic"] is None else f"{r['ordered/cyclic']:.4f}"
         cb = "—" if r["cyclic/back-and-forth"] is None else f"{r['cyclic/back-and-forth']:.4f}"
-        lines.append(f"| {r['hand_size']} | {r['ordered']:.6f} | {r['cyclic']:.6f} | {r['back-and-forth']:.6f} | "
-                     f"{oc} | {cb} | {r['published']} |")
-    lines += ["", "Two card types, odd s: best pattern found vs back-and-forth (paper: something better exists).", "",
-              "| hands | search | best pattern | its C | back-and-forth C | better |", "|---|---|---|---|---|---|"]
+        lines.append(
+            f"| {r['hand_size']} | {r['ordered']:.6f} | {r['cyclic']:.6f} | {r['back-and-forth']:.6f} | "
+            f"{oc} | {cb} | {r['published']} |"
+        )
+    lines += [
+        "",
+        "Two card types, odd s: best pattern found vs back-and-forth (paper: something better exists).",
+        "",
+        "| hands | search | best pattern | its C | back-and-forth C | better |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in report["two_types"]:
-        lines.append(f"| 4×{r['hand_size']} | {r['search']} | `{r['best_word']}` | {r['best']:.6f} | "
-                     f"{r['back_and_forth']:.6f} | {'yes' if r['beats_back_and_forth'] else 'no'} |")
+        lines.append(
+            f"| 4×{r['hand_size']} | {r['search']} | `{r['best_word']}` | {r['best']:.6f} | "
+            f"{r['back_and_forth']:.6f} | {'yes' if r['beats_back_and_forth'] else 'no'} |"
+        )
     if "tournaments" in report:
-        lines += ["", "Distinct 52 cards: every orientation of M_L with entries ±1 (row sums), exact C.", "",
-                  "| row sums | transitive (back-and-forth type) | C |", "|---|---|---|"]
+        lines += [
+            "",
+            "Distinct 52 cards: every orientation of M_L with entries ±1 (row sums), exact C.",
+            "",
+            "| row sums | transitive (back-and-forth type) | C |",
+            "|---|---|---|",
+        ]
         for r in report["tournaments"]:
             lines.append(f"| {r['scores']} | {'yes' if r['transitive'] else 'no'} | {r['constant']:.6f} |")
     ex = report["exact_small"]
     ks = list(next(iter(ex["curves"].values()))["tv"])
-    lines += ["", f"Exact TV of the hands, {ex['players']} hands of {ex['hand_size']} distinct cards "
-                  "(all permutations enumerated).", "",
-              "| dealing | " + " | ".join(f"k={k}" for k in ks) + " | C |", "|---|" + "---|" * (len(ks) + 1)]
+    lines += [
+        "",
+        f"Exact TV of the hands, {ex['players']} hands of {ex['hand_size']} distinct cards "
+        "(all permutations enumerated).",
+        "",
+        "| dealing | " + " | ".join(f"k={k}" for k in ks) + " | C |",
+        "|---|" + "---|" * (len(ks) + 1),
+    ]
     for name, cur in ex["curves"].items():
         lines.append(f"| {name} | " + " | ".join(f"{cur['tv'][k]:.4f}" for k in ks) + f" | {cur['constant']:.4f} |")
     mc = report["monte_carlo"]
     for feature, per in mc["features"].items():
         first = next(iter(per.values()))
         ks = [r["shuffles"] for r in first]
-        lines += ["", f"Monte Carlo TV of feature `{feature}` of 52-card deals ({mc['samples']:,} deals per point; "
-                      f"noise floor ≈ {first[0]['floor']:.4f}: values near it only bound the TV from above "
-                      "by about the floor).", "",
-                  "| dealing | " + " | ".join(f"k={k}" for k in ks) + " |", "|---|" + "---|" * len(ks)]
+        lines += [
+            "",
+            f"Monte Carlo TV of feature `{feature}` of 52-card deals ({mc['samples']:,} deals per point; "
+            f"noise floor ≈ {first[0]['floor']:.4f}: values near it only bound the TV from above "
+            "by about the floor).",
+            "",
+            "| dealing | " + " | ".join(f"k={k}" for k in ks) + " |",
+            "|---|" + "---|" * len(ks),
+        ]
         for name, rows in per.items():
             lines.append(f"| {name} | " + " | ".join(f"{r['tv']:.3f}±{r['stderr']:.3f}" for r in rows) + " |")
     return "\n".join(lines)
@@ -216,14 +307,25 @@ def draw_shuffling_figure(report: Mapping[str, Any], path: str | Path) -> str:
     consts = {r["pattern"]: r["constant"] for r in report["bridge_first_order"]}
     grid = np.linspace(1, 10, 200)
     for i, name in enumerate(CLASSIC):
-        ax.plot(grid, np.minimum(1.0, consts[name] / 2**grid), "--", color=f"C{i}",
-                label=f"bridge hands, {name}: first order C/2^k, C={consts[name]:.3g}")
+        ax.plot(
+            grid,
+            np.minimum(1.0, consts[name] / 2**grid),
+            "--",
+            color=f"C{i}",
+            label=f"bridge hands, {name}: first order C/2^k, C={consts[name]:.3g}",
+        )
     ad = report["monte_carlo"]["features"]["ascent-descent"]
     for i, name in enumerate(CLASSIC):
         rows = ad[name]
-        ax.errorbar([r["shuffles"] for r in rows], [max(r["tv"], 1e-4) for r in rows],
-                    yerr=[2 * r["stderr"] for r in rows], fmt="o", color=f"C{i}", ms=4,
-                    label=f"{name}: MC TV of asc−des feature (lower bound)")
+        ax.errorbar(
+            [r["shuffles"] for r in rows],
+            [max(r["tv"], 1e-4) for r in rows],
+            yerr=[2 * r["stderr"] for r in rows],
+            fmt="o",
+            color=f"C{i}",
+            ms=4,
+            label=f"{name}: MC TV of asc−des feature (lower bound)",
+        )
     ax.axhline(ad[CLASSIC[0]][0]["floor"], color="grey", ls=":", lw=1, label="MC noise floor")
     ax.set_yscale("log")
     ax.set_ylim(1e-3, 1.5)

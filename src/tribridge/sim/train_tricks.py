@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -36,8 +37,9 @@ def label_tables(
     parts = []
     for start in range(0, len(owners), chunk):
         parts.append(
-            dd.dd_tables_array(owners[start : start + chunk], nt_only=nt_only, cache=cache, workers=workers,
-                               on_progress=on_progress)
+            dd.dd_tables_array(
+                owners[start : start + chunk], nt_only=nt_only, cache=cache, workers=workers, on_progress=on_progress
+            )
         )
     return np.concatenate(parts) if parts else np.zeros((0, 4, 5), dtype=np.uint8)
 
@@ -45,7 +47,9 @@ def label_tables(
 PARTNERSHIPS = ((0, 2), (2, 0), (1, 3), (3, 1))  # (declarer, partner)
 
 
-def training_rows(owners: np.ndarray, tables: np.ndarray, strains: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def training_rows(
+    owners: np.ndarray, tables: np.ndarray, strains: tuple[int, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Rows (declarer masks, partner masks, strain, DD tricks) for every partnership and strain given."""
     masks = np.stack([owners_to_masks(o) for o in owners]) if len(owners) else np.zeros((0, 4, 4), np.int64)
     decl, part, strain, label = [], [], [], []
@@ -154,15 +158,21 @@ def train_estimator(
         tables[:full_deals] = full
     # held out: the last share of the NT-labelled deals and the last share of the fully labelled ones
     held = np.zeros(deals, dtype=bool)
-    held[int(round(deals * (1 - validation))):] = True
-    held[int(round(full_deals * (1 - validation))):full_deals] = True
+    held[int(round(deals * (1 - validation))) :] = True
+    held[int(round(full_deals * (1 - validation))) : full_deals] = True
     fit_rows = training_rows(owners[~held], tables[~held], (0, 1, 2, 3, 4))
     val_rows = training_rows(owners[held], tables[held], (0, 1, 2, 3, 4))
     x_fit = row_features(*fit_rows[:3])
     model = fit_mlp(x_fit, fit_rows[3], hidden=hidden, epochs=epochs, seed=seed, weight_decay=weight_decay)
     report: dict[str, Any] = {
-        "deals": deals, "full_deals": full_deals, "seed": seed, "hidden": list(hidden), "epochs": epochs,
-        "weight_decay": weight_decay, "fit_rows": int(len(fit_rows[3])), "validation_rows": int(len(val_rows[3])),
+        "deals": deals,
+        "full_deals": full_deals,
+        "seed": seed,
+        "hidden": list(hidden),
+        "epochs": epochs,
+        "weight_decay": weight_decay,
+        "fit_rows": int(len(fit_rows[3])),
+        "validation_rows": int(len(val_rows[3])),
     }
     if len(val_rows[3]):
         pred = model.predict_features(row_features(*val_rows[:3]))

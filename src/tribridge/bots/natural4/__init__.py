@@ -22,8 +22,19 @@ from tribridge.bots.natural4.system import opener_rebids, openings, responder_re
 from tribridge.rules.bridge4 import PASS, Auction4, same_side
 
 __all__ = [
-    "NAME", "SYSTEM", "SYSTEM_ALIASES", "Bid4View", "Decision", "read_auction", "decide_call", "decide", "bid",
-    "candidates", "candidates_of", "explain", "system_for",
+    "NAME",
+    "SYSTEM",
+    "SYSTEM_ALIASES",
+    "Bid4View",
+    "Decision",
+    "read_auction",
+    "decide_call",
+    "decide",
+    "bid",
+    "candidates",
+    "candidates_of",
+    "explain",
+    "system_for",
 ]
 
 NAME = "natural4"

@@ -42,8 +42,13 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
         for s in SUIT_ORDER:
             call = ctx.cheapest_bid(s)
             if call and int(call[0]) <= 3:
-                rules.append(Rule(call, M("natural overcall", 8, 16, at_least(s, 6)),
-                                  lambda h, c, s=s: h.honours(s) >= 2 and s == longest(h, SUIT_ORDER)))
+                rules.append(
+                    Rule(
+                        call,
+                        M("natural overcall", 8, 16, at_least(s, 6)),
+                        lambda h, c, s=s: h.honours(s) >= 2 and s == longest(h, SUIT_ORDER),
+                    )
+                )
         rules.append(Rule("P", M("no suitable action")))
         return rules
     nt = ctx.cheapest_bid(N)
@@ -55,11 +60,23 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
         lv = ctx.cheapest(s)
         if lv in OVERCALL:
             lo, hi, n = OVERCALL[lv]
-            rules.append(Rule(bid_of(lv, s), M("overcall", lo, hi, at_least(s, n)),
-                              lambda h, c, s=s, lv=lv: h.honours(s) >= lv and s == longest(h, tuple(x for x in SUIT_ORDER if x != t))))
+            rules.append(
+                Rule(
+                    bid_of(lv, s),
+                    M("overcall", lo, hi, at_least(s, n)),
+                    lambda h, c, s=s, lv=lv: (
+                        h.honours(s) >= lv and s == longest(h, tuple(x for x in SUIT_ORDER if x != t))
+                    ),
+                )
+            )
         if lv + 1 <= 3 and level == 1:
-            rules.append(Rule(bid_of(lv + 1, s), M("weak jump overcall", 5, 10, at_least(s, 6)),
-                              lambda h, c, s=s: h.honours(s) >= 2))
+            rules.append(
+                Rule(
+                    bid_of(lv + 1, s),
+                    M("weak jump overcall", 5, 10, at_least(s, 6)),
+                    lambda h, c, s=s: h.honours(s) >= 2,
+                )
+            )
     if level <= 4:
         rules += [
             Rule("X", M("takeout double", 12 if level <= 2 else 14, 37, max_len=at_most(t, 2)), _unbid_support(t)),
@@ -77,13 +94,23 @@ def _answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
     for s in unbid:
         lv = ctx.cheapest(s)
         if lv + 1 <= 4:
-            rules.append(Rule(bid_of(lv + 1, s), M("jump answer to partner's takeout double", 9, 12, at_least(s, 4)),
-                              lambda h, c, s=s: s == best(h)))
+            rules.append(
+                Rule(
+                    bid_of(lv + 1, s),
+                    M("jump answer to partner's takeout double", 9, 12, at_least(s, 4)),
+                    lambda h, c, s=s: s == best(h),
+                )
+            )
     nt = ctx.cheapest_bid(N)
     if nt and int(nt[0]) <= 2:
         lo, hi = (6, 10) if nt[0] == "1" else (11, 12)
-        rules.append(Rule(nt, M("answer to partner's takeout double, stopper in their suit", lo, hi),
-                          lambda h, c: h.stopper(t) and h.lens[t] >= 3))
+        rules.append(
+            Rule(
+                nt,
+                M("answer to partner's takeout double, stopper in their suit", lo, hi),
+                lambda h, c: h.stopper(t) and h.lens[t] >= 3,
+            )
+        )
     for s in unbid:
         call = ctx.cheapest_bid(s)
         if call and int(call[0]) <= 4:
@@ -134,8 +161,13 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
             for s in SUIT_ORDER:
                 call = ctx.cheapest_bid(s)
                 if call and call[0] == "2":
-                    rules.append(Rule(call, M("to play, escaping the double", 0, 9, at_least(s, 5)),
-                                      lambda h, c, s=s: s == longest(h, SUIT_ORDER)))
+                    rules.append(
+                        Rule(
+                            call,
+                            M("to play, escaping the double", 0, 9, at_least(s, 5)),
+                            lambda h, c, s=s: s == longest(h, SUIT_ORDER),
+                        )
+                    )
             rules.append(Rule("P", M("content to play 1NT doubled", 0, 9)))
             return rules
     t = _their_strain(ctx)
@@ -143,16 +175,26 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     if x != N:
         lv = ctx.cheapest(x)
         if x in (H, S) and lv <= 4:
-            rules.append(Rule(bid_of(4, x), M("raise to game", 13, 16, at_least(x, support)),
-                              lambda h, c: h.hcp + h.shortness_points(x) <= 16))
+            rules.append(
+                Rule(
+                    bid_of(4, x),
+                    M("raise to game", 13, 16, at_least(x, support)),
+                    lambda h, c: h.hcp + h.shortness_points(x) <= 16,
+                )
+            )
         if lv <= 3:
             rules.append(Rule(bid_of(lv, x), M("raise", 6, 10, at_least(x, support))))
     if last != "X" and t != N:
         level = int(ctx.last_bid[0]) if ctx.last_bid else 1
         unbid_majors = [s for s in (H, S) if s != x and s not in ctx.their_suits()]
         if level <= 2 and unbid_majors:
-            rules.append(Rule("X", M("negative double: 4+ cards in the unbid major", 6 if level == 1 else 8, 37),
-                              lambda h, c: all(h.lens[s] >= 4 for s in unbid_majors), ))
+            rules.append(
+                Rule(
+                    "X",
+                    M("negative double: 4+ cards in the unbid major", 6 if level == 1 else 8, 37),
+                    lambda h, c: all(h.lens[s] >= 4 for s in unbid_majors),
+                )
+            )
         nt = ctx.cheapest_bid(N)
         if nt and int(nt[0]) <= 3:
             lo, hi = {1: (8, 10), 2: (11, 12), 3: (13, 17)}[int(nt[0])]
@@ -161,8 +203,13 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
         call = ctx.cheapest_bid(s)
         if call and s != x and s not in ctx.their_suits() and int(call[0]) <= 3:
             lo = {"1": 6, "2": 10, "3": 10}[call[0]]
-            rules.append(Rule(call, M("new suit", lo, 37, at_least(s, 5)),
-                              lambda h, c, s=s, n=int(call[0]): h.honours(s) >= min(n, 2)))
+            rules.append(
+                Rule(
+                    call,
+                    M("new suit", lo, 37, at_least(s, 5)),
+                    lambda h, c, s=s, n=int(call[0]): h.honours(s) >= min(n, 2),
+                )
+            )
     rules.append(Rule("P", M("nothing to add", 0, 9)))
     return rules
 
@@ -175,7 +222,9 @@ def blackwood_replies(ctx: Ctx) -> list[Rule]:
         """The test that the hand holds one of ``counts`` aces."""
         return lambda h, c: h.aces in counts
 
-    return [Rule(call, M(f"Blackwood reply, {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()]
+    return [
+        Rule(call, M(f"Blackwood reply, {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()
+    ]
 
 
 def partner_aces(reply: str, mine: HandInfo) -> int:

@@ -122,7 +122,9 @@ class Ctx:
 
     def we_vulnerable(self) -> bool:
         """Whether our side is vulnerable."""
-        return self.vul == "All" or (self.vul == "NS" and self.seat % 2 == 0) or (self.vul == "EW" and self.seat % 2 == 1)
+        return (
+            self.vul == "All" or (self.vul == "NS" and self.seat % 2 == 0) or (self.vul == "EW" and self.seat % 2 == 1)
+        )
 
     def their_suits(self) -> set[int]:
         """Suits the opponents have bid."""

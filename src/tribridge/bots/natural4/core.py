@@ -15,7 +15,15 @@ if TYPE_CHECKING:  # the context type only appears in annotations
     from tribridge.bots.natural4.context import Ctx
 
 __all__ = [
-    "MAX_HCP", "SUIT_NAMES", "NO_LEN", "HandInfo", "Meaning", "Rule", "Shown", "lens_at_least", "lens_at_most",
+    "MAX_HCP",
+    "SUIT_NAMES",
+    "NO_LEN",
+    "HandInfo",
+    "Meaning",
+    "Rule",
+    "Shown",
+    "lens_at_least",
+    "lens_at_most",
 ]
 
 MAX_HCP = 37
@@ -90,7 +98,9 @@ class Meaning:
 
     def __post_init__(self) -> None:
         if sum(self.min_len) > 13 or any(a > b for a, b in zip(self.min_len, self.max_len)):
-            raise ValueError(f"impossible suit lengths in {self.label!r}: at least {self.min_len}, at most {self.max_len}")
+            raise ValueError(
+                f"impossible suit lengths in {self.label!r}: at least {self.min_len}, at most {self.max_len}"
+            )
 
     def holds(self, hand: HandInfo) -> bool:
         """Whether the hand satisfies every claim of this meaning."""
@@ -127,10 +137,12 @@ class Meaning:
         """The weakest meaning implied by either of two meanings (for reading a call that several rules make)."""
         return Meaning(
             self.label if self.label == other.label else f"{self.label} / {other.label}",
-            min(self.lo, other.lo), max(self.hi, other.hi),
+            min(self.lo, other.lo),
+            max(self.hi, other.hi),
             tuple(min(a, b) for a, b in zip(self.min_len, other.min_len)),  # type: ignore[arg-type]
             tuple(max(a, b) for a, b in zip(self.max_len, other.max_len)),  # type: ignore[arg-type]
-            self.balanced and other.balanced, self.alert and other.alert,
+            self.balanced and other.balanced,
+            self.alert and other.alert,
         )
 
 

@@ -56,5 +56,9 @@ def pimc_with_auction(position: CardPosition, shown: Sequence[Shown], layouts: i
     choice = min(tied, key=lambda c: (-(c % 13), c // 13))
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], -(cm[0] % 13), cm[0] // 13))
     relaxed = sample.relaxed[order] if len(sample.relaxed) == len(sample.layouts) else np.zeros(len(chosen), bool)
-    return PimcDecision(choice, [(c, float(m)) for c, m in candidates], searched=True,
-                        sample=replace(sample, layouts=chosen, requested=wanted, relaxed=relaxed))
+    return PimcDecision(
+        choice,
+        [(c, float(m)) for c, m in candidates],
+        searched=True,
+        sample=replace(sample, layouts=chosen, requested=wanted, relaxed=relaxed),
+    )

@@ -18,8 +18,12 @@ GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
 NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
 NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
 LABELS = {
-    "part": "to play (partscore)", "invite": "invites game", "game": "to play (game)", "slam": "to play (slam)",
-    "compete": "competes for the partscore", "after-bw": "to play, after Blackwood",
+    "part": "to play (partscore)",
+    "invite": "invites game",
+    "game": "to play (game)",
+    "slam": "to play (slam)",
+    "compete": "competes for the partscore",
+    "after-bw": "to play, after Blackwood",
 }
 
 
@@ -155,8 +159,14 @@ def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: in
     target = max(level, cheapest) if why in ("part", "compete") and cheapest <= max(level, 2) else level
     if target >= cheapest and target <= 7:
         return bid_of(target, strain), why, strain
-    if last is not None and not ctx.ours() and ctx.auction.is_legal("X") is None and int(last[0]) >= 2 and total >= 25 \
-            and (last[1] == "N" or hand.lens[strain_of(last)] >= 3):
+    if (
+        last is not None
+        and not ctx.ours()
+        and ctx.auction.is_legal("X") is None
+        and int(last[0]) >= 2
+        and total >= 25
+        and (last[1] == "N" or hand.lens[strain_of(last)] >= 3)
+    ):
         return "X", "penalty", strain
     return "P", "pass", strain
 
@@ -194,8 +204,15 @@ def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
     if call == "XX" or not call[0].isdigit():
         return []
     strain, level = strain_of(call), int(call[0])
-    first = "slam" if level >= 6 else "game" if level >= GAME[strain] else "invite" if level == min(GAME[strain] - 1, 3) \
+    first = (
+        "slam"
+        if level >= 6
+        else "game"
+        if level >= GAME[strain]
+        else "invite"
+        if level == min(GAME[strain] - 1, 3)
         else "part"
+    )
     out = [_meaning(ctx, call, why, strain) for why in (first,) + tuple(r for r in REASONS if r != first)]
     if call == "4N" and not _blackwood_used(ctx):
         out.insert(0, _meaning(ctx, call, "blackwood", N))

@@ -42,17 +42,27 @@ def openings(ctx: Ctx) -> list[Rule]:
         Rule("1N", M("opening", 15, 17, balanced=True)),
         Rule("1S", M("opening", 10, 21, at_least(S, 5)), lambda h, c: opens(h) and h.lens[S] >= h.lens[H]),
         Rule("1H", M("opening", 10, 21, at_least(H, 5)), opens),
-        Rule("1D", M("opening", 10, 21, at_least(D, 3)),
-             lambda h, c: opens(h) and (h.lens[D] > h.lens[C] or h.lens[D] == h.lens[C] >= 4)),
+        Rule(
+            "1D",
+            M("opening", 10, 21, at_least(D, 3)),
+            lambda h, c: opens(h) and (h.lens[D] > h.lens[C] or h.lens[D] == h.lens[C] >= 4),
+        ),
         Rule("1C", M("opening", 10, 21, at_least(C, 3)), opens),
     ]
     for suit in (S, H, D):
-        rules.append(Rule(bid_of(2, suit), M("weak two", 5, 10, at_least(suit, 6), at_most(suit, 6)),
-                          lambda h, c, s=suit: h.honours(s) >= 2))
+        rules.append(
+            Rule(
+                bid_of(2, suit),
+                M("weak two", 5, 10, at_least(suit, 6), at_most(suit, 6)),
+                lambda h, c, s=suit: h.honours(s) >= 2,
+            )
+        )
     for suit in (S, H):
         rules.append(Rule(bid_of(4, suit), M("preempt", 5, 10, at_least(suit, 8))))
     for suit in (S, H, D, C):
-        rules.append(Rule(bid_of(3, suit), M("preempt", 5, 10, at_least(suit, 7)), lambda h, c, s=suit: h.honours(s) >= 2))
+        rules.append(
+            Rule(bid_of(3, suit), M("preempt", 5, 10, at_least(suit, 7)), lambda h, c, s=suit: h.honours(s) >= 2)
+        )
     rules.append(Rule("P", M("no opening bid", 0, 11)))
     return rules
 
@@ -60,8 +70,13 @@ def openings(ctx: Ctx) -> list[Rule]:
 def _major_responses(m: int) -> list[Rule]:
     other = S if m == H else H
     rules = [
-        Rule("4N", M(f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed", 19, 37, at_least(m, 4), alert=True)),
-        Rule(bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16),
+        Rule(
+            "4N",
+            M(f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed", 19, 37, at_least(m, 4), alert=True),
+        ),
+        Rule(
+            bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16
+        ),
         Rule(bid_of(3, m), M("limit raise", 10, 12, at_least(m, 3))),
         Rule(bid_of(2, m), M("single raise", 6, 9, at_least(m, 3))),
     ]
@@ -72,8 +87,13 @@ def _major_responses(m: int) -> list[Rule]:
         Rule("2N", M("no fit", 13, 15, max_len=at_most(m, 2), balanced=True)),
     ]
     for suit in (D, C):
-        rules.append(Rule(bid_of(2, suit), M("new suit, forcing", 11, 37, at_least(suit, 4), at_most(m, 2)),
-                          lambda h, c, s=suit: s == longest(h, (C, D, other))))
+        rules.append(
+            Rule(
+                bid_of(2, suit),
+                M("new suit, forcing", 11, 37, at_least(suit, 4), at_most(m, 2)),
+                lambda h, c, s=suit: s == longest(h, (C, D, other)),
+            )
+        )
     if m == S:
         rules.append(Rule("2H", M("new suit, forcing", 11, 37, at_least(H, 5), at_most(S, 2))))
     rules += [
@@ -86,7 +106,11 @@ def _major_responses(m: int) -> list[Rule]:
 def _minor_responses(m: int) -> list[Rule]:
     raise_len = 5 if m == C else 4
     rules = [
-        Rule("1H", M("new suit, forcing", 6, 37, at_least(H, 4)), lambda h, c: not (h.lens[S] >= 5 and h.lens[S] > h.lens[H])),
+        Rule(
+            "1H",
+            M("new suit, forcing", 6, 37, at_least(H, 4)),
+            lambda h, c: not (h.lens[S] >= 5 and h.lens[S] > h.lens[H]),
+        ),
         Rule("1S", M("new suit, forcing", 6, 37, at_least(S, 4))),
     ]
     if m == C:
@@ -111,11 +135,17 @@ def _nt_responses(level: int) -> list[Rule]:
     slam = 18 if level == 1 else 12
     two = level + 1
     rules = [
-        Rule(bid_of(two, D), M("Jacoby transfer to hearts", 0, 37, at_least(H, 5), alert=True),
-             lambda h, c: h.lens[H] >= h.lens[S]),
+        Rule(
+            bid_of(two, D),
+            M("Jacoby transfer to hearts", 0, 37, at_least(H, 5), alert=True),
+            lambda h, c: h.lens[H] >= h.lens[S],
+        ),
         Rule(bid_of(two, H), M("Jacoby transfer to spades", 0, 37, at_least(S, 5), alert=True)),
-        Rule(bid_of(two, C), M("Stayman, asks for a 4-card major", lo - 3, 37, alert=True),
-             lambda h, c: 4 in (h.lens[H], h.lens[S]) and h.hcp + h.shortness_points(-1) >= lo),
+        Rule(
+            bid_of(two, C),
+            M("Stayman, asks for a 4-card major", lo - 3, 37, alert=True),
+            lambda h, c: 4 in (h.lens[H], h.lens[S]) and h.hcp + h.shortness_points(-1) >= lo,
+        ),
     ]
     if level == 1:
         rules.append(Rule("2N", M("invites 3NT", 8, 9, max_len=NO_MAJOR)))
@@ -168,8 +198,10 @@ def _after_nt_response(ctx: Ctx, nt_level: int, response: str) -> list[Rule]:
         return [
             Rule(bid_of(two, H), M("Stayman reply", lo, hi, at_least(H, 4), balanced=True)),
             Rule(bid_of(two, S), M("Stayman reply", lo, hi, at_least(S, 4, h=0), at_most(H, 3), balanced=True)),
-            Rule(bid_of(two, D), M("Stayman reply, no 4-card major (artificial)", lo, hi, max_len=NO_MAJOR, balanced=True,
-                                   alert=True)),
+            Rule(
+                bid_of(two, D),
+                M("Stayman reply, no 4-card major (artificial)", lo, hi, max_len=NO_MAJOR, balanced=True, alert=True),
+            ),
         ]
     if response == bid_of(two, D):
         return [Rule(bid_of(two, H), M("completes the transfer", lo, hi, balanced=True))]
@@ -185,8 +217,13 @@ def _after_two_clubs() -> list[Rule]:
     ]
     for suit in (S, H, D, C):
         call = bid_of(2 if suit in (H, S) else 3, suit)
-        rules.append(Rule(call, M("natural, game forcing", 22, 37, at_least(suit, 5 if suit in (H, S) else 4)),
-                          lambda h, c, s=suit: s == longest(h, (C, D, H, S))))
+        rules.append(
+            Rule(
+                call,
+                M("natural, game forcing", 22, 37, at_least(suit, 5 if suit in (H, S) else 4)),
+                lambda h, c, s=suit: s == longest(h, (C, D, H, S)),
+            )
+        )
     return rules
 
 
@@ -198,7 +235,10 @@ def _after_new_suit(x: int, y: int, level: int) -> list[Rule]:
         rules += [
             Rule(bid_of(4, y), M("raise to game", 18 if level == 1 else 15, 21, at_least(y, support))),
             Rule(bid_of(3, y), M("invitational raise", 16, 17, at_least(y, support)), lambda h, c: level == 1),
-            Rule(bid_of(level + 1 if level == 1 else 3, y), M("raise", 10, 15 if level == 1 else 14, at_least(y, support))),
+            Rule(
+                bid_of(level + 1 if level == 1 else 3, y),
+                M("raise", 10, 15 if level == 1 else 14, at_least(y, support)),
+            ),
         ]
     if level == 1 and x in (C, D) and y in (C, D, H):
         for z in (H, S):
@@ -207,8 +247,13 @@ def _after_new_suit(x: int, y: int, level: int) -> list[Rule]:
     for z in (S, H, D, C):
         if z not in (x, y):
             jump = bid_of((1 if z > y else 2) + 1, z) if level == 1 else bid_of(3, z)
-            rules.append(Rule(jump, M("jump shift, forcing to game", 19, 21, at_least(z, 4)),
-                              lambda h, c, z=z: z == longest(h, tuple(s for s in (C, D, H, S) if s not in (x, y)))))
+            rules.append(
+                Rule(
+                    jump,
+                    M("jump shift, forcing to game", 19, 21, at_least(z, 4)),
+                    lambda h, c, z=z: z == longest(h, tuple(s for s in (C, D, H, S) if s not in (x, y))),
+                )
+            )
     rules += [
         Rule(bid_of(2, N) if level == 1 else "3N", M("rebid", 18, 19, balanced=True)),
         Rule("1N" if level == 1 else "2N", M("rebid", 12, 14, balanced=True)),
@@ -236,15 +281,22 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
     if partner_level == 2:
         if x in (H, S):
             points = lambda h: h.hcp + h.length_points() + h.shortness_points(x)  # noqa: E731
-            return [Rule(bid_of(4, x), M("game", 13, 21), lambda h, c: points(h) >= 19),
-                    Rule(bid_of(3, x), M("invites game", 12, 18), lambda h, c: points(h) >= 17),
-                    Rule("P", M("minimum opening", 10, 18))]
-        return [Rule("3N", M("to play", 18, 19, balanced=True)), Rule(bid_of(3, x), M("invites game", 16, 17)),
-                Rule("P", M("minimum opening", 10, 15))]
+            return [
+                Rule(bid_of(4, x), M("game", 13, 21), lambda h, c: points(h) >= 19),
+                Rule(bid_of(3, x), M("invites game", 12, 18), lambda h, c: points(h) >= 17),
+                Rule("P", M("minimum opening", 10, 18)),
+            ]
+        return [
+            Rule("3N", M("to play", 18, 19, balanced=True)),
+            Rule(bid_of(3, x), M("invites game", 16, 17)),
+            Rule("P", M("minimum opening", 10, 15)),
+        ]
     accept = lambda h, c: h.hcp + h.length_points() + h.shortness_points(x) >= 15  # noqa: E731
     if x in (H, S):
-        return [Rule(bid_of(4, x), M("accepts the invitation", 10, 16), accept),
-                Rule("P", M("declines the invitation", 10, 14))]
+        return [
+            Rule(bid_of(4, x), M("accepts the invitation", 10, 16), accept),
+            Rule("P", M("declines the invitation", 10, 14)),
+        ]
     return [Rule("3N", M("accepts the invitation", 13, 21)), Rule("P", M("declines the invitation", 10, 14))]
 
 
@@ -291,8 +343,10 @@ def responder_rebids(ctx: Ctx) -> list[Rule]:
             Rule("2N", M("invites 3NT, no fit", inv[0], inv[1], max_len=at_most(m, 3)), lambda h, c: two == 2),
         ]
     if ask == bid_of(two, C):
-        return [Rule("3N", M("to play", game[0], game[1])), Rule("2N", M("invites 3NT", inv[0], inv[1]),
-                                                                       lambda h, c: two == 2)]
+        return [
+            Rule("3N", M("to play", game[0], game[1])),
+            Rule("2N", M("invites 3NT", inv[0], inv[1]), lambda h, c: two == 2),
+        ]
     return []
 
 

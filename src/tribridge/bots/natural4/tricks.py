@@ -19,8 +19,9 @@ DRAWS = 160
 BITS = np.int64(1) << np.arange(13, dtype=np.int64)
 
 
-def sample_partner_hands(hand: Sequence[int], partner: Shown, rng: np.random.Generator,
-                         wanted: int = PARTNER_SAMPLES, draws: int = DRAWS) -> np.ndarray:
+def sample_partner_hands(
+    hand: Sequence[int], partner: Shown, rng: np.random.Generator, wanted: int = PARTNER_SAMPLES, draws: int = DRAWS
+) -> np.ndarray:
     """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
     suit-length ranges (and balanced when partner showed it)."""
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
