@@ -17,7 +17,7 @@ from tribridge.rules.scoring import HonoursHeld, scheme_from_dict, score_deal
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-CHECKED_DIRS = ("docs", "src", "tests", "benchmarks", "scripts", ".ci")
+CHECKED_DIRS = ("README.md", "docs", "src", "tests", "benchmarks", "scripts", ".ci")
 # Design documents that a reader of the repository does not have, unless they are added to it.
 OUTSIDE_DOCUMENTS = ("RULES", "ALGORITHMS", "DESIGN", "REFERENCE", "ROBOT_API")
 TEXT_SUFFIXES = {".md", ".py", ".toml", ".js", ".html", ".css", ".sh", ".txt", ""}
