@@ -18,6 +18,7 @@ import logging
 import secrets
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ __all__ = ["Conflict", "Forbidden", "NotFound", "TableManager"]
 
 log = logging.getLogger("tribridge.server.tables")
 
+INTERACTIVE_BOT_THREADS = 16  # bots at tables where a person waits (threads mostly wait for the solver pool)
+BATCH_BOT_THREADS = 2  # bots at all-bot tables
 BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
 
 
@@ -78,13 +81,24 @@ class TableManager:
         self.creations = RateWindow(60.0)
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
+        self.bot_threads: dict[Priority, ThreadPoolExecutor] = {}
+        self.analysis_thread: ThreadPoolExecutor | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = Store(self.db_path)
         self.stopping = False
-        self.analysis = AnalysisQueue(analyse_at_priority, None, self.notify, self.limits.analysis_queue)
+        # Bot threads mostly wait for the solver pool; tables where a person waits get their own
+        # threads, so all-bot tables can never take every thread and starve them.
+        self.bot_threads = {
+            Priority.INTERACTIVE: ThreadPoolExecutor(INTERACTIVE_BOT_THREADS, thread_name_prefix="tribridge-bot"),
+            Priority.BATCH: ThreadPoolExecutor(BATCH_BOT_THREADS, thread_name_prefix="tribridge-bot-batch"),
+        }
+        self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
+        self.analysis = AnalysisQueue(
+            analyse_at_priority, self.analysis_thread, self.notify, self.limits.analysis_queue
+        )
         self.analysis.start()
         for table_id in self.store.table_ids():
             table = self._replay(table_id)
@@ -106,6 +120,9 @@ class TableManager:
             for sub in list(subs):
                 await sub.close(1001, "the server is shutting down")
                 await sub.stop()
+        for executor in (*self.bot_threads.values(), self.analysis_thread):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -332,7 +349,13 @@ class TableManager:
         while table.version == version and not self.stopping:
             try:
                 return await loop.run_in_executor(
-                    None, bot_action, bot_name, table.current(), table.player_of(chair), chair, priority
+                    self.bot_threads[priority],
+                    bot_action,
+                    bot_name,
+                    table.current(),
+                    table.player_of(chair),
+                    chair,
+                    priority,
                 )
             except QueueFull:
                 await asyncio.sleep(BUSY_RETRY_SECONDS)
