@@ -2,45 +2,13 @@
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
-import httpx
 import pytest
 
+from live_server import start_server
+
 DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
-
-
-def start_server(db):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tribridge.cli.main",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0",
-            "--no-access-log",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stdout.readline()
-    assert "http://" in line, line
-    url = line.split()[3].rstrip("/")
-    for _ in range(200):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-    proc.kill()
-    raise AssertionError("server did not answer /healthz")
 
 
 def doc_script() -> str:

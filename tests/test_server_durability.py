@@ -9,40 +9,9 @@ import time
 import httpx
 import pytest
 
+from live_server import start_server
+
 pytestmark = pytest.mark.slow
-
-
-def start_server(db, *extra):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tribridge.cli.main",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--bot-delay",
-            "0",
-            "--no-access-log",
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stdout.readline()
-    assert "http://" in line, (line, proc.poll())
-    url = line.split()[3].rstrip("/")
-    for _ in range(200):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise AssertionError("server did not answer /healthz")
 
 
 def auth(token):
