@@ -78,7 +78,10 @@ def test_phone_play_fits_one_screen_with_one_row_of_cards(phone, server_url):
     phone.keyboard.press(suit.lower())
     phone.keyboard.press(rank.lower())
     message = phone.locator("#table-msg")
-    phone.wait_for_function("() => document.getElementById('table-msg').textContent.includes('cannot be played')")
+    # the message may already have gone (a change of the table clears it): its last text is kept
+    phone.wait_for_function(
+        "() => (document.getElementById('table-msg').dataset.last || '').includes('cannot be played')"
+    )
     box = message.bounding_box()
     assert box is not None and box["y"] + box["height"] <= PHONE["height"]
     play_card(phone, cards[0])

@@ -177,6 +177,7 @@ async function act(action) {
 /** A short message next to the hand; it goes at the next change of the table or after MESSAGE_MS. */
 function showError(message) {
   $("table-msg").textContent = message;
+  $("table-msg").dataset.last = message; // kept after the message goes (for tests and screen readers' history)
   messageVersion = shown ? versionOf(shown) : null;
   clearTimeout(messageTimer);
   messageTimer = setTimeout(clearMessage, MESSAGE_MS);
