@@ -3,17 +3,14 @@
 import asyncio
 import json
 import socket
-import subprocess
-import sys
-import time
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.websockets import WebSocketDisconnect
 
+from live_server import start_server
 from tribridge.cli.main import main as cli_main
 from tribridge.dd import Priority, configure_pool, shutdown_pool
 from tribridge.errors import MAX_FIELD_CHARS, MAX_MESSAGE_CHARS, InvalidInput, quote
@@ -426,30 +423,9 @@ def raw_exchange(port, request):
 
 @pytest.mark.slow
 def test_live_server_counts_chunked_and_refuses_declared_big_bodies(tmp_path):
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tribridge.cli.main",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "live.sqlite"),
-            "--no-access-log",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    proc, url = start_server(tmp_path / "live.sqlite")
     try:
-        url = proc.stdout.readline().split()[3].rstrip("/")
         port = int(url.rsplit(":", 1)[1])
-        for _ in range(300):
-            try:
-                if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
         body = b"[" + b"1," * 400_000 + b"1]"
         chunked = (
             b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked"

@@ -13,7 +13,7 @@ import time
 import httpx
 import pytest
 
-from test_server_durability import start_server
+from live_server import start_server
 
 pytestmark = pytest.mark.slow
 

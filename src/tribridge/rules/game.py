@@ -218,15 +218,15 @@ def play_deal_record(
         player = state.turn
         assert player is not None
         if state.phase == "auction":
-            state = state.apply(_policy_call(bidders[player], state, player))
+            state = state.apply(checked_call(bidders[player], state, player))
             continue
         if player not in players:
             raise InvalidInput("players", f"no card-play policy for {player.letter}")
-        state = state.apply(_policy_card(players[player], state, player))
+        state = state.apply(checked_card(players[player], state, player))
     return DealRecord.from_state(state, scheme_obj)
 
 
-def _policy_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:
+def checked_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:
     """The call ``policy`` chooses for ``player``, checked against the rules."""
     call = policy(state.view(player))
     if isinstance(call, str):
@@ -237,7 +237,7 @@ def _policy_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:
     return call
 
 
-def _policy_card(policy: PlayPolicy, state: DealState, player: Seat) -> Card:
+def checked_card(policy: PlayPolicy, state: DealState, player: Seat) -> Card:
     """The card ``policy`` chooses for ``player`` (for dummy too), checked against the rules."""
     card = policy(state.view(player, reveal_all=bool(getattr(policy, "sees_all", False))))
     if isinstance(card, str):

@@ -25,11 +25,12 @@ from typing import Any
 import numpy as np
 
 from tribridge.bots import bot_parts, get_bot
-from tribridge.cards import Card, Deal, Seat, random_deal
+from tribridge.cards import Deal, Seat, random_deal
 from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
-from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
+from tribridge.rules.game import checked_call, checked_card
 from tribridge.rules.scoring import get_scheme, score_deal
 
 ROTATION_SETS: tuple[tuple[tuple[int, int, int], ...], ...] = (
@@ -91,12 +92,7 @@ def play_game(
     while state.phase == "auction":
         player = state.turn
         assert player is not None
-        bot = bots[seat_bot[int(player)]]
-        call = bot.bid(state.view(player))
-        reason = state.auction.is_legal(call)
-        if reason is not None:
-            raise IllegalAction("call", f"bot {bot.name} chose {call}: {reason}")
-        state = state.apply(call)
+        state = state.apply(checked_call(bots[seat_bot[int(player)]].bid, state, player))
     calls = tuple(str(c) for c in state.auction.calls)
     contract = state.contract
     if contract is None or state.play is None:
@@ -147,15 +143,8 @@ def _play_out(state: DealState, players: dict[int, Any]) -> int:
     """Play the deal to the end with each player's bot; the declarer's side's tricks."""
     while not state.is_terminal():
         player = state.turn
-        assert player is not None and state.play is not None
-        policy = players[int(player)]
-        card = policy.play(state.view(player, reveal_all=bool(getattr(policy, "sees_all", False))))
-        if isinstance(card, str):
-            card = Card.parse(card)
-        reason = state.play.is_legal(card)
-        if reason is not None:
-            raise IllegalAction("card", f"bot at {player.letter} chose {card}: {reason}")
-        state = state.apply(card)
+        assert player is not None
+        state = state.apply(checked_card(players[int(player)], state, player))
     return int(state.declarer_tricks)
 
 
