@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 
 import numpy as np
@@ -11,7 +12,7 @@ import pytest
 from tribridge import dd
 from tribridge.cards import random_deal
 from tribridge.dd import Priority, QueueFull, SolverPool
-from tribridge.dd.pool import in_solver_process, routed_priority
+from tribridge.dd.pool import BACKGROUND_NICE, in_solver_process, routed_priority
 from tribridge.rules.trick import legal_cards
 
 pytest.importorskip("endplay._dds")
@@ -59,31 +60,68 @@ def one_worker():
     pool.shutdown()
 
 
-def test_highest_class_runs_first_under_load(one_worker: SolverPool) -> None:
-    blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.BATCH)
-    _wait_running(one_worker, 1)
-    order: list[str] = []
-    jobs = [
-        ("batch-1", Priority.BATCH),
-        ("analysis", Priority.ANALYSIS),
-        ("interactive-1", Priority.INTERACTIVE),
-        ("batch-2", Priority.BATCH),
-        ("interactive-2", Priority.INTERACTIVE),
-    ]
-    futures = []
-    for label, priority in jobs:
-        fut = one_worker.submit(abs, -len(label), priority=priority)
-        fut.add_done_callback(lambda _f, label=label: order.append(label))
-        futures.append(fut)
-    assert one_worker.stats()["queued"] == {"INTERACTIVE": 2, "ROBOT_API": 0, "ANALYSIS": 1, "BATCH": 2}
-    assert [f.result(timeout=60) for f in futures] == [len(label) for label, _ in jobs]
-    assert blocker.result() is None
-    assert order == ["interactive-1", "interactive-2", "analysis", "batch-1", "batch-2"]
-    assert one_worker.idle()
+def test_highest_class_runs_first_under_load_in_each_tier() -> None:
+    pool = SolverPool(workers=1)
+    try:
+        blockers = [pool.submit(time.sleep, 0.3, priority=p) for p in (Priority.INTERACTIVE, Priority.BATCH)]
+        _wait_running(pool, 2)  # one foreground and one background process busy
+        order: list[str] = []
+        jobs = [
+            ("batch-1", Priority.BATCH),
+            ("analysis", Priority.ANALYSIS),
+            ("robot", Priority.ROBOT_API),
+            ("interactive-1", Priority.INTERACTIVE),
+            ("batch-2", Priority.BATCH),
+            ("interactive-2", Priority.INTERACTIVE),
+        ]
+        futures = []
+        for label, priority in jobs:
+            fut = pool.submit(abs, -len(label), priority=priority)
+            fut.add_done_callback(lambda _f, label=label: order.append(label))
+            futures.append(fut)
+        assert pool.stats()["queued"] == {"INTERACTIVE": 2, "ROBOT_API": 1, "ANALYSIS": 1, "BATCH": 2}
+        assert [f.result(timeout=60) for f in futures] == [len(label) for label, _ in jobs]
+        assert [b.result() for b in blockers] == [None, None]
+        assert [x for x in order if x in ("robot", "interactive-1", "interactive-2")] == [
+            "interactive-1",
+            "interactive-2",
+            "robot",
+        ]
+        assert [x for x in order if x in ("analysis", "batch-1", "batch-2")] == ["analysis", "batch-1", "batch-2"]
+        assert pool.idle()
+    finally:
+        pool.shutdown()
+
+
+def test_background_work_never_holds_a_foreground_process() -> None:
+    pool = SolverPool(workers=2)
+    try:
+        batch = [pool.submit(time.sleep, 1.0, priority=Priority.BATCH) for _ in range(2)]
+        robot = [pool.submit(time.sleep, 1.0, priority=Priority.ROBOT_API) for _ in range(3)]
+        _wait_running(pool, 3)
+        stats = pool.stats()
+        assert stats["running_by_class"]["BATCH"] == 2
+        assert stats["running_by_class"]["ROBOT_API"] == 1  # one of the two foreground processes kept free
+        assert stats["queued"]["ROBOT_API"] == 2
+        person = pool.submit(time.sleep, 0.2, priority=Priority.INTERACTIVE)
+        _wait_running(pool, 4)  # handed to the free process at once, ahead of the queued robot jobs
+        stats = pool.stats()
+        assert stats["running_by_class"]["INTERACTIVE"] == 1
+        assert stats["queued"]["ROBOT_API"] == 2
+        assert person.result(timeout=60) is None
+        assert [f.result(timeout=60) for f in (*batch, *robot)] == [None] * 5
+    finally:
+        pool.shutdown()
+
+
+def test_background_processes_run_at_lower_cpu_priority(one_worker: SolverPool) -> None:
+    here = os.nice(0)
+    assert one_worker.call(os.nice, 0, priority=Priority.INTERACTIVE) == here
+    assert one_worker.call(os.nice, 0, priority=Priority.BATCH) == min(19, here + BACKGROUND_NICE)
 
 
 def test_a_full_class_is_refused_and_others_still_accepted(one_worker: SolverPool) -> None:
-    blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.INTERACTIVE)
+    blocker = one_worker.submit(time.sleep, 0.3, priority=Priority.BATCH)  # the background process is busy
     _wait_running(one_worker, 1)
     queued = [one_worker.submit(abs, -(i + 1), priority=Priority.ANALYSIS) for i in range(2)]
     with pytest.raises(QueueFull, match="ANALYSIS") as err:

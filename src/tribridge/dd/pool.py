@@ -11,7 +11,7 @@ Interface
 ``ROBOT_API``, ``ANALYSIS`` (post-deal analysis), ``BATCH`` (studies, table batches).
 
 ``solver_pool(workers=None) -> SolverPool``: the process-wide pool, created on first use with
-``workers`` processes (default :func:`default_workers`: ``$TRIBRIDGE_DD_WORKERS`` or the CPU
+``workers`` processes in each tier (default :func:`default_workers`: ``$TRIBRIDGE_DD_WORKERS`` or the CPU
 count). A different ``workers`` re-creates it only while it is idle. ``configure_pool(workers,
 queue_limits)`` replaces it (e.g. from server flags); ``shutdown_pool()`` stops it.
 
@@ -24,7 +24,7 @@ On a :class:`SolverPool`, ``fn`` is a picklable top-level callable (the processe
 - ``await run(fn, *args, priority=..., **kwargs)``: the same from async code (the event loop is
   never blocked; a cancelled await drops the queued job).
 - ``call(fn, *args, priority=..., **kwargs)``: submit and wait, from sync code.
-- ``stats()``: workers, running jobs, queued and completed jobs and limits per class.
+- ``stats()``: workers (per tier), running jobs, running, queued and completed jobs and limits per class.
 
 ``with solving_at(priority): ...`` routes the solver calls made inside the block by this thread
 (or asyncio task) to the pool in that class: each ``solve_positions`` call and each chunk of a
@@ -33,11 +33,15 @@ where it is. Outside such a block the solving functions solve in the calling pro
 ``DDS_LOCK``), or, for table batches with ``workers > 1``, on the pool in the ``BATCH`` class.
 ``QueueFull`` is raised from the solver call inside the block.
 
-Scheduling: strict priority, first come first served within a class. At most ``workers`` jobs
-are handed to the processes at once, so a job submitted later in a higher class starts as soon as
-any process is free; a running job is never interrupted, and lower classes wait while higher
-ones have work. Inside a solver process every submission runs inline (a job never waits on the
-pool it runs in), and the solving functions solve in that process.
+Scheduling: the classes are served by two tiers of processes. The foreground tier
+(``INTERACTIVE``, ``ROBOT_API``) runs at normal CPU priority; ``ROBOT_API`` jobs may hold at most
+``workers - 1`` of its processes (when there are two or more), so one process is always free for
+a person's table. The background tier (``ANALYSIS``, ``BATCH``) has its own processes, run at a
+lower CPU priority (``nice`` +:data:`BACKGROUND_NICE`): background work never holds a process a
+person's bot needs, and it gets the CPU only when the foreground leaves some. Within a tier:
+strict priority, first come first served within a class; a running job is never interrupted.
+Inside a solver process every submission runs inline (a job never waits on the pool it runs in),
+and the solving functions solve in that process.
 """
 
 from __future__ import annotations
@@ -62,6 +66,7 @@ from tribridge.dd.dds import SolverUnavailable, require_dds
 from tribridge.errors import InvalidInput
 
 __all__ = [
+    "BACKGROUND_NICE",
     "DDS_LOCK",
     "DEFAULT_QUEUE_LIMITS",
     "Priority",
@@ -94,6 +99,11 @@ DEFAULT_QUEUE_LIMITS: Mapping[Priority, int] = {
     Priority.ANALYSIS: 64,
     Priority.BATCH: 256,
 }
+
+
+FOREGROUND = (Priority.INTERACTIVE, Priority.ROBOT_API)
+BACKGROUND = (Priority.ANALYSIS, Priority.BATCH)
+BACKGROUND_NICE = 10  # how much lower the background processes' CPU priority is
 
 
 class QueueFull(RuntimeError):
@@ -129,10 +139,12 @@ def routed_priority() -> Priority | None:
     return None if _IN_SOLVER_PROCESS else _ROUTED.get()
 
 
-def _worker_init() -> None:
-    """Pool process start: mark the process, one DDS thread (processes give the parallelism)."""
+def _worker_init(nice: int = 0) -> None:
+    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread."""
     global _IN_SOLVER_PROCESS
     _IN_SOLVER_PROCESS = True
+    if nice > 0 and hasattr(os, "nice"):
+        os.nice(nice)
     try:
         require_dds().SetMaxThreads(1)
     except SolverUnavailable:
@@ -163,6 +175,42 @@ class _Job:
     future: Future[Any] = field(default_factory=Future)
 
 
+@dataclass(eq=False)
+class _Tier:
+    """Processes serving some classes: how many, their CPU priority, and per-class caps on what runs."""
+
+    name: str
+    classes: tuple[Priority, ...]
+    workers: int
+    nice: int
+    caps: dict[Priority, int]
+    running: dict[Priority, int] = field(default_factory=dict)
+    executor: ProcessPoolExecutor | None = None
+    broken: bool = False  # set when a process died; the dispatcher then starts fresh ones
+
+    def busy(self) -> int:
+        """Jobs running in this tier's processes."""
+        return sum(self.running.values())
+
+    def startable(self, queues: Mapping[Priority, deque[_Job]]) -> Priority | None:
+        """The class whose oldest job may start now (highest first), or None."""
+        if self.busy() >= self.workers:
+            return None
+        for p in self.classes:
+            if queues[p] and self.running.get(p, 0) < self.caps.get(p, self.workers):
+                return p
+        return None
+
+
+def _tiers(workers: int) -> dict[str, _Tier]:
+    """The foreground and background tiers of a pool of ``workers`` processes each."""
+    robot_cap = max(1, workers - 1)  # one process kept free for a person's table
+    return {
+        "foreground": _Tier("foreground", FOREGROUND, workers, 0, {Priority.ROBOT_API: robot_cap}),
+        "background": _Tier("background", BACKGROUND, workers, BACKGROUND_NICE, {}),
+    }
+
+
 class SolverPool:
     """Solver processes fed from bounded per-priority queues, highest class first (see the module doc)."""
 
@@ -177,13 +225,15 @@ class SolverPool:
             self.queue_limits[Priority(p)] = int(limit)
         self._cond = threading.Condition()
         self._queues: dict[Priority, deque[_Job]] = {p: deque() for p in Priority}
-        self._running = 0
+        self._tiers = _tiers(self.workers)
         self._completed = {p: 0 for p in Priority}
         self._closed = False
-        self._executor: ProcessPoolExecutor | None = None
-        self._broken = False  # set when a process died; the dispatcher then starts fresh ones
-        self._dispatcher = threading.Thread(target=self._dispatch_loop, name="tribridge-solver-dispatch", daemon=True)
-        self._dispatcher.start()
+        self._dispatchers = [
+            threading.Thread(target=self._dispatch_loop, args=(tier,), name=f"tribridge-solver-{name}", daemon=True)
+            for name, tier in self._tiers.items()
+        ]
+        for thread in self._dispatchers:
+            thread.start()
 
     # --- submission -------------------------------------------------------------------------
     def submit(
@@ -223,11 +273,13 @@ class SolverPool:
         return self.submit(fn, *args, priority=priority, **kwargs).result()
 
     def stats(self) -> dict[str, Any]:
-        """``{"workers", "running", "queued": {class: n}, "completed": {class: n}, "limits": {class: n}}``."""
+        """``{"workers", "running", "queued", "running_by_class", "completed", "limits"}`` (per class)."""
         with self._cond:
+            running = {p: tier.running.get(p, 0) for tier in self._tiers.values() for p in tier.classes}
             return {
-                "workers": self.workers,
-                "running": self._running,
+                "workers": {name: tier.workers for name, tier in self._tiers.items()},
+                "running": sum(running.values()),
+                "running_by_class": {p.name: running[p] for p in Priority},
                 "queued": {p.name: len(self._queues[p]) for p in Priority},
                 "completed": {p.name: self._completed[p] for p in Priority},
                 "limits": {p.name: self.queue_limits[p] for p in Priority},
@@ -236,7 +288,7 @@ class SolverPool:
     def idle(self) -> bool:
         """True when no job is queued or running."""
         with self._cond:
-            return self._running == 0 and not any(self._queues.values())
+            return not any(tier.busy() for tier in self._tiers.values()) and not any(self._queues.values())
 
     def shutdown(self, wait: bool = True) -> None:
         """Cancel the queued jobs, let running ones finish (``wait``: wait for them), stop the processes."""
@@ -250,9 +302,11 @@ class SolverPool:
             self._cond.notify_all()
         for job in dropped:
             job.future.cancel()
-        self._dispatcher.join()
-        if self._executor is not None:
-            self._executor.shutdown(wait=wait, cancel_futures=True)
+        for thread in self._dispatchers:
+            thread.join()
+        for tier in self._tiers.values():
+            if tier.executor is not None:
+                tier.executor.shutdown(wait=wait, cancel_futures=True)
 
     # --- dispatch -----------------------------------------------------------------------------
     def _forget(self, job: _Job) -> None:
@@ -264,46 +318,46 @@ class SolverPool:
                     queue.remove(job)
                     self._cond.notify_all()
 
-    def _next_job(self) -> _Job | None:
-        """Wait for a free process and a queued job; the highest-class oldest job, None once shut down."""
+    def _next_job(self, tier: _Tier) -> _Job | None:
+        """Wait for a free process of ``tier`` and a job it may start; the job, None once shut down."""
         with self._cond:
             while True:
-                self._cond.wait_for(
-                    lambda: self._closed or (self._running < self.workers and any(self._queues.values()))
-                )
+                self._cond.wait_for(lambda: self._closed or tier.startable(self._queues) is not None)
                 if self._closed:
                     return None
-                job = next(self._queues[p] for p in Priority if self._queues[p]).popleft()
+                priority = tier.startable(self._queues)
+                assert priority is not None
+                job = self._queues[priority].popleft()
                 self._cond.notify_all()  # room for a blocked submitter
                 if job.future.set_running_or_notify_cancel():
-                    self._running += 1
+                    tier.running[priority] = tier.running.get(priority, 0) + 1
                     return job
 
-    def _dispatch_loop(self) -> None:
-        """Hand queued jobs to the processes, at most ``workers`` at a time (the dispatcher thread)."""
-        while (job := self._next_job()) is not None:
+    def _dispatch_loop(self, tier: _Tier) -> None:
+        """Hand queued jobs to ``tier``'s processes, within its limits (one dispatcher thread per tier)."""
+        while (job := self._next_job(tier)) is not None:
             try:
-                running = self._live_executor().submit(job.fn, *job.args, **job.kwargs)
+                running = self._live_executor(tier).submit(job.fn, *job.args, **job.kwargs)
             except Exception as exc:  # noqa: BLE001 - e.g. a broken pool or interpreter shutdown: the job fails
-                self._broken = True
-                self._finish(job, None, exc)
+                tier.broken = True
+                self._finish(tier, job, None, exc)
                 continue
-            running.add_done_callback(functools.partial(self._done, job))
+            running.add_done_callback(functools.partial(self._done, tier, job))
 
-    def _done(self, job: _Job, running: Future[Any]) -> None:
+    def _done(self, tier: _Tier, job: _Job, running: Future[Any]) -> None:
         """Pass a process's outcome to the job's future and free its slot."""
         if running.cancelled():
-            self._finish(job, None, CancelledError("the solver pool shut down"))
+            self._finish(tier, job, None, CancelledError("the solver pool shut down"))
             return
         exc = running.exception()
         if isinstance(exc, BrokenProcessPool):
-            self._broken = True
-        self._finish(job, None if exc is not None else running.result(), exc)
+            tier.broken = True
+        self._finish(tier, job, None if exc is not None else running.result(), exc)
 
-    def _finish(self, job: _Job, result: Any, exc: BaseException | None) -> None:
+    def _finish(self, tier: _Tier, job: _Job, result: Any, exc: BaseException | None) -> None:
         """Free the job's slot, then complete its future (so a caller woken by it sees the slot free)."""
         with self._cond:
-            self._running -= 1
+            tier.running[job.priority] -= 1
             self._completed[job.priority] += 1
             self._cond.notify_all()
         if exc is not None:
@@ -311,17 +365,20 @@ class SolverPool:
         else:
             job.future.set_result(result)
 
-    def _live_executor(self) -> ProcessPoolExecutor:
-        """The process pool, started on first use and again after a process died (dispatcher thread only)."""
-        if self._broken and self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
-        self._broken = False
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init
+    def _live_executor(self, tier: _Tier) -> ProcessPoolExecutor:
+        """The tier's processes, started on first use and again after one died (its dispatcher thread only)."""
+        if tier.broken and tier.executor is not None:
+            tier.executor.shutdown(wait=False, cancel_futures=True)
+            tier.executor = None
+        tier.broken = False
+        if tier.executor is None:
+            tier.executor = ProcessPoolExecutor(
+                max_workers=tier.workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(tier.nice,),
             )
-        return self._executor
+        return tier.executor
 
 
 def _run_inline(job: _Job) -> None:
