@@ -15,7 +15,7 @@ from tribridge.bots import natural4
 from tribridge.bots.natural4.inference import pimc_with_auction
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
-from tribridge.dd import Priority, solving_at
+from tribridge.dd import Priority, solver_pool, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import Auction4, to_brill
 from tribridge.server import robot_params as rp
@@ -138,6 +138,11 @@ async def brill_bid(request: Request) -> JSONResponse:
     return guard(lambda: answer_bid(_params(request)))
 
 
+def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """Run a card decision (sampling and solving) as one ROBOT_API job on the solver pool; QueueFull if full."""
+    return solver_pool().call(fn, *args, priority=Priority.ROBOT_API)
+
+
 def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Choose a card for a checked play position (PIMC over sampled layouts)."""
     from tribridge.server.cardplay import choose_card
@@ -171,7 +176,7 @@ def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[s
 def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Answer a four-handed /lead or /play request."""
     pos = rp.parse_card_request(params, BRILL_MODELS, lead)
-    return card_answer4(pos, layouts)
+    return on_solver_pool(card_answer4, pos, layouts)
 
 
 @router.get("/apis/brill/lead")

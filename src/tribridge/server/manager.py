@@ -2,12 +2,15 @@
 
 Each action is checked first, committed second, installed third: an invalid action changes
 nothing, and nothing is acknowledged before it is on disk. Views are pushed by each subscriber's
-own writer (``server.push``), never on the path of an action. Bots act on their turn (and answer
-claims) in worker threads; a table of three bots plays only while someone watches it.
+own writer (``server.push``), never on the path of an action. A table of three bots plays only
+while someone watches it.
 
-Solver work runs on the one solver pool (``tribridge.dd.pool``) at its priority: a bot at a table
-with a person ``INTERACTIVE``, the post-deal analysis ``ANALYSIS``, a watched table of bots only
-``BATCH``. A bot whose solver queue is full tries again shortly.
+A bot's whole decision (its sampling and its solves) is one job on the solver pool
+(``tribridge.dd.pool``), so no bot's work competes with the server's own process: a bot at a table
+with a person runs in the ``INTERACTIVE`` class (foreground processes, one of them kept free of
+robot-API work), a watched table of bots in ``BATCH`` (background processes at lower CPU
+priority). The post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class. A
+bot whose solver queue is full tries again shortly.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tribridge.cards import Seat
-from tribridge.dd import Priority, QueueFull, solving_at
+from tribridge.dd import Priority, QueueFull, solver_pool, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.analysis import analyse
@@ -32,7 +35,7 @@ from tribridge.server.limits import RateWindow, TableLimits, TooMany
 from tribridge.server.push import Subscriber
 from tribridge.server.store import Store, token_hash
 from tribridge.server.table import Prepared, Table
-from tribridge.server.table_bots import bot_action
+from tribridge.server.table_bots import bot_decision
 from tribridge.server.table_setup import table_config
 from tribridge.server.views import view_for
 
@@ -40,8 +43,6 @@ __all__ = ["Conflict", "Forbidden", "NotFound", "TableManager"]
 
 log = logging.getLogger("tribridge.server.tables")
 
-INTERACTIVE_BOT_THREADS = 16  # bots at tables where a person waits (threads mostly wait for the solver pool)
-BATCH_BOT_THREADS = 2  # bots at all-bot tables
 BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
 
 
@@ -81,7 +82,6 @@ class TableManager:
         self.creations = RateWindow(60.0)
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
-        self.bot_threads: dict[Priority, ThreadPoolExecutor] = {}
         self.analysis_thread: ThreadPoolExecutor | None = None
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -89,12 +89,6 @@ class TableManager:
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = Store(self.db_path)
         self.stopping = False
-        # Bot threads mostly wait for the solver pool; tables where a person waits get their own
-        # threads, so all-bot tables can never take every thread and starve them.
-        self.bot_threads = {
-            Priority.INTERACTIVE: ThreadPoolExecutor(INTERACTIVE_BOT_THREADS, thread_name_prefix="tribridge-bot"),
-            Priority.BATCH: ThreadPoolExecutor(BATCH_BOT_THREADS, thread_name_prefix="tribridge-bot-batch"),
-        }
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
         self.analysis = AnalysisQueue(
             analyse_at_priority, self.analysis_thread, self.notify, self.limits.analysis_queue
@@ -120,9 +114,8 @@ class TableManager:
             for sub in list(subs):
                 await sub.close(1001, "the server is shutting down")
                 await sub.stop()
-        for executor in (*self.bot_threads.values(), self.analysis_thread):
-            if executor is not None:
-                executor.shutdown(wait=False, cancel_futures=True)
+        if self.analysis_thread is not None:
+            self.analysis_thread.shutdown(wait=False, cancel_futures=True)
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -345,18 +338,14 @@ class TableManager:
             return {"type": "next"}
         priority = Priority.BATCH if table.all_bots else Priority.INTERACTIVE
         bot_name = table.config["chairs"][chair]["bot"]
-        loop = asyncio.get_running_loop()
         while table.version == version and not self.stopping:
             try:
-                return await loop.run_in_executor(
-                    self.bot_threads[priority],
-                    bot_action,
-                    bot_name,
-                    table.current(),
-                    table.player_of(chair),
-                    chair,
-                    priority,
+                action, problems = await solver_pool().run(
+                    bot_decision, bot_name, table.current(), table.player_of(chair), chair, priority, priority=priority
                 )
+                for problem in problems:
+                    log.error(problem, extra={"table_id": table.table_id, "event": "bot_error"})
+                return action
             except QueueFull:
                 await asyncio.sleep(BUSY_RETRY_SECONDS)
         return None

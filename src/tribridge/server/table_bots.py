@@ -1,7 +1,8 @@
 """A bot's action at a table: its call or card from its ``SeatView``, and its answer to a pending claim.
 
-These run in a worker thread; their double-dummy solves run on the solver pool at the priority the
-caller gives (``tribridge.dd.solving_at``). A bot answers a claim by itself: it agrees
+The server runs ``bot_decision`` as one job on the solver pool (``tribridge.dd.solver_pool``) in the
+class the caller gives, so a bot's sampling and solving happen in a solver process; called anywhere
+else, ``bot_action``'s solves go to the pool in that class (``tribridge.dd.solving_at``). A bot answers a claim by itself: it agrees
 exactly when double dummy confirms that the claimer's side can take at least the claimed number of
 the remaining tricks from here.
 """
@@ -18,7 +19,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 
-__all__ = ["bot_action", "bot_names", "check_bot_name", "claim_is_sound"]
+__all__ = ["bot_action", "bot_decision", "bot_names", "check_bot_name", "claim_is_sound"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -91,3 +92,26 @@ def bot_action(
         )
         card = legal[0]
     return {"type": "play", "card": str(card)}
+
+
+class _Collect(logging.Handler):
+    """Keeps the messages of the records it is given."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def bot_decision(
+    bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
+) -> tuple[dict[str, Any], list[str]]:
+    """``bot_action`` and the warnings it logged (a solver process has no log of its own; the server repeats them)."""
+    collect = _Collect()
+    log.addHandler(collect)
+    try:
+        return bot_action(bot_name, state, player, chair, priority), collect.messages
+    finally:
+        log.removeHandler(collect)

@@ -23,7 +23,7 @@ from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
 from tribridge.rules.bridge4 import Contract4, parse_ctx
 from tribridge.rules.view import bidding_view
 from tribridge.server import robot_params as rp
-from tribridge.server.brill import DEFAULT_LAYOUTS, card_answer, guard, layouts_for
+from tribridge.server.brill import DEFAULT_LAYOUTS, card_answer, guard, layouts_for, on_solver_pool
 
 ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
 CARD_MODELS = ["pimc"]
@@ -126,7 +126,7 @@ def parse_card3(params: Mapping[str, str], lead: bool) -> tuple[rp.PlayPosition,
 def answer_card3(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """A three-player opening lead or card by PIMC (no auction inference)."""
     pos, mapping = parse_card3(params, lead)
-    out = card_answer(pos, layouts)
+    out = on_solver_pool(card_answer, pos, layouts)
     out["model"] = "pimc"
     out["play_seats"] = {SEAT_CHARS[k]: SEAT_CHARS[v] for k, v in mapping.items()}
     return out
