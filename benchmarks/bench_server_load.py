@@ -12,6 +12,10 @@ ten concurrent ``/apis/brill/lead`` clients run; (b) during an analysis flood fr
 is idle again within 10 s after the flood stops. Baselines in the same run: (a) the same table with
 no load; (b) ``/apis/brill/bid`` before the flood. "Idle" is read from the server's process tree
 (Linux ``/proc``): the first whole second after the flood in which it used under 10 % of one CPU.
+Case (a) starts once ``/healthz`` says the server's solver processes are ready (they start with
+the server). The loaded case also reports how much the all-bot tables played (views pushed to
+their watchers) and the /lead clients' latency: bots at all-bot tables and robot-API requests
+rank below a person's bots, so they slow down first.
 """
 
 from __future__ import annotations
@@ -186,7 +190,18 @@ async def loaded_person_waits(
         "lead_ok": statuses.count(200),
         "lead_503": statuses.count(503),
         "lead_median_s": round(statistics.median(lead_out["latency"]), 3) if lead_out["latency"] else None,
+        "lead_p95_s": round(percentile(lead_out["latency"], 95), 3) if lead_out["latency"] else None,
     }
+
+
+def wait_until_ready(url: str, limit: float = 180.0) -> float:
+    """Seconds until /healthz says the solver processes have started (the server warms them at start-up)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        if httpx.get(url + "/healthz", timeout=5).json().get("solvers_ready", True):  # older servers do not say
+            return round(time.perf_counter() - start, 2)
+        time.sleep(0.2)
+    raise RuntimeError(f"the server's solver processes were not ready within {limit:.0f} s")
 
 
 def bench_bots(
@@ -360,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.which in ("bots", "all"):
             proc, url = start_server(Path(tmp) / "bots.sqlite", bot_delay=0.0)
             try:
+                results["seconds_until_solvers_ready"] = wait_until_ready(url)
                 results["bots"] = bench_bots(
                     url, args.bot_actions, args.max_seconds, tables=args.tables, lead_clients=args.lead_clients
                 )

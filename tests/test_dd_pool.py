@@ -12,7 +12,7 @@ import pytest
 from tribridge import dd
 from tribridge.cards import random_deal
 from tribridge.dd import Priority, QueueFull, SolverPool
-from tribridge.dd.pool import BACKGROUND_NICE, in_solver_process, routed_priority
+from tribridge.dd.pool import BACKGROUND_NICE, ROBOT_NICE, in_solver_process, routed_priority
 from tribridge.rules.trick import legal_cards
 
 pytest.importorskip("endplay._dds")
@@ -63,8 +63,8 @@ def one_worker():
 def test_highest_class_runs_first_under_load_in_each_tier() -> None:
     pool = SolverPool(workers=1)
     try:
-        blockers = [pool.submit(time.sleep, 0.3, priority=p) for p in (Priority.INTERACTIVE, Priority.BATCH)]
-        _wait_running(pool, 2)  # one foreground and one background process busy
+        blockers = [pool.submit(time.sleep, 0.3, priority=p) for p in Priority]
+        _wait_running(pool, 3)  # the interactive, robot and background processes are busy; one BATCH job waits
         order: list[str] = []
         jobs = [
             ("batch-1", Priority.BATCH),
@@ -79,45 +79,43 @@ def test_highest_class_runs_first_under_load_in_each_tier() -> None:
             fut = pool.submit(abs, -len(label), priority=priority)
             fut.add_done_callback(lambda _f, label=label: order.append(label))
             futures.append(fut)
-        assert pool.stats()["queued"] == {"INTERACTIVE": 2, "ROBOT_API": 1, "ANALYSIS": 1, "BATCH": 2}
+        assert pool.stats()["queued"] == {"INTERACTIVE": 2, "ROBOT_API": 1, "ANALYSIS": 1, "BATCH": 3}
         assert [f.result(timeout=60) for f in futures] == [len(label) for label, _ in jobs]
-        assert [b.result() for b in blockers] == [None, None]
-        assert [x for x in order if x in ("robot", "interactive-1", "interactive-2")] == [
-            "interactive-1",
-            "interactive-2",
-            "robot",
-        ]
+        assert [b.result() for b in blockers] == [None] * 4
+        assert [x for x in order if x.startswith("interactive")] == ["interactive-1", "interactive-2"]
         assert [x for x in order if x in ("analysis", "batch-1", "batch-2")] == ["analysis", "batch-1", "batch-2"]
         assert pool.idle()
     finally:
         pool.shutdown()
 
 
-def test_background_work_never_holds_a_foreground_process() -> None:
-    pool = SolverPool(workers=2)
+def test_robot_and_background_work_never_hold_an_interactive_process() -> None:
+    pool = SolverPool(workers=1)
     try:
-        batch = [pool.submit(time.sleep, 1.0, priority=Priority.BATCH) for _ in range(2)]
-        robot = [pool.submit(time.sleep, 1.0, priority=Priority.ROBOT_API) for _ in range(3)]
-        _wait_running(pool, 3)
-        stats = pool.stats()
-        assert stats["running_by_class"]["BATCH"] == 2
-        assert stats["running_by_class"]["ROBOT_API"] == 1  # one of the two foreground processes kept free
-        assert stats["queued"]["ROBOT_API"] == 2
+        others = [pool.submit(time.sleep, 1.0, priority=p) for p in (Priority.BATCH, Priority.ROBOT_API)]
+        queued = [pool.submit(time.sleep, 1.0, priority=p) for p in (Priority.BATCH, Priority.ROBOT_API)]
+        _wait_running(pool, 2)
         person = pool.submit(time.sleep, 0.2, priority=Priority.INTERACTIVE)
-        _wait_running(pool, 4)  # handed to the free process at once, ahead of the queued robot jobs
+        _wait_running(pool, 3)  # handed to its own process at once, while the others' jobs wait
         stats = pool.stats()
         assert stats["running_by_class"]["INTERACTIVE"] == 1
-        assert stats["queued"]["ROBOT_API"] == 2
+        assert stats["queued"]["ROBOT_API"] == 1 and stats["queued"]["BATCH"] == 1
         assert person.result(timeout=60) is None
-        assert [f.result(timeout=60) for f in (*batch, *robot)] == [None] * 5
+        assert [f.result(timeout=60) for f in (*others, *queued)] == [None] * 4
     finally:
         pool.shutdown()
 
 
-def test_background_processes_run_at_lower_cpu_priority(one_worker: SolverPool) -> None:
+def test_each_tier_runs_at_its_cpu_priority(one_worker: SolverPool) -> None:
     here = os.nice(0)
     assert one_worker.call(os.nice, 0, priority=Priority.INTERACTIVE) == here
     assert one_worker.call(os.nice, 0, priority=Priority.BATCH) == min(19, here + BACKGROUND_NICE)
+    assert one_worker.call(os.nice, 0, priority=Priority.ANALYSIS) == min(19, here + BACKGROUND_NICE)
+    robot_pool = SolverPool(workers=1)  # (the shared fixture refuses robot jobs)
+    try:
+        assert robot_pool.call(os.nice, 0, priority=Priority.ROBOT_API) == min(19, here + ROBOT_NICE)
+    finally:
+        robot_pool.shutdown()
 
 
 def test_a_full_class_is_refused_and_others_still_accepted(one_worker: SolverPool) -> None:

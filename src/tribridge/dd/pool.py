@@ -11,7 +11,7 @@ Interface
 ``ROBOT_API``, ``ANALYSIS`` (post-deal analysis), ``BATCH`` (studies, table batches).
 
 ``solver_pool(workers=None) -> SolverPool``: the process-wide pool, created on first use with
-``workers`` processes in each tier (default :func:`default_workers`: ``$TRIBRIDGE_DD_WORKERS`` or the CPU
+``workers`` processes in each tier (started when first needed) (default :func:`default_workers`: ``$TRIBRIDGE_DD_WORKERS`` or the CPU
 count). A different ``workers`` re-creates it only while it is idle. ``configure_pool(workers,
 queue_limits)`` replaces it (e.g. from server flags); ``shutdown_pool()`` stops it.
 
@@ -33,15 +33,13 @@ where it is. Outside such a block the solving functions solve in the calling pro
 ``DDS_LOCK``), or, for table batches with ``workers > 1``, on the pool in the ``BATCH`` class.
 ``QueueFull`` is raised from the solver call inside the block.
 
-Scheduling: the classes are served by two tiers of processes. The foreground tier
-(``INTERACTIVE``, ``ROBOT_API``) runs at normal CPU priority; ``ROBOT_API`` jobs may hold at most
-``workers - 1`` of its processes (when there are two or more), so one process is always free for
-a person's table. The background tier (``ANALYSIS``, ``BATCH``) has its own processes, run at a
-lower CPU priority (``nice`` +:data:`BACKGROUND_NICE`): background work never holds a process a
-person's bot needs, and it gets the CPU only when the foreground leaves some. Within a tier:
-strict priority, first come first served within a class; a running job is never interrupted.
-Inside a solver process every submission runs inline (a job never waits on the pool it runs in),
-and the solving functions solve in that process.
+Scheduling: each tier of classes has its own processes, so work of one tier never holds a process
+another tier needs: ``INTERACTIVE`` at normal CPU priority, ``ROBOT_API`` at a lower one (``nice``
++:data:`ROBOT_NICE`), ``ANALYSIS`` and ``BATCH`` lower still (+:data:`BACKGROUND_NICE`), so when
+they compete for the CPU a person's bot gets most of it. Within a tier: strict priority, first come
+first served within a class; a running job is never interrupted. Inside a solver process every
+submission runs inline (a job never waits on the pool it runs in), and the solving functions solve
+in that process.
 """
 
 from __future__ import annotations
@@ -71,6 +69,7 @@ __all__ = [
     "DEFAULT_QUEUE_LIMITS",
     "Priority",
     "QueueFull",
+    "ROBOT_NICE",
     "SolverPool",
     "configure_pool",
     "default_workers",
@@ -101,9 +100,8 @@ DEFAULT_QUEUE_LIMITS: Mapping[Priority, int] = {
 }
 
 
-FOREGROUND = (Priority.INTERACTIVE, Priority.ROBOT_API)
-BACKGROUND = (Priority.ANALYSIS, Priority.BATCH)
-BACKGROUND_NICE = 10  # how much lower the background processes' CPU priority is
+ROBOT_NICE = 5  # how much lower the robot API's processes' CPU priority is
+BACKGROUND_NICE = 10  # ... and the analysis and batch processes'
 
 
 class QueueFull(RuntimeError):
@@ -177,13 +175,12 @@ class _Job:
 
 @dataclass(eq=False)
 class _Tier:
-    """Processes serving some classes: how many, their CPU priority, and per-class caps on what runs."""
+    """Processes serving some classes (highest first): how many, and how much lower their CPU priority is."""
 
     name: str
     classes: tuple[Priority, ...]
     workers: int
     nice: int
-    caps: dict[Priority, int]
     running: dict[Priority, int] = field(default_factory=dict)
     executor: ProcessPoolExecutor | None = None
     broken: bool = False  # set when a process died; the dispatcher then starts fresh ones
@@ -196,18 +193,15 @@ class _Tier:
         """The class whose oldest job may start now (highest first), or None."""
         if self.busy() >= self.workers:
             return None
-        for p in self.classes:
-            if queues[p] and self.running.get(p, 0) < self.caps.get(p, self.workers):
-                return p
-        return None
+        return next((p for p in self.classes if queues[p]), None)
 
 
 def _tiers(workers: int) -> dict[str, _Tier]:
-    """The foreground and background tiers of a pool of ``workers`` processes each."""
-    robot_cap = max(1, workers - 1)  # one process kept free for a person's table
+    """The interactive, robot and background tiers, of ``workers`` processes each."""
     return {
-        "foreground": _Tier("foreground", FOREGROUND, workers, 0, {Priority.ROBOT_API: robot_cap}),
-        "background": _Tier("background", BACKGROUND, workers, BACKGROUND_NICE, {}),
+        "interactive": _Tier("interactive", (Priority.INTERACTIVE,), workers, 0),
+        "robot": _Tier("robot", (Priority.ROBOT_API,), workers, ROBOT_NICE),
+        "background": _Tier("background", (Priority.ANALYSIS, Priority.BATCH), workers, BACKGROUND_NICE),
     }
 
 
@@ -228,6 +222,7 @@ class SolverPool:
         self._tiers = _tiers(self.workers)
         self._completed = {p: 0 for p in Priority}
         self._closed = False
+        self._warming: list[Future[Any]] | None = None  # the warm-up jobs, once ``warm`` ran
         self._dispatchers = [
             threading.Thread(target=self._dispatch_loop, args=(tier,), name=f"tribridge-solver-{name}", daemon=True)
             for name, tier in self._tiers.items()
@@ -284,6 +279,24 @@ class SolverPool:
                 "completed": {p.name: self._completed[p] for p in Priority},
                 "limits": {p.name: self.queue_limits[p] for p in Priority},
             }
+
+    def warm(self, fn: Callable[[], Any] | None = None) -> None:
+        """Start the interactive processes now (once per pool), each running ``fn`` (imports, compiled kernels).
+
+        Returns at once; a job submitted meanwhile waits for a process that finished warming.
+        """
+        with self._cond:
+            if self._warming is not None or self._closed or _IN_SOLVER_PROCESS:
+                return
+            tier = self._tiers["interactive"]
+            executor = self._live_executor(tier)
+            # no process is idle yet, so each submission starts one
+            self._warming = [executor.submit(fn or int) for _ in range(tier.workers)]
+
+    def warmed(self) -> bool:
+        """True once the warm-up jobs (if any were started) have finished."""
+        with self._cond:
+            return all(f.done() for f in self._warming or ())
 
     def idle(self) -> bool:
         """True when no job is queued or running."""
@@ -366,7 +379,7 @@ class SolverPool:
             job.future.set_result(result)
 
     def _live_executor(self, tier: _Tier) -> ProcessPoolExecutor:
-        """The tier's processes, started on first use and again after one died (its dispatcher thread only)."""
+        """The tier's processes, started on first use and again after one died (its dispatcher, or ``warm``)."""
         if tier.broken and tier.executor is not None:
             tier.executor.shutdown(wait=False, cancel_futures=True)
             tier.executor = None

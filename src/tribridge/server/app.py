@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tribridge import __version__
-from tribridge.dd import QueueFull
+from tribridge.dd import QueueFull, solver_pool
 from tribridge.errors import InvalidInput, shorten
 from tribridge.server.edge import (
     DEFAULT_MAX_BODY_BYTES,
@@ -195,8 +195,13 @@ def create_app(
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        """Liveness: ok, the version and the number of tables (no file paths)."""
-        return {"ok": True, "version": __version__, "tables": manager.table_count()}
+        """Liveness: ok, the version, the number of tables, whether the solver processes have started (no paths)."""
+        return {
+            "ok": True,
+            "version": __version__,
+            "tables": manager.table_count(),
+            "solvers_ready": solver_pool().warmed(),
+        }
 
     for router in robot_routers:
         app.include_router(router)

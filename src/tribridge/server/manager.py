@@ -35,7 +35,7 @@ from tribridge.server.limits import RateWindow, TableLimits, TooMany
 from tribridge.server.push import Subscriber
 from tribridge.server.store import Store, token_hash
 from tribridge.server.table import Prepared, Table
-from tribridge.server.table_bots import bot_decision
+from tribridge.server.table_bots import bot_decision, warm_up
 from tribridge.server.table_setup import table_config
 from tribridge.server.views import view_for
 
@@ -89,6 +89,7 @@ class TableManager:
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = Store(self.db_path)
         self.stopping = False
+        solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
         self.analysis = AnalysisQueue(
             analyse_at_priority, self.analysis_thread, self.notify, self.limits.analysis_queue

@@ -13,15 +13,16 @@ import logging
 from typing import Any
 
 from tribridge.bots import BOT_PAIRS, bot_parts, get_bot
-from tribridge.cards import Card, Seat
+from tribridge.cards import Card, Deal, Seat
 from tribridge.dd import Priority, solve_position, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 
-__all__ = ["bot_action", "bot_decision", "bot_names", "check_bot_name", "claim_is_sound"]
+__all__ = ["bot_action", "bot_decision", "warm_up", "bot_names", "check_bot_name", "claim_is_sound"]
 
 log = logging.getLogger("tribridge.server.tables")
+WARM_UP_DEAL = "N:AKQ2.KJ4.Q73.A95 J84.QT98.K52.J73 T976.753.AJ8.K62 53.A62.T964.QT84"
 
 
 def bot_names() -> list[str]:
@@ -115,3 +116,15 @@ def bot_decision(
         return bot_action(bot_name, state, player, chair, priority), collect.messages
     finally:
         log.removeHandler(collect)
+
+
+def warm_up() -> None:
+    """Load the bots, their compiled kernels and the solver in this process: a pimc call and a pimc card late in play."""
+    state = DealState.start(Deal.from_pbn(WARM_UP_DEAL), Seat.N)
+    bot_action("pimc", state, Seat.N, 0)
+    for call in ("1N", "P", "P"):
+        state = state.apply(call)
+    while state.play is not None and len(state.play.played) < 40:
+        state = state.apply(state.legal_actions(state.turn)[0], state.turn)
+    assert state.turn is not None
+    bot_action("pimc", state, state.turn, 0)
