@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.server.analysis_queue import AnalysisQueue
 from tribridge.server.app import create_app
@@ -95,6 +96,40 @@ def test_all_bot_tables_pause_without_a_subscriber(tmp_path):
         paused_at = table.log_len
         time.sleep(0.5)
         assert table.log_len == paused_at
+
+
+def test_bots_decide_in_solver_processes_in_their_class(tmp_path):
+    """A bot at a person's table is an INTERACTIVE job on the solver pool; at a watched all-bot table, BATCH."""
+    with make_client(tmp_path) as c:
+        assert c.get("/healthz").json()["solvers_ready"] in (True, False)
+        before = solver_pool().stats()["completed"]
+        person = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+        body = c.post("/api/tables", json={"chairs": person, "take": 0}).json()
+        seat_token = {"Authorization": f"Bearer {body['token']}"}
+        deadline = time.time() + 60
+        while time.time() < deadline and solver_pool().stats()["completed"]["INTERACTIVE"] == before["INTERACTIVE"]:
+            view = c.get(f"/api/tables/{body['table_id']}/state", headers=seat_token).json()
+            if view.get("my_turn") and view.get("legal_calls"):
+                c.post(
+                    f"/api/tables/{body['table_id']}/actions", headers=seat_token, json={"type": "call", "call": "P"}
+                )
+            time.sleep(0.05)
+        assert solver_pool().stats()["completed"]["INTERACTIVE"] > before["INTERACTIVE"]
+        bots = c.post("/api/tables", json={"chairs": BOTS}).json()
+        with c.websocket_connect(f"/api/tables/{bots['table_id']}/ws?token={bots['watch_token']}") as ws:
+            ws.receive_json()
+            while time.time() < deadline and solver_pool().stats()["completed"]["BATCH"] == before["BATCH"]:
+                time.sleep(0.05)
+        assert solver_pool().stats()["completed"]["BATCH"] > before["BATCH"]
+
+
+def test_healthz_says_when_the_solver_processes_are_ready(tmp_path):
+    with make_client(tmp_path) as c:
+        deadline = time.time() + 120
+        while not c.get("/healthz").json()["solvers_ready"]:
+            assert time.time() < deadline, "the interactive solver processes never became ready"
+            time.sleep(0.2)
+        assert solver_pool().warmed()
 
 
 def _passed_out_table(table_id):

@@ -332,3 +332,12 @@ def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
         action = table_bots.bot_action("buggy", state, player, seats.index(player))
     assert action["card"] == str(state.play.legal_cards()[0])
     assert any("illegal card" in r.getMessage() for r in caplog.records)
+    # in a solver process the server gets the warning back with the action, and logs it itself
+    again, problems = table_bots.bot_decision("buggy", state, player, seats.index(player))
+    assert again == action and len(problems) == 1 and "illegal card" in problems[0]
+
+
+def test_warm_up_runs_the_pimc_bot_once_in_this_process():
+    from tribridge.server import table_bots
+
+    table_bots.warm_up()  # a pimc call and a pimc card; raises if either fails
