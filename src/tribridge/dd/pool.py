@@ -281,17 +281,19 @@ class SolverPool:
             }
 
     def warm(self, fn: Callable[[], Any] | None = None) -> None:
-        """Start the interactive processes now (once per pool), each running ``fn`` (imports, compiled kernels).
+        """Start the interactive and robot processes now (once per pool), each running ``fn`` (imports, kernels).
 
         Returns at once; a job submitted meanwhile waits for a process that finished warming.
         """
         with self._cond:
             if self._warming is not None or self._closed or _IN_SOLVER_PROCESS:
                 return
-            tier = self._tiers["interactive"]
-            executor = self._live_executor(tier)
-            # no process is idle yet, so each submission starts one
-            self._warming = [executor.submit(fn or int) for _ in range(tier.workers)]
+            self._warming = []
+            for name in ("interactive", "robot"):
+                tier = self._tiers[name]
+                executor = self._live_executor(tier)
+                # no process is idle yet, so each submission starts one
+                self._warming += [executor.submit(fn or int) for _ in range(tier.workers)]
 
     def warmed(self) -> bool:
         """True once the warm-up jobs (if any were started) have finished."""
