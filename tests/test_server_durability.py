@@ -1,5 +1,6 @@
 """Durability: `tribridge serve` in a subprocess, killed with SIGKILL mid-game, restarted on the same store."""
 
+import os
 import signal
 import subprocess
 import sys
@@ -16,6 +17,33 @@ pytestmark = pytest.mark.slow
 
 def auth(token):
     return {"Authorization": f"Bearer {token}"}
+
+
+def _children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that still run (zombies count as gone)."""
+    alive = []
+    for pid in pids:
+        try:
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
 
 
 def test_sigkill_loses_no_acknowledged_action(tmp_path):
@@ -58,11 +86,17 @@ def test_sigkill_loses_no_acknowledged_action(tmp_path):
             deadline = time.time() + 30
             while len(acked) < 25 and time.time() < deadline:
                 time.sleep(0.02)
+            children = _children(proc.pid)
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
             stop.set()
             thread.join(20)
         assert len(acked) >= 25
+        assert children, "the server starts its solver processes at start-up"
+        deadline = time.time() + 30
+        while _alive(children) and time.time() < deadline:
+            time.sleep(0.2)
+        assert not _alive(children), "a killed server left solver processes behind"
         last = acked[-1]
     finally:
         if proc.poll() is None:

@@ -53,6 +53,7 @@ import functools
 import multiprocessing
 import os
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
@@ -137,10 +138,21 @@ def routed_priority() -> Priority | None:
     return None if _IN_SOLVER_PROCESS else _ROUTED.get()
 
 
+PARENT_CHECK_SECONDS = 1.0  # how often a solver process checks that its parent is alive
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this process once its parent is gone (a killed server must not leave solver processes behind)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
 def _worker_init(nice: int = 0) -> None:
-    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread."""
+    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread, exit with the parent."""
     global _IN_SOLVER_PROCESS
     _IN_SOLVER_PROCESS = True
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="tribridge-parent-watch", daemon=True).start()
     if nice > 0 and hasattr(os, "nice"):
         os.nice(nice)
     try:
