@@ -53,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from tribridge.dd import shutdown_pool
     from tribridge.errors import InvalidInput
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_origin
@@ -95,5 +96,6 @@ def run(args: argparse.Namespace) -> int:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda number, frame: received.append(number))
     server.run(sockets=[sock])
+    shutdown_pool(wait=False)  # solver jobs still running are of no use now: end them rather than wait
     print("tribridge server stopped", file=sys.stderr, flush=True)
     return 0

@@ -318,7 +318,7 @@ class SolverPool:
             return not any(tier.busy() for tier in self._tiers.values()) and not any(self._queues.values())
 
     def shutdown(self, wait: bool = True) -> None:
-        """Cancel the queued jobs, let running ones finish (``wait``: wait for them), stop the processes."""
+        """Cancel the queued jobs and stop the processes: after the running jobs finish, or (``wait=False``) now."""
         with self._cond:
             if self._closed:
                 return
@@ -333,6 +333,9 @@ class SolverPool:
             thread.join()
         for tier in self._tiers.values():
             if tier.executor is not None:
+                if not wait:  # the standard library offers no public way to end busy workers before 3.14
+                    for process in list((getattr(tier.executor, "_processes", None) or {}).values()):
+                        process.terminate()
                 tier.executor.shutdown(wait=wait, cancel_futures=True)
 
     # --- dispatch -----------------------------------------------------------------------------
@@ -444,13 +447,13 @@ def configure_pool(workers: int | None = None, queue_limits: Mapping[Priority, i
     return _POOL
 
 
-def shutdown_pool() -> None:
-    """Stop the process-wide pool (a later call to :func:`solver_pool` starts a new one)."""
+def shutdown_pool(wait: bool = True) -> None:
+    """Stop the process-wide pool (a later call to :func:`solver_pool` starts a new one); ``wait`` as in shutdown."""
     global _POOL
     with _POOL_GUARD:
         old, _POOL = _POOL, None
     if old is not None:
-        old.shutdown(wait=True)
+        old.shutdown(wait=wait)
 
 
-atexit.register(shutdown_pool)
+atexit.register(shutdown_pool, wait=False)  # a process that exits does not wait for jobs still running
