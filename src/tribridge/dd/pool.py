@@ -11,8 +11,9 @@ Interface
 ``ROBOT_API``, ``ANALYSIS`` (post-deal analysis), ``BATCH`` (studies, table batches).
 
 ``solver_pool(workers=None) -> SolverPool``: the process-wide pool, created on first use with
-``workers`` processes in each tier (started when first needed) (default :func:`default_workers`: ``$TRIBRIDGE_DD_WORKERS`` or the CPU
-count). A different ``workers`` re-creates it only while it is idle. ``configure_pool(workers,
+``workers`` processes in each tier, started when first needed (default :func:`default_workers`:
+``$TRIBRIDGE_DD_WORKERS`` or the CPU count). A different ``workers`` re-creates it only while it is
+idle. ``configure_pool(workers,
 queue_limits)`` replaces it (e.g. from server flags); ``shutdown_pool()`` stops it.
 
 On a :class:`SolverPool`, ``fn`` is a picklable top-level callable (the processes are spawned):
@@ -24,7 +25,7 @@ On a :class:`SolverPool`, ``fn`` is a picklable top-level callable (the processe
 - ``await run(fn, *args, priority=..., **kwargs)``: the same from async code (the event loop is
   never blocked; a cancelled await drops the queued job).
 - ``call(fn, *args, priority=..., **kwargs)``: submit and wait, from sync code.
-- ``stats()``: workers (per tier), running jobs, running, queued and completed jobs and limits per class.
+- ``stats()``: workers per tier; running jobs; running, queued and completed jobs and limits per class.
 
 ``with solving_at(priority): ...`` routes the solver calls made inside the block by this thread
 (or asyncio task) to the pool in that class: each ``solve_positions`` call and each chunk of a
