@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from math import comb
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the context type only appears in annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # the context type only appears in annotations
 
 __all__ = [
     "MAX_HCP",
+    "HCP_WEIGHTS",
     "SUIT_NAMES",
     "NO_LEN",
     "HandInfo",
@@ -30,6 +32,26 @@ MAX_HCP = 37
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 NO_LEN = (0, 0, 0, 0)
 ALL_LEN = (13, 13, 13, 13)
+
+
+def _hcp_weights() -> tuple[int, ...]:
+    """How many 13-card hands hold each HCP total 0..37 (the 16 honours counted exactly, spot cards by choice)."""
+    ways = {(0, 0): 1}  # (honours held, HCP) -> ways
+    for value in (4, 3, 2, 1):
+        for _ in range(4):
+            nxt: dict[tuple[int, int], int] = {}
+            for (n, p), w in ways.items():
+                nxt[(n, p)] = nxt.get((n, p), 0) + w
+                if n < 13:
+                    nxt[(n + 1, p + value)] = nxt.get((n + 1, p + value), 0) + w
+            ways = nxt
+    out = [0] * (MAX_HCP + 1)
+    for (n, p), w in ways.items():
+        out[p] += w * comb(36, 13 - n)
+    return tuple(out)
+
+
+HCP_WEIGHTS = _hcp_weights()
 
 
 def lens_at_least(**by_suit: int) -> tuple[int, int, int, int]:
@@ -186,7 +208,9 @@ class Shown:
         self.balanced = self.balanced or meaning.balanced
 
     def expect(self) -> int:
-        """A point estimate of the seat's HCP from its range."""
-        if self.hi >= MAX_HCP:
-            return self.lo + 3
-        return (self.lo + self.hi + 1) // 2
+        """A point estimate of the seat's HCP: the mean HCP of a random hand within the shown range (rounded)."""
+        lo, hi = max(0, self.lo), min(MAX_HCP, self.hi)
+        weight = sum(HCP_WEIGHTS[lo : hi + 1])
+        if weight == 0:
+            return lo
+        return round(sum(p * HCP_WEIGHTS[p] for p in range(lo, hi + 1)) / weight)

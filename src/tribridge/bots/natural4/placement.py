@@ -17,6 +17,9 @@ C, D, H, S, N = 0, 1, 2, 3, 4
 GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
 NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
 NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
+# The trick count's corrections: counted from TRICKS_FROM points together; a slam at SLAM_TRICKS estimated
+# tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
+TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.5, 1.5
 LABELS = {
     "part": "to play (partscore)",
     "invite": "invites game",
@@ -132,18 +135,19 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
 def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, level: int, why: str) -> tuple[int, str]:
     """Correct the point count's level by the estimated tricks of the pair (partner drawn from its shown
     ranges): bid a game or a slam the tricks are there for, drop a game they are clearly not there for."""
-    if total < 20:
+    if total < TRICKS_FROM:
         return level, why
     tricks = expected_tricks(hand.cards, ctx.shown[ctx.partner], f"{ctx.seat}|{hand.cards}|{ctx.auction.calls}")
     if tricks is None:
         return level, why
     t, game = float(tricks[strain]), GAME[strain]
     real_fit = strain != N and hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] >= 8
-    if (real_fit or strain == N) and t >= 12.4 and total >= 29 or reason == "long" and t >= 12.6 and total >= 31:
-        return (7 if t >= 13.4 and total >= 34 else 6), "slam"
-    if why in ("part", "invite") and t + 0.5 >= game + 6:
+    fit_slam = (real_fit or strain == N) and t >= SLAM_TRICKS and total >= SLAM_POINTS
+    if fit_slam or reason == "long" and t >= SLAM_TRICKS + 0.2 and total >= SLAM_POINTS + 2:
+        return (7 if t >= SLAM_TRICKS + 1 and total >= SLAM_POINTS + 5 else 6), "slam"
+    if why in ("part", "invite") and t + GAME_MARGIN >= game + 6:
         return game, "game"
-    if why == "game" and t + 1.5 < game + 6:
+    if why == "game" and t + DROP_MARGIN < game + 6:
         return min(game - 1, 3), "invite"
     return level, why
 
