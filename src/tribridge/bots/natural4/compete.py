@@ -138,14 +138,14 @@ def advances(ctx: Ctx) -> list[Rule]:
             rules.append(Rule(bid_of(lv + 1, p), M("jump raise", 10, 12, at_least(p, 3))))
         if lv <= 3:
             rules.append(Rule(bid_of(lv, p), M("raise", 6, 9, at_least(p, 3))))
-    nt = ctx.cheapest_bid(N)
-    if nt and int(nt[0]) <= 3 and t != N:
-        lo, hi = {1: (8, 11), 2: (12, 14), 3: (15, 18)}[int(nt[0])]
-        rules.append(Rule(nt, M("no-trump, stopper in their suit", lo, hi), _stops(ctx.their_suits())))
     for s in SUIT_ORDER:
         call = ctx.cheapest_bid(s)
         if call and int(call[0]) <= 2 and s not in ctx.their_suits():
             rules.append(Rule(call, M("new suit", 10, 37, at_least(s, 5)), lambda h, c, s=s: h.honours(s) >= 2))
+    nt = ctx.cheapest_bid(N)
+    if nt and int(nt[0]) <= 3 and t != N:
+        lo, hi = {1: (8, 11), 2: (12, 14), 3: (15, 18)}[int(nt[0])]
+        rules.append(Rule(nt, M("no-trump, stopper in their suit", lo, hi), _stops(ctx.their_suits())))
     return rules
 
 
@@ -187,6 +187,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
     if last != "X" and t != N:
         level = int(ctx.last_bid[0]) if ctx.last_bid else 1
         unbid_majors = [s for s in (H, S) if s != x and s not in ctx.their_suits()]
+        rules += _new_suits(ctx, x, major_only=True)
         if level <= 2 and unbid_majors:
             rules.append(
                 Rule(
@@ -195,12 +196,30 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
                     lambda h, c: all(h.lens[s] >= 4 for s in unbid_majors),
                 )
             )
+        elif level <= 2 and t != x:
+            rules.append(
+                Rule(
+                    "X",
+                    M("penalty double: length and strength in their suit", 10, 37, at_least(t, 4)),
+                    lambda h, c: h.honours(t) >= 2,
+                )
+            )
         nt = ctx.cheapest_bid(N)
         if nt and int(nt[0]) <= 3:
             lo, hi = {1: (8, 10), 2: (11, 12), 3: (13, 17)}[int(nt[0])]
             rules.append(Rule(nt, M("no-trump, stopper in their suit", lo, hi), _stops(ctx.their_suits())))
+    rules += _new_suits(ctx, x, major_only=False)
+    rules.append(Rule("P", M("nothing to add", 0, 9)))
+    return rules
+
+
+def _new_suits(ctx: Ctx, x: int, major_only: bool) -> list[Rule]:
+    """New five-card suits after partner's opening and an interference (only the majors with ``major_only``)."""
+    rules = []
     for s in SUIT_ORDER:
         call = ctx.cheapest_bid(s)
+        if major_only and s not in (H, S):
+            continue
         if call and s != x and s not in ctx.their_suits() and int(call[0]) <= 3:
             lo = {"1": 6, "2": 10, "3": 10}[call[0]]
             rules.append(
@@ -210,7 +229,6 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
                     lambda h, c, s=s, n=int(call[0]): h.honours(s) >= min(n, 2),
                 )
             )
-    rules.append(Rule("P", M("nothing to add", 0, 9)))
     return rules
 
 

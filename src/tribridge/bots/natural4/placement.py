@@ -101,6 +101,8 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     labels = ctx.our_labels(ctx.partner)
     if labels and (labels[-1].startswith(LABELS["after-bw"]) or labels[-1].startswith("Blackwood reply")):
         return "P", "pass", N
+    if labels and labels[-1].startswith("penalty") and tuple(ctx.auction.calls[-2:]) == ("X", "P"):
+        return "P", "pass", N  # partner's penalty double stands
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
     partner_placed = bool(labels) and labels[-1].startswith("to play") and ctx.last_bidder == ctx.partner
