@@ -16,10 +16,10 @@ M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
 GAME = {C: 5, D: 5, H: 4, S: 4, N: 3}
 NEED_GAME = {C: 28, D: 28, H: 25, S: 25, N: 25}
-NEED_SLAM, NEED_GRAND, NEED_INVITE = 33, 37, 23
+NEED_SLAM, NEED_GRAND, NEED_INVITE = 32, 37, 23
 # The trick count's corrections: counted from TRICKS_FROM points together; a slam at SLAM_TRICKS estimated
 # tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
-TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.5, 1.5
+TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.8, 1.5
 LABELS = {
     "part": "to play (partscore)",
     "invite": "invites game",
