@@ -52,6 +52,12 @@ def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     if fits and (shapely or not (hand.balanced or p.balanced)):
         return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
     if hand.balanced or p.balanced or not long_suits:
+        if any(not hand.stopper(s) for s in ctx.their_suits()):  # no-trump without a stopper in their suit
+            if fits:
+                return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
+            five = [s for s in (S, H, D, C) if hand.lens[s] >= 5 and s not in ctx.their_suits()]
+            if five:
+                return max(five, key=lambda s: (hand.lens[s], s)), "long"
         return N, "nt"
     return max(long_suits, key=lambda s: (hand.lens[s], s)), "long"
 
