@@ -1,11 +1,13 @@
 """Tests of the standard American four-handed bidder behind /bid and /apis/brill/bid."""
 
+import math
 import re
 
 import numpy as np
 import pytest
 
 from tribridge.bots.natural4 import Bid4View, bid, candidates, decide, decide_call, system_for
+from tribridge.bots.natural4.core import HCP_WEIGHTS, Shown
 from tribridge.cards import Hand, random_deal
 from tribridge.rules.bridge4 import Auction4
 
@@ -148,3 +150,34 @@ def test_random_deals_legal_and_mostly_makeable():
     margin = np.array([int(tables[i, c.declarer, c.strain]) - (c.level + 6) for i, c in enumerate(contracts)])
     assert margin.mean() >= -1.0, margin.mean()
     assert (margin >= 0).mean() >= 0.5, (margin >= 0).mean()
+
+
+def test_hcp_weights_count_every_hand_and_average_ten():
+    # C(52, 13) hands in all; the 40 HCP are shared by four hands, so a hand averages 10
+    assert sum(HCP_WEIGHTS) == math.comb(52, 13)
+    assert sum(p * w for p, w in enumerate(HCP_WEIGHTS)) == 10 * math.comb(52, 13)
+    assert Shown().expect() == 10
+    # an opening's range is mostly its bottom: the mean lies below the middle of 10-21
+    assert 12 <= Shown(lo=10, hi=21).expect() < 15
+    assert Shown(lo=15, hi=17).expect() == 16
+
+
+def test_five_card_major_before_a_negative_double():
+    d = decide_call(view("74.AQ8642.Q74.K4", ["1C", "1S"], seat=2))
+    assert d.call == "2H" and "5+ hearts" in d.explanation
+
+
+def test_penalty_double_of_an_overcall_and_partner_leaves_it_in():
+    d = decide_call(view("84.KQT9.A743.J42", ["1S", "2H"], seat=2))
+    assert d.call == "X" and "penalty" in d.explanation and not d.alert
+    assert bid(view("AKJ52.4.KQ8.Q763", ["1S", "2H", "X", "P"], seat=0)) == "P"
+
+
+def test_advancer_shows_a_five_card_major_before_no_trump():
+    assert bid(view("KQT94.8.73.AJT75", ["P", "1C", "1D", "P"], seat=0)) == "1S"
+
+
+def test_no_three_no_trump_without_a_stopper_in_their_suit():
+    # 20 HCP and a singleton queen of their clubs: the five-card heart suit, not 3NT
+    d = decide_call(view("AQJ4.AKJ73.KT5.Q", ["P", "P", "P", "1H", "2C", "P", "3C"], seat=0, dealer=1))
+    assert d.call == "4H"
