@@ -181,3 +181,12 @@ def test_no_three_no_trump_without_a_stopper_in_their_suit():
     # 20 HCP and a singleton queen of their clubs: the five-card heart suit, not 3NT
     d = decide_call(view("AQJ4.AKJ73.KT5.Q", ["P", "P", "P", "1H", "2C", "P", "3C"], seat=0, dealer=1))
     assert d.call == "4H"
+
+
+def test_responder_does_not_leave_partner_in_a_suit_without_a_fit():
+    # 1♣-1♥-1♠: with a doubleton spade and 5-5 in the red suits, a two-level partscore of our own
+    calls = ["1C", "P", "1H", "P", "1S", "P"]
+    d = decide_call(view("93.JT962.AKJ76.7", calls, seat=0, dealer=2))
+    assert d.call in ("2H", "2D")
+    # three spades opposite partner's four: content with the seven-card fit
+    assert bid(view("T93.JT962.AKJ7.7", calls, seat=0, dealer=2)) == "P"

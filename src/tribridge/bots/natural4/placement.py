@@ -160,14 +160,31 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     return level, why
 
 
+def _better_partscore(hand: HandInfo, ctx: Ctx, strain: int) -> int | None:
+    """The strain our partscore belongs in rather than partner's last suit, if any: no fit in partner's suit,
+    and ``strain`` (or this unbalanced hand's longest suit) has five cards here and is biddable at the two level."""
+    last = ctx.last_bid or ""
+    held = strain_of(last)
+    if strain == N and not hand.balanced:
+        strain = max((S, H, D, C), key=lambda s: (hand.lens[s], s))
+    if ctx.last_bidder != ctx.partner or strain == N or held in (strain, N) or ctx.cheapest(strain) > 2:
+        return None
+    if hand.lens[held] + ctx.shown[ctx.partner].min_len[held] >= 7 or strain in ctx.their_suits():
+        return None  # a seven-card fit in partner's suit is good enough
+    return strain if hand.lens[strain] >= 5 else None
+
+
 def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: int) -> tuple[str, str, int]:
     """The call that reaches ``level`` in ``strain`` from the current auction (or pass / double)."""
     last = ctx.last_bid
     cheapest = ctx.cheapest(strain)
     if last is not None and ctx.ours() and strain_of(last) == strain and int(last[0]) >= level:
         return "P", "pass", strain
-    if why in ("part", "compete") and last is not None and ctx.ours() and why == "part":
-        return "P", "pass", strain
+    if why == "part" and last is not None and ctx.ours():
+        better = _better_partscore(hand, ctx, strain)
+        if better is None:
+            return "P", "pass", strain
+        strain, cheapest = better, ctx.cheapest(better)
     target = max(level, cheapest) if why in ("part", "compete") and cheapest <= max(level, 2) else level
     if target >= cheapest and target <= 7:
         return bid_of(target, strain), why, strain
