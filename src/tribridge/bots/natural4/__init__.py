@@ -104,7 +104,7 @@ def _situation(ctx: Ctx) -> list[Rule]:
         return []
     if not mine and not theirs:
         return direct_actions(ctx)
-    if theirs and not mine:
+    if theirs and not mine and not (len(theirs) > 1 and theirs[-1] == "X"):  # a later double is not for takeout
         return advances(ctx)
     return []
 
