@@ -190,3 +190,9 @@ def test_responder_does_not_leave_partner_in_a_suit_without_a_fit():
     assert d.call in ("2H", "2D")
     # three spades opposite partner's four: content with the seven-card fit
     assert bid(view("T93.JT962.AKJ7.7", calls, seat=0, dealer=2)) == "P"
+
+
+def test_partners_penalty_double_after_an_overcall_is_left_in():
+    # 1♣-P-1♥-1NT(partner)-4♥-P-P-X(partner)-P: a 1-count does not answer it like a takeout double
+    calls = ["1C", "P", "1H", "1N", "4H", "P", "P", "X", "P"]
+    assert bid(view("9652.54.J863.832", calls, seat=3, dealer=2)) == "P"
