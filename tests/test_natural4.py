@@ -196,3 +196,12 @@ def test_partners_penalty_double_after_an_overcall_is_left_in():
     # 1♣-P-1♥-1NT(partner)-4♥-P-P-X(partner)-P: a 1-count does not answer it like a takeout double
     calls = ["1C", "P", "1H", "1N", "4H", "P", "P", "X", "P"]
     assert bid(view("9652.54.J863.832", calls, seat=3, dealer=2)) == "P"
+
+
+def test_five_card_major_after_a_one_notrump_rebid_offers_the_choice_of_games():
+    calls = ["1C", "P", "1S", "P", "1N", "P"]
+    d = decide_call(view("AQ975.K4.Q83.K62", calls, seat=2))
+    assert d.call == "3S" and "5+ spades" in d.explanation
+    calls += ["3S", "P"]
+    assert bid(view("K32.A4.KJ93.Q762", calls, seat=0)) == "4S"  # three-card support: the major game
+    assert bid(view("K2.A43.KJ93.Q762", calls, seat=0)) == "3N"  # a doubleton: 3NT

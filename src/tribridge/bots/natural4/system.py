@@ -315,10 +315,18 @@ def _after_one_nt(x: int) -> list[Rule]:
     return rules
 
 
+def _after_one_nt_rebid(m: int) -> list[Rule]:
+    """Responder's game-forcing jump in a five-card major after opener's 1NT rebid: opener picks 4M or 3NT."""
+    return [Rule(bid_of(3, m), M("five-card suit, forcing to game: choice of games", 12, 37, at_least(m, 5)))]
+
+
 def responder_rebids(ctx: Ctx) -> list[Rule]:
-    """Responder's second call after 1NT (or 2NT) - Stayman or a transfer - and opener's answer, uncontested."""
+    """Responder's second call, uncontested: after 1NT (or 2NT) - Stayman or a transfer - and opener's answer,
+    and after opener's 1NT rebid over a major."""
     opening = ctx.opening or ""
     mine, theirs = ctx.bids_of(ctx.seat), ctx.bids_of(ctx.partner)
+    if len(mine) == 1 and theirs[1:] == ["1N"] and mine[0] in ("1H", "1S"):
+        return _after_one_nt_rebid(strain_of(mine[0]))
     if opening not in ("1N", "2N") or len(mine) != 1 or len(theirs) != 2:
         return []
     two = int(opening[0]) + 1
