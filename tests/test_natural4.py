@@ -205,3 +205,8 @@ def test_five_card_major_after_a_one_notrump_rebid_offers_the_choice_of_games():
     calls += ["3S", "P"]
     assert bid(view("K32.A4.KJ93.Q762", calls, seat=0)) == "4S"  # three-card support: the major game
     assert bid(view("K2.A43.KJ93.Q762", calls, seat=0)) == "3N"  # a doubleton: 3NT
+
+
+def test_a_seventeen_count_with_a_five_card_major_overcalls():
+    # too strong for 8-16 and the wrong shape for a takeout double: still a one-level overcall, not a pass
+    assert bid(view("AQJ95.9.AQ92.A54", ["1C"], seat=3, dealer=2)) == "1S"

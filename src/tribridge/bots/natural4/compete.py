@@ -14,7 +14,7 @@ C, D, H, S, N = 0, 1, 2, 3, 4
 SUIT_ORDER = (S, H, D, C)
 ACE_REPLIES = {"5C": (0, 4), "5D": (1,), "5H": (2,), "5S": (3,)}
 # (min HCP, max HCP, min length) of a simple overcall at levels 1, 2 and 3
-OVERCALL = {1: (8, 16, 5), 2: (11, 17, 5), 3: (13, 18, 6)}
+OVERCALL = {1: (8, 17, 5), 2: (11, 17, 5), 3: (13, 18, 6)}
 BALANCING = 3  # HCP fewer for an overcall or a takeout double in the pass-out seat
 
 
