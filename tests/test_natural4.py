@@ -210,3 +210,8 @@ def test_five_card_major_after_a_one_notrump_rebid_offers_the_choice_of_games():
 def test_a_seventeen_count_with_a_five_card_major_overcalls():
     # too strong for 8-16 and the wrong shape for a takeout double: still a one-level overcall, not a pass
     assert bid(view("AQJ95.9.AQ92.A54", ["1C"], seat=3, dealer=2)) == "1S"
+
+
+def test_a_seven_card_major_is_preferred_to_a_minor_fit():
+    # opposite partner's weak 2♦: the solid seven-card spade suit, not 3NT through the diamond fit
+    assert bid(view("AKQ7543.A2.85.Q8", ["2D", "P"], seat=3, dealer=1)) == "4S"

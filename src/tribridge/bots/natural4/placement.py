@@ -48,6 +48,8 @@ def _strain(hand: HandInfo, ctx: Ctx) -> tuple[int, str]:
     if majors:
         return max(majors, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
     long_suits = [s for s in (S, H, D, C) if hand.lens[s] >= 6 and s not in ctx.their_suits()]
+    if any(s in (H, S) and hand.lens[s] >= 7 for s in long_suits):  # a seven-card major before a minor fit
+        return max((s for s in long_suits if s in (H, S)), key=lambda s: (hand.lens[s], s)), "long"
     shapely = min(hand.lens) <= 1
     if fits and (shapely or not (hand.balanced or p.balanced)):
         return max(fits, key=lambda s: (hand.lens[s] + p.min_len[s], s)), "fit"
