@@ -215,3 +215,10 @@ def test_a_seventeen_count_with_a_five_card_major_overcalls():
 def test_a_seven_card_major_is_preferred_to_a_minor_fit():
     # opposite partner's weak 2♦: the solid seven-card spade suit, not 3NT through the diamond fit
     assert bid(view("AKQ7543.A2.85.Q8", ["2D", "P"], seat=3, dealer=1)) == "4S"
+
+
+def test_no_weak_two_with_a_side_four_card_major():
+    d = decide_call(view("Q.87652.KQT853.T"))
+    assert d.call != "2D"
+    d = decide_call(view("Q2.875.KQT853.T4"))
+    assert d.call == "2D" and "at most 3 hearts" in d.explanation

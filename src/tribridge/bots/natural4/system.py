@@ -53,7 +53,7 @@ def openings(ctx: Ctx) -> list[Rule]:
         rules.append(
             Rule(
                 bid_of(2, suit),
-                M("weak two", 5, 10, at_least(suit, 6), at_most(suit, 6)),
+                M("weak two", 5, 10, at_least(suit, 6), at_most(suit, 6, **{KEYS[m]: 3 for m in (H, S) if m != suit})),
                 lambda h, c, s=suit: h.honours(s) >= 2,
             )
         )
