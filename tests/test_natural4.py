@@ -222,3 +222,9 @@ def test_no_weak_two_with_a_side_four_card_major():
     assert d.call != "2D"
     d = decide_call(view("Q2.875.KQT853.T4"))
     assert d.call == "2D" and "at most 3 hearts" in d.explanation
+
+
+def test_an_old_takeout_double_does_not_force_an_answer_at_the_four_level():
+    # partner doubled 2♥; the opponents have since bid 4♥: a 1-count passes
+    calls = ["P", "P", "1N", "2D", "2H", "X", "2N", "P", "4H", "P", "P"]
+    assert bid(view("T62.T6.J763.7632", calls, seat=0, dealer=3)) == "P"

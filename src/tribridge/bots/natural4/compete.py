@@ -140,6 +140,8 @@ def advances(ctx: Ctx) -> list[Rule]:
     t = _their_strain(ctx)
     partner_call = ctx.actions_of(ctx.partner)[-1]
     rho_passed = ctx.auction.calls[-1] == "P"
+    if partner_call == "X" and tuple(ctx.auction.calls[-2:]) != ("X", "P") and rho_passed:
+        return []  # the doubled contract is gone and the opponents have bid again: nothing forces an answer
     if partner_call == "X" and t != N and rho_passed and not ctx.ours():
         return _answers_to_takeout(ctx, t)
     if partner_call == "X" and t == N and rho_passed:
