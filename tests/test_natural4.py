@@ -228,3 +228,11 @@ def test_an_old_takeout_double_does_not_force_an_answer_at_the_four_level():
     # partner doubled 2♥; the opponents have since bid 4♥: a 1-count passes
     calls = ["P", "P", "1N", "2D", "2H", "X", "2N", "P", "4H", "P", "P"]
     assert bid(view("T62.T6.J763.7632", calls, seat=0, dealer=3)) == "P"
+
+
+def test_splinter_and_opener_s_answer():
+    d = decide_call(view("J873.AJ752..AK94", ["1S", "P"], seat=0, dealer=2))
+    assert d.call == "4D" and d.alert and "at most 1 diamonds" in d.explanation and "4+ spades" in d.explanation
+    calls = ["1S", "P", "4D", "P"]
+    assert bid(view("AKQ92.K5.952.AJ2", calls, seat=2, dealer=2)) == "4N"  # 15 working HCP
+    assert bid(view("AKQ92.Q5.KQ2.J32", calls, seat=2, dealer=2)) == "4S"  # K-Q of diamonds wasted

@@ -12,6 +12,7 @@ M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
 KEYS = "cdhs"
 NO_MAJOR = lens_at_most(h=3, s=3)
+SPLINTER_WORKING = 14  # opener's HCP outside the splinter suit (its ace counts) that start Blackwood
 
 
 def at_least(suit: int, n: int, **more: int) -> tuple[int, int, int, int]:
@@ -74,6 +75,16 @@ def _major_responses(m: int) -> list[Rule]:
             "4N",
             M(f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed", 19, 37, at_least(m, 4), alert=True),
         ),
+    ]
+    for z in (S, H, D, C):
+        if z != m:
+            rules.append(
+                Rule(
+                    bid_of(4 if z < m else 3, z),
+                    M("splinter: game values, a singleton or void here", 13, 16, at_least(m, 4), at_most(z, 1), alert=True),
+                )
+            )
+    rules += [
         Rule(
             bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16
         ),
@@ -320,6 +331,23 @@ def _after_one_nt_rebid(m: int) -> list[Rule]:
     return [Rule(bid_of(3, m), M("five-card suit, forcing to game: choice of games", 12, 37, at_least(m, 5)))]
 
 
+def _after_splinter(ctx: Ctx, m: int) -> list[Rule]:
+    """Opener's answer to partner's splinter: Blackwood with enough working values (kings, queens and jacks in
+    the splinter suit are wasted opposite a singleton or void), else game."""
+    z = strain_of(ctx.bids_of(ctx.partner)[0])
+
+    def working(h: HandInfo, c: Ctx) -> bool:
+        """Whether the HCP outside the splinter suit (its ace counts) reach SPLINTER_WORKING."""
+        wasted = sum(4 - card % 13 for card in h.cards if card // 13 == z and 1 <= card % 13 <= 3)
+        return h.hcp - wasted >= SPLINTER_WORKING
+
+    suit = ("hearts", "spades")[m - 2]
+    return [
+        Rule("4N", M(f"Blackwood (asks for aces), {suit} agreed", 10, 37, at_least(m, 5), alert=True), working),
+        Rule(bid_of(4, m), M("signs off in game opposite the splinter", 10, 37, at_least(m, 5))),
+    ]
+
+
 def responder_rebids(ctx: Ctx) -> list[Rule]:
     """Responder's second call, uncontested: after 1NT (or 2NT) - Stayman or a transfer - and opener's answer,
     and after opener's 1NT rebid over a major."""
@@ -374,6 +402,8 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
     y, rlevel = strain_of(response), int(response[0])
     if y == x:
         return _after_raise(x, rlevel)
+    if x in (H, S) and response == bid_of(4 if y < x else 3, y) and y != N:
+        return _after_splinter(ctx, x)
     if response == "1N":
         return _after_one_nt(x)
     if y != N and rlevel <= 2:
