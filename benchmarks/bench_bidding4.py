@@ -1,6 +1,7 @@
 """Benchmark: four-handed bidding quality against double-dummy par (the robot API's /bid bidder).
 
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000          # new vs previous vs "1NT or pass"
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 500 --worst 30  # and list the 30 worst deals
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -187,6 +189,20 @@ def interval(values: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def print_worst(n, skip, deals, boards, pars, tables, imps_ns, auctions) -> None:
+    """List (on stderr) the ``n`` deals from ``skip`` on where natural4 is furthest from par: the board, par,
+    the IMPs, the contract and auction, the hands and the double-dummy table (by seat, strains C D H S NT)."""
+    order = sorted(range(skip, len(deals)), key=lambda j: (-abs(imps_ns[j]), j))[:n]
+    for j in order:
+        dealer, vul = boards[j]
+        hands = " ".join(f"{'NESW'[s]}:{deals[j][s].to_pbn()}" for s in range(4))
+        print(
+            f"deal {j} dealer {'NESW'[dealer]} vul {vul} par {int(pars[j])} imps {int(imps_ns[j])} | "
+            f"{auctions[j]} | {hands} | dd {tables[j].tolist()}",
+            file=sys.stderr,
+        )
+
+
 def main() -> None:
     """Run the benchmark, print JSON, and save it under benchmarks/results/."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -196,6 +212,7 @@ def main() -> None:
     ap.add_argument("--par-check", type=int, default=20, help="deals whose par is checked against endplay's")
     ap.add_argument("--dd-only", action="store_true", help="only solve (and cache) the double-dummy tables")
     ap.add_argument("--skip", type=int, default=0, help="score only the deals from this index on (a held-out part)")
+    ap.add_argument("--worst", type=int, default=0, help="also list the N deals natural4 loses most on (stderr)")
     args = ap.parse_args()
 
     from tribridge.cards import Deal
@@ -224,6 +241,7 @@ def main() -> None:
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
+    auctions: list[str] = []
     for name, policy in policies.items():
         t0 = time.perf_counter()
         got, shown = [], []
@@ -234,9 +252,13 @@ def main() -> None:
             shown.append(
                 str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
             )
+            if name == "natural4":
+                auctions.append(f"{shown[-1]}: {' '.join(auction.calls)}")
         seconds[name] = time.perf_counter() - t0
         per_deal[name] = np.array(got, dtype=np.float64)
         contracts[name] = shown[:20]
+    if args.worst:
+        print_worst(args.worst, args.skip, deals, boards, pars, tables, per_deal["natural4"], auctions)
     # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
     loss = {k: -np.abs(v[args.skip :]) for k, v in per_deal.items()}
     out = {
