@@ -236,3 +236,8 @@ def test_splinter_and_opener_s_answer():
     calls = ["1S", "P", "4D", "P"]
     assert bid(view("AKQ92.K5.952.AJ2", calls, seat=2, dealer=2)) == "4N"  # 15 working HCP
     assert bid(view("AKQ92.Q5.KQ2.J32", calls, seat=2, dealer=2)) == "4S"  # K-Q of diamonds wasted
+
+
+def test_one_notrump_opener_accepts_the_invitation_with_a_maximum():
+    assert bid(view("AQ2.KJ4.KT98.K62", ["1N", "P", "2N", "P"])) == "3N"  # 16
+    assert bid(view("AQ2.KJ4.KT98.Q62", ["1N", "P", "2N", "P"])) == "P"  # 15

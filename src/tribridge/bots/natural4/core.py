@@ -208,8 +208,11 @@ class Shown:
         self.balanced = self.balanced or meaning.balanced
 
     def expect(self) -> int:
-        """A point estimate of the seat's HCP: the mean HCP of a random hand within the shown range (rounded)."""
+        """A point estimate of the seat's HCP: the middle of a narrow range (five values or fewer, rounded up),
+        else the mean HCP of a random hand within the shown range (rounded)."""
         lo, hi = max(0, self.lo), min(MAX_HCP, self.hi)
+        if hi - lo <= 4:
+            return (lo + hi + 1) // 2
         weight = sum(HCP_WEIGHTS[lo : hi + 1])
         if weight == 0:
             return lo
