@@ -213,6 +213,7 @@ def main() -> None:
     ap.add_argument("--dd-only", action="store_true", help="only solve (and cache) the double-dummy tables")
     ap.add_argument("--skip", type=int, default=0, help="score only the deals from this index on (a held-out part)")
     ap.add_argument("--worst", type=int, default=0, help="also list the N deals natural4 loses most on (stderr)")
+    ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 
     from tribridge.cards import Deal
@@ -275,8 +276,8 @@ def main() -> None:
         out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     out["first_contracts"] = contracts
     print(json.dumps(out, indent=1))
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(out, indent=1) + "\n")
+    args.results.parent.mkdir(exist_ok=True)
+    args.results.write_text(json.dumps(out, indent=1) + "\n")
 
 
 if __name__ == "__main__":
