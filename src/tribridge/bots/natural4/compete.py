@@ -59,7 +59,9 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
     if nt and int(nt[0]) <= 2:
         rules.append(
             Rule(
-                nt, M(f"{word}no-trump overcall, stopper in their suit", 15 - light, 18 - light, balanced=True), _stops({t})
+                nt,
+                M(f"{word}no-trump overcall, stopper in their suit", 15 - light, 18 - light, balanced=True),
+                _stops({t}),
             )
         )
     for s in SUIT_ORDER:

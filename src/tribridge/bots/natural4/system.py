@@ -81,7 +81,14 @@ def _major_responses(m: int) -> list[Rule]:
             rules.append(
                 Rule(
                     bid_of(4 if z < m else 3, z),
-                    M("splinter: game values, a singleton or void here", 13, 16, at_least(m, 4), at_most(z, 1), alert=True),
+                    M(
+                        "splinter: game values, a singleton or void here",
+                        13,
+                        16,
+                        at_least(m, 4),
+                        at_most(z, 1),
+                        alert=True,
+                    ),
                 )
             )
     rules += [
