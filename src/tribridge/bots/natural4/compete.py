@@ -15,7 +15,6 @@ SUIT_ORDER = (S, H, D, C)
 ACE_REPLIES = {"5C": (0, 4), "5D": (1,), "5H": (2,), "5S": (3,)}
 # (min HCP, max HCP, min length) of a simple overcall at levels 1, 2 and 3
 OVERCALL = {1: (8, 17, 5), 2: (11, 17, 5), 3: (13, 18, 6)}
-BALANCING = 3  # HCP fewer for an overcall or a takeout double in the pass-out seat
 
 
 def _their_strain(ctx: Ctx) -> int:
@@ -52,18 +51,9 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
                 )
         rules.append(Rule("P", M("no suitable action")))
         return rules
-    # in the pass-out seat (their bid followed by two passes) a level of strength lighter: partner has values
-    light = BALANCING if level <= 2 and tuple(ctx.auction.calls[-2:]) == ("P", "P") else 0
-    word = "balancing " if light else ""
     nt = ctx.cheapest_bid(N)
     if nt and int(nt[0]) <= 2:
-        rules.append(
-            Rule(
-                nt,
-                M(f"{word}no-trump overcall, stopper in their suit", 15 - light, 18 - light, balanced=True),
-                _stops({t}),
-            )
-        )
+        rules.append(Rule(nt, M("no-trump overcall, stopper in their suit", 15, 18, balanced=True), _stops({t})))
     for s in SUIT_ORDER:
         if s == t or s in ctx.their_suits():
             continue
@@ -73,7 +63,7 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
             rules.append(
                 Rule(
                     bid_of(lv, s),
-                    M(f"{word}overcall", lo - light, hi, at_least(s, n)),
+                    M("overcall", lo, hi, at_least(s, n)),
                     lambda h, c, s=s, lv=lv: (
                         h.honours(s) >= lv and s == longest(h, tuple(x for x in SUIT_ORDER if x != t))
                     ),
@@ -89,16 +79,8 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
             )
     if level <= 4:
         rules += [
-            Rule(
-                "X",
-                M(f"{word}takeout double", (12 if level <= 2 else 14) - light, 37, max_len=at_most(t, 2)),
-                _unbid_support(t),
-            ),
-            Rule(
-                "X",
-                M(f"{word}takeout double", (14 if level <= 2 else 16) - light, 37, max_len=at_most(t, 3)),
-                _unbid_support(t),
-            ),
+            Rule("X", M("takeout double", 12 if level <= 2 else 14, 37, max_len=at_most(t, 2)), _unbid_support(t)),
+            Rule("X", M("takeout double", 14 if level <= 2 else 16, 37, max_len=at_most(t, 3)), _unbid_support(t)),
             Rule("X", M("takeout double, strong hand", 18, 37)),
         ]
     rules.append(Rule("P", M("no suitable action")))
