@@ -24,6 +24,13 @@ from tribridge.bots.belief import (
     position_seed,
     sample_layouts,
 )
+from tribridge.bots.belief_features import view_features
+from tribridge.bots.belief_model import (
+    BeliefModel,
+    default_belief_model,
+    importance_resample,
+    layout_log_weights,
+)
 from tribridge.bots.position import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Position, solve_positions
@@ -41,6 +48,10 @@ FIRST_TRICK_LAYOUTS = 12
 # 3 was measured over 500 deals against 2; the difference is within the noise, 3 costs ~1.3x).
 OVERSAMPLE = 3
 TIE_EPSILON = 1e-9
+# With the learned belief model, PIMC draws this many consistent layouts per layout it keeps and
+# resamples them by the model's importance weights (docs/bots.md, belief model).
+MODEL_POOL = 4
+BELIEFS = ("paper", "model")
 
 
 # --------------------------------------------------------------------------------------------
@@ -166,6 +177,25 @@ def consistent_order(layouts: np.ndarray, position: CardPosition, wanted: int, p
     return np.argsort(misses, kind="stable")[:wanted]
 
 
+def _model_sample(
+    position: CardPosition,
+    potentials: np.ndarray,
+    layouts: int,
+    pool: int,
+    rng: np.random.Generator,
+    max_draws: int | None,
+) -> tuple[BeliefSample, np.ndarray]:
+    """``pool * layouts`` consistent layouts resampled to ``layouts`` by the model's weights; (sample, counts)."""
+    knowledge = position.knowledge()
+    sample = sample_layouts(knowledge, layouts * pool, rng, max_draws=max_draws)
+    unseen = np.array(knowledge.unseen(), dtype=np.int64)
+    log_w = layout_log_weights(sample.layouts, potentials, unseen)
+    picked = importance_resample(log_w, layouts, rng)
+    unique, counts = np.unique(picked, return_counts=True)
+    kept = replace(sample, layouts=sample.layouts[unique], requested=layouts, relaxed=sample.relaxed[unique])
+    return kept, counts.astype(np.float64)
+
+
 def pimc_decide(
     position: CardPosition,
     layouts: int = DEFAULT_LAYOUTS,
@@ -174,12 +204,16 @@ def pimc_decide(
     first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
     check_plays: int = 0,
     oversample: int = OVERSAMPLE,
+    potentials: np.ndarray | None = None,
+    pool: int = MODEL_POOL,
 ) -> PimcDecision:
     """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins.
 
     With ``check_plays`` > 0, ``oversample`` times as many layouts are drawn and those in which the
     last ``check_plays`` cards of the unseen hands were double-dummy best are kept (the opponents
-    are assumed to play well); see :func:`consistent_order`.
+    are assumed to play well); see :func:`consistent_order`. With ``potentials`` (``float[52, 4]``
+    from the belief model, :meth:`BeliefModel.potentials`), ``pool`` times as many consistent layouts
+    are drawn and resampled by importance weight; a layout drawn twice is solved once and counted twice.
     """
     legal = position.legal_cards()
     if not legal:
@@ -187,16 +221,28 @@ def pimc_decide(
     if len(legal) == 1:
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
     _check_play_options(check_plays, oversample)
+    if pool < 1:
+        raise InvalidInput("pool", f"expected a factor >= 1, got {pool}")
     layouts = layouts_for(position, layouts, first_trick_layouts)
     rng = random_stream(position.seed() if seed is None else seed)
     plays = hidden_plays(position, check_plays) if check_plays else []
-    drawn = layouts * oversample if plays else layouts
-    sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
+    counts: np.ndarray | None = None
+    if potentials is not None:
+        sample, counts = _model_sample(position, potentials, layouts, pool, rng, max_draws)
+    else:
+        drawn = layouts * oversample if plays else layouts
+        sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
     if plays:
         keep = consistent_order(sample.layouts, position, layouts, plays)
         sample = replace(sample, layouts=sample.layouts[keep], requested=layouts, relaxed=sample.relaxed[keep])
+        counts = None if counts is None else counts[keep]
     cards, scores = dd_card_scores(sample.layouts, position)
-    means = scores.mean(axis=0) if len(scores) else np.zeros(len(cards))
+    if len(scores) == 0:
+        means = np.zeros(len(cards))
+    elif counts is not None:
+        means = counts @ scores / counts.sum()
+    else:
+        means = scores.mean(axis=0)
     candidates = sorted(zip(cards, means.tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
     best_mean = candidates[0][1]
     tied = [c for c, m in candidates if m >= best_mean - TIE_EPSILON]
@@ -330,7 +376,12 @@ def _full_position(view: SeatView) -> CardPosition:
 
 
 class PimcPlayer:
-    """PIMC: K layouts from the belief sampler, each legal card scored by mean double-dummy tricks."""
+    """PIMC: K layouts from the belief sampler, each legal card scored by mean double-dummy tricks.
+
+    ``belief``: ``"paper"`` (the default) reads the auction with the paper's NT-call model (when
+    ``use_auction``); ``"model"`` draws consistent layouts without auction facts and resamples them
+    by the learned belief model's importance weights (``belief_model``: the shipped one by default).
+    """
 
     name = "pimc"
 
@@ -342,7 +393,14 @@ class PimcPlayer:
         first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
         check_plays: int = 0,
         oversample: int = OVERSAMPLE,
+        belief: str = "paper",
+        pool: int = MODEL_POOL,
+        belief_model: BeliefModel | None = None,
     ) -> None:
+        if belief not in BELIEFS:
+            raise InvalidInput("belief", f"expected one of {', '.join(BELIEFS)}, got {belief!r}")
+        if pool < 1:
+            raise InvalidInput("pool", f"expected a factor >= 1, got {pool}")
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
         if first_trick_layouts < 1:
@@ -354,6 +412,9 @@ class PimcPlayer:
         _check_play_options(check_plays, oversample)
         self.check_plays = check_plays
         self.oversample = oversample
+        self.belief = belief
+        self.pool = pool
+        self.belief_model = belief_model
         self.last: PimcDecision | None = None
 
     def cache_key(self) -> tuple:
@@ -366,10 +427,16 @@ class PimcPlayer:
             self.max_draws,
             self.check_plays,
             self.oversample,
-        )
+        ) + (() if self.belief == "paper" else (self.belief, self.pool, self._model_key()))
+
+    def _model_key(self) -> tuple:
+        """The weights in use (the shipped model is named, a given one is keyed by its weights)."""
+        if self.belief_model is None:
+            return ("shipped",)
+        return ("given", self.belief_model.flat().tobytes())
 
     def _facts(self, view: SeatView) -> list[NtFact]:
-        if not self.use_auction:
+        if not self.use_auction or self.belief == "model":
             return []
         return facts_for_play_view(view)
 
@@ -386,9 +453,18 @@ class PimcPlayer:
                 first_trick_layouts=self.first_trick_layouts,
                 check_plays=self.check_plays,
                 oversample=self.oversample,
+                potentials=self._potentials(view),
+                pool=self.pool,
             )
         self.last = decision
         return decision
+
+    def _potentials(self, view: SeatView) -> np.ndarray | None:
+        """The belief model's potentials for this view (``belief="model"``), else None."""
+        if self.belief != "model":
+            return None
+        model = self.belief_model if self.belief_model is not None else default_belief_model()
+        return model.potentials(view_features(view))
 
     def candidates(self, view: Any) -> list[tuple[Card, float]]:
         """Legal cards with mean double-dummy tricks, best first."""
