@@ -17,6 +17,7 @@ ALIASES: dict[str, tuple[str, list[str]]] = {
     "pimc": ("bench_bots", ["speed"]),
     "declarer": ("bench_bots", ["declarer"]),
     "bidding": ("bench_bots", ["bidding"]),
+    "defence": ("bench_belief", ["defence"]),
 }
 
 
