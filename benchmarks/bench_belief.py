@@ -208,7 +208,9 @@ def bench_paired(args: argparse.Namespace) -> dict:
     options = {"layouts": args.layouts}
     if args.first_trick_layouts is not None:
         options["first_trick_layouts"] = args.first_trick_layouts
-    jobs = [(args.seed, i, args.name, args.auction, options) for i in range(args.first_deal, args.first_deal + args.deals)]
+    jobs = [
+        (args.seed, i, args.name, args.auction, options) for i in range(args.first_deal, args.first_deal + args.deals)
+    ]
     rows: list[dict] = []
     skipped = 0
     t0 = time.perf_counter()
@@ -218,7 +220,9 @@ def bench_paired(args: argparse.Namespace) -> dict:
                 skipped += 1
             else:
                 rows.append(row)
-            print(f"\r{args.name} benchmark: {len(rows) + skipped}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
+            print(
+                f"\r{args.name} benchmark: {len(rows) + skipped}/{len(jobs)} deals", end="", file=sys.stderr, flush=True
+            )
     print(file=sys.stderr)
     if args.out:
         with open(args.out, "w") as fh:

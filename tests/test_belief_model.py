@@ -90,7 +90,9 @@ def test_uniform_model_gives_each_hand_its_share_of_the_unseen_cards():
     features = view_features(view)
     probs = BeliefModel.uniform().probabilities(features)
     for c in np.flatnonzero(features.allowed.any(axis=1)):
-        share = np.where(features.allowed[c], features.needs, 0) / np.where(features.allowed[c], features.needs, 0).sum()
+        share = (
+            np.where(features.allowed[c], features.needs, 0) / np.where(features.allowed[c], features.needs, 0).sum()
+        )
         assert np.allclose(probs[c], share)
 
 
@@ -141,9 +143,10 @@ def test_layout_weights_reject_impossible_placements_and_resampling_follows_weig
 def test_pimc_player_belief_option_is_checked_and_keyed():
     assert PimcPlayer().cache_key() != PimcPlayer(belief="model").cache_key()
     assert PimcPlayer(belief="model").cache_key() != PimcPlayer(belief="model", pool=2).cache_key()
-    assert PimcPlayer(belief="model", belief_model=random_model(1)).cache_key() != PimcPlayer(
-        belief="model", belief_model=random_model(2)
-    ).cache_key()
+    assert (
+        PimcPlayer(belief="model", belief_model=random_model(1)).cache_key()
+        != PimcPlayer(belief="model", belief_model=random_model(2)).cache_key()
+    )
     with pytest.raises(InvalidInput) as err:
         PimcPlayer(belief="oracle")
     assert err.value.field == "belief"
@@ -192,9 +195,7 @@ def test_model_file_round_trip_and_shape_check(tmp_path):
 def test_train_belief_command_runs_on_a_tiny_size(tmp_path, capsys):
     out = tmp_path / "model.npz"
     games = tmp_path / "games.jsonl"
-    code = main(
-        ["train-belief", "--deals", "2", "--seed", "3", "--out", str(out), "--games-out", str(games), "--json"]
-    )
+    code = main(["train-belief", "--deals", "2", "--seed", "3", "--out", str(out), "--games-out", str(games), "--json"])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     assert report["deals"] == 2 and report["rows"] > 0

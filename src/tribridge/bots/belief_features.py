@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tribridge.bots.position import CardPosition
+from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.view import SeatView
 
@@ -146,7 +147,7 @@ def _hand_rows(view: SeatView, position: CardPosition, auction: dict[int, dict])
         played_by[seat] += 1
     rows = np.zeros((4, len(HAND_FEATURES)))
     for s in range(4):
-        player = view.player_at(s) if s != declarer ^ 2 else None
+        player = view.player_at(Seat(s)) if s != declarer ^ 2 else None
         rec = auction.get(int(player)) if player is not None else None
         f = dict.fromkeys(HAND_FEATURES, 0.0)
         f["const"] = 1.0
@@ -198,10 +199,14 @@ def _auction_pairs(view: SeatView, auction: dict[int, dict], pair: np.ndarray) -
     assert contract is not None
     bid_suits = {p: [d for _, d in rec["bids"] if d < 4] for p, rec in auction.items()}
     for s in range(4):
-        player = view.player_at(s) if s != int(contract.declarer) ^ 2 else None
+        player = view.player_at(Seat(s)) if s != int(contract.declarer) ^ 2 else None
         mine = bid_suits.get(int(player), []) if player is not None else []
         others = {d for p, ds in bid_suits.items() if player is None or p != int(player) for d in ds}
-        top = max(auction[int(player)]["bids"]) if player is not None and auction.get(int(player), {}).get("bids") else None
+        top = (
+            max(auction[int(player)]["bids"])
+            if player is not None and auction.get(int(player), {}).get("bids")
+            else None
+        )
         for suit in range(4):
             cols = slice(suit * 13, suit * 13 + 13)
             pair[s, cols, 0] = min(mine.count(suit), 2) / 2.0

@@ -66,7 +66,9 @@ class BeliefModel:
     @classmethod
     def uniform(cls) -> BeliefModel:
         """The model with zero weights: each hand in proportion to the unseen cards it holds."""
-        return cls(np.zeros((len(HAND_FEATURES), len(CARD_FEATURES))), np.zeros((len(PAIR_FEATURES), len(RANK_FEATURES))))
+        return cls(
+            np.zeros((len(HAND_FEATURES), len(CARD_FEATURES))), np.zeros((len(PAIR_FEATURES), len(RANK_FEATURES)))
+        )
 
     @property
     def n_params(self) -> int:

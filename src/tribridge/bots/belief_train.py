@@ -56,7 +56,9 @@ def feature_rows(features: ViewFeatures) -> tuple[np.ndarray, np.ndarray, np.nda
     hand_card = features.hand[:, None, :, None] * features.card[cards][None, :, None, :]  # [4, k, H, C]
     pair_rank = features.pair[:, cards, :, None] * features.rank[cards][None, :, None, :]  # [4, k, P, R]
     k = len(cards)
-    x = np.concatenate([hand_card.reshape(4, k, -1), pair_rank.reshape(4, k, -1)], axis=2)
+    hc = features.hand.shape[1] * features.card.shape[1]
+    pr = features.pair.shape[2] * features.rank.shape[1]
+    x = np.concatenate([hand_card.reshape(4, k, hc), pair_rank.reshape(4, k, pr)], axis=2)
     with np.errstate(divide="ignore"):
         prior = np.where(features.allowed[cards], np.log(np.maximum(features.needs, 1))[None, :], -np.inf)
     return cards, np.ascontiguousarray(x.transpose(1, 0, 2), dtype=np.float32), prior
@@ -85,7 +87,11 @@ def build_data(
     if not xs:
         raise InvalidInput("games", "no position with an uncertain card: every game was passed out")
     return BeliefData(
-        np.concatenate(xs), np.concatenate(priors), np.concatenate(ys), np.concatenate(tricks), np.concatenate(positions)
+        np.concatenate(xs),
+        np.concatenate(priors),
+        np.concatenate(ys),
+        np.concatenate(tricks),
+        np.concatenate(positions),
     )
 
 
@@ -171,9 +177,7 @@ def fit_belief(
     return BeliefModel.from_flat(theta), history
 
 
-def calibration_table(
-    probabilities: np.ndarray, outcomes: np.ndarray, bins: int = 10
-) -> list[dict[str, float | int]]:
+def calibration_table(probabilities: np.ndarray, outcomes: np.ndarray, bins: int = 10) -> list[dict[str, object]]:
     """Predicted against observed frequency in equal-width probability bins (pairs card x possible hand)."""
     probabilities = np.asarray(probabilities, dtype=np.float64).ravel()
     outcomes = np.asarray(outcomes, dtype=np.float64).ravel()

@@ -21,9 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", type=int, default=1000, help="deals to bid and play (default 1000)")
     p.add_argument("--seed", type=int, default=20, help="random seed (default 20)")
     p.add_argument("--workers", type=int, default=1, help="processes playing the games (default 1)")
-    p.add_argument(
-        "--games", default=None, help="read the games from this JSON-lines file instead of playing them"
-    )
+    p.add_argument("--games", default=None, help="read the games from this JSON-lines file instead of playing them")
     p.add_argument("--games-out", default=None, help="also write the games played to this JSON-lines file")
     p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights (default 1e-4)")
     p.add_argument("--iterations", type=int, default=12, help="most Newton steps (default 12)")
