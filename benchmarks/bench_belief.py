@@ -78,7 +78,9 @@ def bench_eval(args: argparse.Namespace) -> dict:
     sampler_pairs: list[np.ndarray] = []
     outcomes: list[np.ndarray] = []
     positions = exact = 0
+    game_gains: list[float] = []
     for record in records:
+        gains: list[float] = []
         for view, owners in game_views(record):
             features = view_features(view)
             cards = np.flatnonzero(features.allowed.sum(axis=1) >= 2)
@@ -97,8 +99,13 @@ def bench_eval(args: argparse.Namespace) -> dict:
             sampler_pairs.append(p_sampler[mask])
             outcomes.append(hit[mask])
             row = per_trick.setdefault(len(view.played) // 4, {"model": [], "sampler": []})
-            row["model"].extend(np.log(p_model[np.arange(len(cards)), truth]).tolist())
-            row["sampler"].extend(np.log(p_sampler[np.arange(len(cards)), truth]).tolist())
+            ll_model = np.log(p_model[np.arange(len(cards)), truth])
+            ll_sampler = np.log(p_sampler[np.arange(len(cards)), truth])
+            row["model"].extend(ll_model.tolist())
+            row["sampler"].extend(ll_sampler.tolist())
+            gains.extend((ll_model - ll_sampler).tolist())
+        if gains:
+            game_gains.append(statistics.fmean(gains))
     all_model = [v for r in per_trick.values() for v in r["model"]]
     all_sampler = [v for r in per_trick.values() for v in r["sampler"]]
     diffs = [m - s for r in per_trick.values() for m, s in zip(r["model"], r["sampler"])]
@@ -113,7 +120,8 @@ def bench_eval(args: argparse.Namespace) -> dict:
         "loglik_per_card_model": statistics.fmean(all_model),
         "loglik_per_card_sampler": statistics.fmean(all_sampler),
         "loglik_gain": statistics.fmean(diffs),
-        "loglik_gain_ci95_cards_independent": _ci(diffs),
+        "loglik_gain_ci95_by_game": _ci(game_gains),
+        "loglik_gain_games_better": sum(g > 0 for g in game_gains),
         "per_trick": {
             str(t): {
                 "cards": len(r["model"]),
