@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from tribridge.bots.belief import layout_respects
 from tribridge.bots.belief_features import CARD_FEATURES, HAND_FEATURES, PAIR_FEATURES, RANK_FEATURES, view_features
+from tribridge.bots.belief_games import GameRecord, game_views
 from tribridge.bots.belief_model import (
     BeliefModel,
     importance_resample,
@@ -210,3 +211,25 @@ def test_train_belief_command_runs_on_a_tiny_size(tmp_path, capsys):
 def test_train_belief_rejects_bad_sizes(capsys):
     assert main(["train-belief", "--deals", "0"]) == 2
     assert "deals" in capsys.readouterr().err
+
+
+def test_game_views_give_each_player_its_view_and_the_true_owners():
+    state, _ = random_view(21)
+    record = GameRecord(
+        0,
+        state.deal.to_pbn(),
+        int(state.dealer),
+        tuple(str(c) for c in state.auction.calls),
+        tuple(str(p.card) for p in state.view(state.players[0]).played),
+        ("",) * 4,
+        ("",) * 4,
+    )
+    seen = 0
+    for view, owners in game_views(record, snapshots=(0, 1, 5)):
+        seen += 1
+        assert view.phase == "play" and len(view.played) in (0, 1, 5)
+        assert all(owners[c] == int(view.seat) for c in view.hand.cards)
+        assert all(owners[p.card.index] == int(p.seat) for p in view.played)
+        assert (view.dummy is not None) == (len(view.played) > 0)
+    played = len(record.cards)
+    assert played > 5 and seen == 9
