@@ -214,7 +214,7 @@ def test_train_belief_rejects_bad_sizes(capsys):
 
 
 def test_game_views_give_each_player_its_view_and_the_true_owners():
-    state, _ = random_view(21)
+    state, _ = random_view(22)  # nine cards played
     record = GameRecord(
         0,
         state.deal.to_pbn(),
