@@ -233,3 +233,24 @@ def test_game_views_give_each_player_its_view_and_the_true_owners():
         assert (view.dummy is not None) == (len(view.played) > 0)
     played = len(record.cards)
     assert played > 5 and seen == 9
+
+
+def test_pimc_model_is_a_registered_bot_that_plays_legal_cards():
+    from tribridge.bots import get_bot
+    from tribridge.cards import Deal, Seat
+    from tribridge.rules.deal import DealState
+
+    bot = get_bot("pimc-model", player_options={"layouts": 4})
+    assert bot.player.belief == "model" and bot.player.layouts == 4
+    assert get_bot("pimc").player.belief == "paper"
+    assert bot.player.cache_key() != get_bot("pimc", player_options={"layouts": 4}).player.cache_key()
+    state = DealState.start(
+        Deal.from_pbn("N:AKQ2.KJ4.Q73.A95 J84.QT98.K52.J73 T976.753.AJ8.K62 53.A62.T964.QT84"), Seat.N
+    )
+    for call in ("1N", "P", "P"):
+        state = state.apply(call)
+    for _ in range(6):
+        view = state.view(state.turn)
+        card = bot.play(view)
+        assert card in view.legal_cards()
+        state = state.apply(card, state.turn)

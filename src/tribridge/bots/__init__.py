@@ -10,11 +10,12 @@ paper      PaperBidder           PimcPlayer
 estimate   EstimateBidder        PimcPlayer
 simulation SimulationBidder      PimcPlayer
 pimc       SimulationBidder      PimcPlayer  (the strongest pair; same as ``simulation``)
+pimc-model SimulationBidder      PimcPlayer(belief="model") (layouts weighted by the learned belief model)
 dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper bound)
 ========== ===================== ===================
 
 Any pair can also be named ``BIDDER+PLAYER``, e.g. ``paper+dd`` or ``simulation+random``, with
-bidders ``random paper estimate simulation`` and players ``random dd pimc``.
+bidders ``random paper estimate simulation`` and players ``random dd pimc pimc-model``.
 """
 
 from __future__ import annotations
@@ -25,13 +26,14 @@ from typing import Any
 from tribridge.errors import InvalidInput
 
 BIDDER_NAMES = ("random", "paper", "estimate", "simulation")
-PLAYER_NAMES = ("random", "dd", "pimc")
+PLAYER_NAMES = ("random", "dd", "pimc", "pimc-model")
 BOT_PAIRS: dict[str, tuple[str, str]] = {
     "random": ("random", "random"),
     "paper": ("paper", "pimc"),
     "estimate": ("estimate", "pimc"),
     "simulation": ("simulation", "pimc"),
     "pimc": ("simulation", "pimc"),
+    "pimc-model": ("simulation", "pimc-model"),
     "dd": ("paper", "dd"),
 }
 
@@ -53,11 +55,13 @@ def get_bidder(name: str, **options: Any) -> Any:
 
 
 def get_player(name: str, **options: Any) -> Any:
-    """A card player by name: random, dd, pimc."""
+    """A card player by name: random, dd, pimc, pimc-model (PIMC with the learned belief model)."""
     from tribridge.bots import play  # imported here: start-up time (bot names without compiling kernels)
 
     classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
     key = str(name).strip().lower()
+    if key == "pimc-model":
+        return play.PimcPlayer(**{"belief": "model", **options})
     if key not in classes:
         raise InvalidInput("player", f"unknown card player {name!r}; expected one of {', '.join(PLAYER_NAMES)}")
     return classes[key](**options)

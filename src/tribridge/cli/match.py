@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play N deals between three bots, each deal with all six assignments of the bots to the three "
         "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
         "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
-        "pimc, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
+        "pimc, pimc-model, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
         "their place in --bots: A, B, C. --deals-file plays the boards of a PBN file (as dealt).",
     )
     p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     for name in names:
         bidder, player = bot_parts(name)
         entry: dict[str, dict] = {}
-        if player == "pimc" and pimc_options:
+        if player in ("pimc", "pimc-model") and pimc_options:
             entry["player"] = dict(pimc_options)
         if bidder in ("simulation", "estimate") and args.bid_layouts is not None:
             entry["bidder"] = {"layouts": args.bid_layouts}
