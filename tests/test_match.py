@@ -29,6 +29,21 @@ def test_small_match_runs_and_rotates():
             assert s.tricks_lost_vs_dd == 0
 
 
+def test_paired_margins_are_each_bot_against_the_other_two():
+    import numpy as np
+
+    result = run_match(["dd", "random", "paper+dd"], deals=3, seed=5)
+    per_deal = result.per_deal
+    for b, (margin, ci) in enumerate(result.margins()):
+        others = [o for o in range(3) if o != b]
+        diff = per_deal[:, b] - per_deal[:, others].mean(axis=1)
+        assert margin == pytest.approx(diff.mean())
+        assert ci == pytest.approx(1.96 * diff.std(ddof=1) / np.sqrt(3))
+    assert sum(m for m, _ in result.margins()) == pytest.approx(0.0, abs=1e-9)  # the margins balance out
+    rows = result.to_json()["summary"]
+    assert [r["margin_vs_others"] for r in rows] == [m for m, _ in result.margins()]
+
+
 def test_match_rejects_bad_input():
     with pytest.raises(InvalidInput):
         run_match(["dd", "random"], deals=1, seed=1)

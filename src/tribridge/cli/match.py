@@ -119,14 +119,16 @@ def run(args: argparse.Namespace) -> int:
 
     source = f"--deals-file {args.deals_file}" if args.deals_file else f"--seed {args.seed}"
     table = Table(title=f"tribridge match --bots {args.bots} --deals {deals} {source} --scheme {args.scheme}")
-    for col in ("bot", "mean score/deal", "95% CI ±", "declared", "made %", "tricks lost vs DD", "top contracts"):
+    columns = ("bot", "mean score/deal", "95% CI ±", "margin vs others (paired)", "declared", "made %")
+    for col in (*columns, "tricks lost vs DD", "top contracts"):
         table.add_column(col)
-    for s, label in zip(result.summaries, labels):
+    for s, label, (margin, margin_ci) in zip(result.summaries, labels, result.margins()):
         made = "-" if s.made_pct is None else f"{s.made_pct:.1f}"
         ci = f"{s.ci95:.1f}" if math.isfinite(s.ci95) else "- (1 deal)"
         loss = "-" if s.tricks_lost_vs_dd is None else f"{s.tricks_lost_vs_dd:+.2f}"
         top = ", ".join(f"{c}×{k}" for c, k in s.contracts.most_common(3))
-        table.add_row(label, f"{s.mean_score:.1f}", ci, str(s.declared), made, loss, top)
+        paired = f"{margin:+.1f} ± {margin_ci:.1f}" if math.isfinite(margin_ci) else f"{margin:+.1f}"
+        table.add_row(label, f"{s.mean_score:.1f}", ci, paired, str(s.declared), made, loss, top)
     console = Console()
     console.print(table)
     console.print(f"{result.deals} deals × 6 seatings = {result.games} games; passed out {result.passed_out}")

@@ -254,6 +254,16 @@ class MatchResult:
     games: int
     per_deal: np.ndarray  # float[deals, 3]: each bot's mean score per deal
 
+    def margins(self) -> list[tuple[float, float]]:
+        """Each bot's paired margin: per deal, its mean score minus the other two bots' mean; (mean, 95 % CI ±)."""
+        out = []
+        for b in range(3):
+            diff = self.per_deal[:, b] - np.delete(self.per_deal, b, axis=1).mean(axis=1)
+            n = len(diff)
+            ci = float(1.96 * diff.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+            out.append((float(diff.mean()) if n else 0.0, ci))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict."""
         return {
@@ -263,7 +273,10 @@ class MatchResult:
             "seed": self.seed,
             "scheme": self.scheme,
             "passed_out": self.passed_out,
-            "summary": [s.to_json() for s in self.summaries],
+            "summary": [
+                {**s.to_json(), "margin_vs_others": m, "margin_ci95": ci}
+                for s, (m, ci) in zip(self.summaries, self.margins())
+            ],
         }
 
 
