@@ -19,15 +19,16 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from tribridge.bots import get_bidder, get_player
-from tribridge.cards import Deal, random_deal
+from tribridge.cards import Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState, replay
-from tribridge.rules.game import checked_call, checked_card
+from tribridge.rules.game import bid_to_end, play_to_end
 from tribridge.rules.view import SeatView
 
 __all__ = [
@@ -76,7 +77,7 @@ def _draw(rng: np.random.Generator, mix: Sequence[tuple[str, float]]) -> str:
     return names[int(rng.choice(len(names), p=weights / weights.sum()))]
 
 
-def _player(name: str) -> object:
+def _player(name: str) -> Any:
     """A card player by mix name."""
     return get_player("pimc", **PIMC_LITE) if name == "pimc-lite" else get_player(name)
 
@@ -89,26 +90,19 @@ def play_recorded_game(seed: int, index: int) -> GameRecord:
     state = DealState.start(deal, dealer)
     bidder_names = {int(p): _draw(rng, BIDDER_MIX) for p in state.players}
     bidders = {p: get_bidder(n) for p, n in bidder_names.items()}
-    while state.phase == "auction":
-        player = state.turn
-        assert player is not None
-        state = state.apply(checked_call(bidders[int(player)].bid, state, player))
+    state = bid_to_end(state, {Seat(p): bidder.bid for p, bidder in bidders.items()})
     calls = tuple(str(c) for c in state.auction.calls)
     per_dealing = tuple(bidder_names.get(s, "") for s in range(4))
     if state.play is None or state.contract is None:
         return GameRecord(index, deal.to_pbn(), dealer, calls, (), per_dealing, ("", "", "", ""))
     dummy = int(state.contract.declarer) ^ 2
     player_names = {s: _draw(rng, PLAYER_MIX) for s in range(4) if s != dummy}
-    by_player = {int(p): _player(player_names[int(state.seat_of(p))]) for p in state.players}
-    cards: list[str] = []
-    while not state.is_terminal():
-        player = state.turn
-        assert player is not None
-        card = checked_card(by_player[int(player)], state, player)  # type: ignore[arg-type]
-        cards.append(str(card))
-        state = state.apply(card)
+    by_player = {p: _player(player_names[int(state.seat_of(p))]) for p in state.players}
+    state = play_to_end(state, by_player)
+    assert state.play is not None
+    cards = tuple(str(card) for card in state.play.played)
     names = tuple(player_names.get(s, "") for s in range(4))
-    return GameRecord(index, deal.to_pbn(), dealer, calls, tuple(cards), per_dealing, names)
+    return GameRecord(index, deal.to_pbn(), dealer, calls, cards, per_dealing, names)
 
 
 def _game_job(args: tuple[int, int]) -> GameRecord:

@@ -214,16 +214,28 @@ def play_deal_record(
     for seat in state.players:
         if seat not in bidders:
             raise InvalidInput("bidders", f"no bidding policy for {seat.letter}")
+    state = play_to_end(bid_to_end(state, bidders), players)
+    return DealRecord.from_state(state, scheme_obj)
+
+
+def bid_to_end(state: DealState, bidders: Mapping[Seat, BidPolicy]) -> DealState:
+    """The state once the auction is over, each player calling with its policy (keyed by dealing seat; checked)."""
+    while state.phase == "auction":
+        player = state.turn
+        assert player is not None
+        state = state.apply(checked_call(bidders[player], state, player))
+    return state
+
+
+def play_to_end(state: DealState, players: Mapping[Seat, PlayPolicy]) -> DealState:
+    """The state once the deal is over, each player (for dummy too) playing with its policy (checked)."""
     while not state.is_terminal():
         player = state.turn
         assert player is not None
-        if state.phase == "auction":
-            state = state.apply(checked_call(bidders[player], state, player))
-            continue
         if player not in players:
             raise InvalidInput("players", f"no card-play policy for {player.letter}")
         state = state.apply(checked_card(players[player], state, player))
-    return DealRecord.from_state(state, scheme_obj)
+    return state
 
 
 def checked_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:

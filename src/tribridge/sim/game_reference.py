@@ -9,6 +9,7 @@ agree with it; ``tests/test_sim_game.py`` checks that.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from tribridge.dd import dd_nt_tricks
 from tribridge.estimators.capture import capture
 from tribridge.rules.auction import PASS, Call, Denom, bid, opening_leader
 from tribridge.rules.deal import DealState
+from tribridge.rules.game import bid_to_end
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.sim.game_study import MAX_LEVEL, GameParams, dealer_of, nt_qualifies
 
@@ -60,11 +62,10 @@ def game_deal_reference(
     deal = Deal.from_owners(owners)
     dealer = Seat(dealer_of(deal_index))
     state = DealState.start(deal, dealer)
-    highest = {player: highest_nt_level(deal, player) for player in state.players}
-    while state.phase == "auction":
-        player = state.turn
-        assert player is not None
-        state = state.apply(paper_call(state.view(player), highest[player]))
+    bidders = {
+        player: functools.partial(paper_call, highest=highest_nt_level(deal, player)) for player in state.players
+    }
+    state = bid_to_end(state, bidders)
     calls = tuple(str(c) for c in state.auction.calls)
     contract = state.contract
     if contract is None or state.play is None:

@@ -30,7 +30,7 @@ from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
-from tribridge.rules.game import checked_call, checked_card
+from tribridge.rules.game import bid_to_end, play_to_end
 from tribridge.rules.scoring import get_scheme, score_deal
 
 ROTATION_SETS: tuple[tuple[tuple[int, int, int], ...], ...] = (
@@ -89,10 +89,7 @@ def play_game(
     """Bid and play one deal with ``bots[assignment[p]]`` at position p; scores per bot."""
     state = DealState.start(deal, dealer)
     seat_bot = {int(seat): assignment[p] for p, seat in enumerate(state.players)}
-    while state.phase == "auction":
-        player = state.turn
-        assert player is not None
-        state = state.apply(checked_call(bots[seat_bot[int(player)]].bid, state, player))
+    state = bid_to_end(state, {Seat(seat): bots[bot].bid for seat, bot in seat_bot.items()})
     calls = tuple(str(c) for c in state.auction.calls)
     contract = state.contract
     if contract is None or state.play is None:
@@ -115,7 +112,7 @@ def play_game(
     elif dd_cache is not None and play_key is not None and play_key in dd_cache:
         tricks = dd_cache[play_key]
     else:
-        tricks = _play_out(state, players)
+        tricks = int(play_to_end(state, {Seat(s): p for s, p in players.items()}).declarer_tricks)
         if dd_cache is not None and play_key is not None:
             dd_cache[play_key] = tricks
     score = score_deal(contract, tricks, scheme)
@@ -137,15 +134,6 @@ def play_game(
         (bot_scores[0], bot_scores[1], bot_scores[2]),
         calls,
     )
-
-
-def _play_out(state: DealState, players: dict[int, Any]) -> int:
-    """Play the deal to the end with each player's bot; the declarer's side's tricks."""
-    while not state.is_terminal():
-        player = state.turn
-        assert player is not None
-        state = state.apply(checked_card(players[int(player)], state, player))
-    return int(state.declarer_tricks)
 
 
 def _play_cache_key(
