@@ -398,18 +398,19 @@ class SolverPool:
 
     def _live_executor(self, tier: _Tier) -> ProcessPoolExecutor:
         """The tier's processes, started on first use and again after one died (its dispatcher, or ``warm``)."""
-        if tier.broken and tier.executor is not None:
-            tier.executor.shutdown(wait=False, cancel_futures=True)
-            tier.executor = None
-        tier.broken = False
-        if tier.executor is None:
-            tier.executor = ProcessPoolExecutor(
-                max_workers=tier.workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init,
-                initargs=(tier.nice,),
-            )
-        return tier.executor
+        with self._cond:  # (re-entrant) the dispatcher and ``warm`` may both ask
+            if tier.broken and tier.executor is not None:
+                tier.executor.shutdown(wait=False, cancel_futures=True)
+                tier.executor = None
+            tier.broken = False
+            if tier.executor is None:
+                tier.executor = ProcessPoolExecutor(
+                    max_workers=tier.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_worker_init,
+                    initargs=(tier.nice,),
+                )
+            return tier.executor
 
 
 def _run_inline(job: _Job) -> None:

@@ -7,9 +7,8 @@ while someone watches it.
 
 A bot's whole decision (its sampling and its solves) is one job on the solver pool
 (``tribridge.dd.pool``), so no bot's work competes with the server's own process: a bot at a table
-with a person runs in the ``INTERACTIVE`` class (foreground processes, one of them kept free of
-robot-API work), a watched table of bots in ``BATCH`` (background processes at lower CPU
-priority). The post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class. A
+with a person runs in the ``INTERACTIVE`` class (processes of its own, at normal CPU priority), a
+watched table of bots in ``BATCH`` (background processes at the lowest CPU priority). The post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class. A
 bot whose solver queue is full tries again shortly.
 """
 

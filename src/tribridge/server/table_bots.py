@@ -2,9 +2,10 @@
 
 The server runs ``bot_decision`` as one job on the solver pool (``tribridge.dd.solver_pool``) in the
 class the caller gives, so a bot's sampling and solving happen in a solver process; called anywhere
-else, ``bot_action``'s solves go to the pool in that class (``tribridge.dd.solving_at``). A bot answers a claim by itself: it agrees
-exactly when double dummy confirms that the claimer's side can take at least the claimed number of
-the remaining tricks from here.
+else, ``bot_action``'s solves go to the pool in that class (``tribridge.dd.solving_at``).
+
+A bot answers a claim by itself: it agrees exactly when double dummy confirms that the claimer's
+side can take at least the claimed number of the remaining tricks from here.
 """
 
 from __future__ import annotations
