@@ -125,3 +125,42 @@ def test_match_cli_passes_pimc_options_to_the_player():
 
     player = get_bot("paper+pimc", player_options=options["paper+pimc"]["player"]).player
     assert (player.layouts, player.check_plays, player.oversample) == (6, 2, 4)
+
+
+def test_match_log_resumes_and_reports_the_same_match(tmp_path, capsys):
+    import json
+
+    from tribridge.cli.main import main
+
+    log = tmp_path / "m.jsonl"
+    base = ["match", "--bots", "paper,random,dd", "--seed", "6", "--json", "--quiet", "--log", str(log)]
+    assert main([*base, "--deals", "2"]) == 0
+    capsys.readouterr()
+    lines = log.read_text().splitlines()
+    assert len(lines) == 3 and json.loads(lines[0])["bots"] == ["paper", "random", "dd"]
+    # a run killed while writing leaves a cut line: it is dropped and that deal played again
+    log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:25])
+    assert main([*base, "--deals", "4"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert [json.loads(x)["deal"] for x in log.read_text().splitlines()[1:]] == [0, 1, 2, 3]
+    assert main(["match", "--bots", "paper,random,dd", "--seed", "6", "--json", "--quiet", "--deals", "4"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert resumed["summary"] == fresh["summary"]
+    # only reporting: every deal is in the log, nothing is appended
+    before = log.read_text()
+    assert main([*base, "--deals", "3"]) == 0
+    assert log.read_text() == before
+
+
+def test_match_log_of_another_match_is_refused(tmp_path, capsys):
+    from tribridge.cli.main import main
+
+    log = tmp_path / "m.jsonl"
+    assert main(["match", "--bots", "paper,random,dd", "--deals", "1", "--quiet", "--log", str(log)]) == 0
+    before = log.read_text()
+    assert main(["match", "--bots", "paper,random,dd", "--deals", "1", "--seed", "9", "--quiet", "--log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "--log" in err and "seed" in err
+    assert log.read_text() == before
+    log.write_text("not json\n")
+    assert main(["match", "--bots", "paper,random,dd", "--deals", "1", "--quiet", "--log", str(log)]) == 2

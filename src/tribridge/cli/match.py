@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tribridge.cli.common import json_ready, print_json, progress_bar
@@ -58,6 +59,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="layouts per simulation/estimate bid (default 64/32 with the fast estimator, 8 with dd)",
     )
+    p.add_argument(
+        "--log",
+        default=None,
+        metavar="FILE.jsonl",
+        help="append each finished deal to FILE; run again with the same FILE (and the same match) to play "
+        "only the deals it lacks, e.g. after stopping a long match; --deals K with K deals in FILE only reports",
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 
@@ -67,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here: start-up time
     from tribridge.bots import bot_parts
     from tribridge.sim.match import run_match
+    from tribridge.sim.match_log import append_deal, match_header, open_log, read_log
 
     names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
     if len(names) != 3:
@@ -93,17 +102,27 @@ def run(args: argparse.Namespace) -> int:
             options[name.strip().lower()] = entry
     given = read_deals_file(args.deals_file) if args.deals_file else None
     deals = args.deals if args.deals is not None else (len(given) if given else 10)
-    with progress_bar("deals", deals) as bar:
-        result = run_match(
-            names,
-            deals,
-            args.seed,
-            args.scheme,
-            args.workers,
-            on_progress=bar.advance,
-            options=options or None,
-            given_deals=given,
-        )
+    log_path = Path(args.log) if args.log else None
+    header = match_header(tuple(n.lower() for n in names), args.seed, args.scheme, options, args.deals_file)
+    done = read_log(log_path, header) if log_path else {}
+    log = open_log(log_path, header) if log_path and len([i for i in done if i < deals]) < deals else None
+    try:
+        with progress_bar("deals", deals) as bar:
+            result = run_match(
+                names,
+                deals,
+                args.seed,
+                args.scheme,
+                args.workers,
+                on_progress=bar.advance,
+                options=options or None,
+                given_deals=given,
+                done=done,
+                on_deal=(lambda index, games: append_deal(log, index, games)) if log else None,
+            )
+    finally:
+        if log:
+            log.close()
     labels = bot_labels(result.bots)
     if args.json:
         data = json_ready(result.to_json())
@@ -143,8 +162,6 @@ def bot_labels(names: Sequence[str]) -> list[str]:
 def read_deals_file(path: str) -> list[tuple[Any, Any]]:
     """The (deal as dealt, dealer) of every board of a PBN file."""
     # imported here: start-up time
-    from pathlib import Path
-
     from tribridge.rules.pbn import read_boards
 
     try:

@@ -305,11 +305,15 @@ def run_match(
     on_progress: Callable[[int], None] | None = None,
     options: dict[str, dict] | None = None,
     given_deals: Sequence[tuple[Deal, Seat | int]] | None = None,
+    done: dict[int, list[GameResult]] | None = None,
+    on_deal: Callable[[int, list[GameResult]], None] | None = None,
 ) -> MatchResult:
     """Play ``deals`` deals × 6 assignments; ``workers`` processes (1 = in this process).
 
     ``options`` maps a bot name to ``{"bidder": {...}, "player": {...}}`` keyword arguments.
     ``given_deals`` (deal as dealt, dealer) replaces the seeded deals: the first ``deals`` of them are played.
+    ``done`` holds deals already played (by index; a match log), which are not played again;
+    ``on_deal(index, games)`` is called as each newly played deal finishes, in index order.
     """
 
     names = tuple(str(n).strip().lower() for n in names)
@@ -325,17 +329,24 @@ def run_match(
     if given_deals is not None and len(given_deals) < deals:
         raise InvalidInput("deals", f"only {len(given_deals)} deals were given, not {deals}")
     given = [None] * deals if given_deals is None else [(d.to_pbn(), int(s)) for d, s in given_deals[:deals]]
-    tasks = [(names, int(seed), i, int(deals), scheme, options, given[i]) for i in range(deals)]
-    results: list[list[GameResult]] = []
-    if workers == 1:
-        for t in tasks:
-            results.append(_run_deal(t))
-            if on_progress:
-                on_progress(1)
+    played = {i: games for i, games in (done or {}).items() if 0 <= i < deals}
+    todo = [i for i in range(deals) if i not in played]
+    tasks = [(names, int(seed), i, int(deals), scheme, options, given[i]) for i in todo]
+    if on_progress and played:
+        on_progress(len(played))
+
+    def finished(index: int, games: list[GameResult]) -> None:
+        played[index] = games
+        if on_deal:
+            on_deal(index, games)
+        if on_progress:
+            on_progress(1)
+
+    if workers == 1 or not tasks:
+        for index, t in zip(todo, tasks):
+            finished(index, _run_deal(t))
     else:
         with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-            for r in pool.map(_run_deal, tasks):
-                results.append(r)
-                if on_progress:
-                    on_progress(1)
-    return summarise(names, results, seed, scheme)
+            for index, games in zip(todo, pool.map(_run_deal, tasks)):
+                finished(index, games)
+    return summarise(names, [played[i] for i in range(deals)], seed, scheme)
