@@ -28,45 +28,12 @@ from typing import Any
 
 import numpy as np
 
+from tribridge.testing import start_server as launch_server
+
 
 def start_server(db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
-    """Start `tribridge serve` on a free port; return the process and its URL once /healthz answers."""
-    import httpx
-
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "tribridge.cli.main",
-            "serve",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--bot-delay",
-            str(bot_delay),
-            "--no-access-log",
-            "--log-level",
-            "warning",
-            *extra,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    line = proc.stdout.readline()  # type: ignore[union-attr]
-    if "http://" not in line:
-        proc.kill()
-        raise RuntimeError(f"server did not start: {line!r}")
-    url = line.split()[3].rstrip("/")
-    for _ in range(400):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not answer /healthz")
+    """Start `tribridge serve` on a free port, quietly; the process and its URL once /healthz answers."""
+    return launch_server(db, *extra, bot_delay=bot_delay, log_level="warning")
 
 
 def stop_server(proc: subprocess.Popen) -> tuple[int, str]:

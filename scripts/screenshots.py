@@ -16,17 +16,8 @@ import threading
 import time
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tribridge.testing import CHROMIUM, CHROMIUM_ARGS
+
 ACTIONABLE = """() => { const t = document.getElementById('table');
   return !t.hidden && (t.dataset.myTurn === 'true' || t.dataset.phase === 'done'); }"""
 

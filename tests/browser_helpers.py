@@ -4,17 +4,6 @@ from __future__ import annotations
 
 import re
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 # Trick values and doubling bonus of the classic preset (docs/rules.md), for checking the page's score.
 TRICK_VALUE = {"C": 6, "D": 7, "H": 8, "S": 9, "N": 10}
 SUIT_OF_SYMBOL = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "NT": "N", "N": "N"}

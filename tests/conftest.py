@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import CHROMIUM, CHROMIUM_ARGS, watched_page
+from browser_helpers import watched_page
+from tribridge.testing import CHROMIUM, CHROMIUM_ARGS
 
 
 def free_port() -> int:

@@ -158,7 +158,9 @@ def test_match_log_of_another_match_is_refused(tmp_path, capsys):
     log = tmp_path / "m.jsonl"
     assert main(["match", "--bots", "paper,random,dd", "--deals", "1", "--quiet", "--log", str(log)]) == 0
     before = log.read_text()
-    assert main(["match", "--bots", "paper,random,dd", "--deals", "1", "--seed", "9", "--quiet", "--log", str(log)]) == 2
+    assert (
+        main(["match", "--bots", "paper,random,dd", "--deals", "1", "--seed", "9", "--quiet", "--log", str(log)]) == 2
+    )
     err = capsys.readouterr().err
     assert "--log" in err and "seed" in err
     assert log.read_text() == before
