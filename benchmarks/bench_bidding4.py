@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from tribridge.rules.duplicate import duplicate_score
+
 IMP_STEPS = (
     20,
     50,
@@ -68,33 +70,6 @@ def imps(diff: int) -> int:
 def vulnerable(vul: str, seat: int) -> bool:
     """Whether ``seat`` is vulnerable under ``vul``."""
     return vul == "All" or (vul == "NS" and seat % 2 == 0) or (vul == "EW" and seat % 2 == 1)
-
-
-def duplicate_score(level: int, strain: int, doubling: int, vul: bool, tricks: int) -> int:
-    """Duplicate score for the declarer of ``level``/``strain`` (0-3 suits C D H S, 4 NT) taking ``tricks``."""
-    need = level + 6
-    mult = (1, 2, 4)[doubling]
-    if tricks < need:
-        down = need - tricks
-        if doubling == 0:
-            return -(100 if vul else 50) * down
-        first, mid, late = (200, 300, 300) if vul else (100, 200, 300)
-        pen = sum(first if i == 0 else mid if i < 3 else late for i in range(down))
-        return -pen * (1 if doubling == 1 else 2)
-    per = 20 if strain < 2 else 30
-    trick_pts = (per * level + (10 if strain == 4 else 0)) * mult
-    score = trick_pts + (50 * doubling)
-    score += (500 if vul else 300) if trick_pts >= 100 else 50
-    if level == 6:
-        score += 750 if vul else 500
-    if level == 7:
-        score += 1500 if vul else 1000
-    over = tricks - need
-    if doubling == 0:
-        score += over * per
-    else:
-        score += over * (200 if vul else 100) * (1 if doubling == 1 else 2)
-    return score
 
 
 def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
