@@ -7,8 +7,9 @@ from __future__ import annotations
 from tribridge.bots.natural4.compete import partner_aces
 from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
 from tribridge.bots.natural4.core import MAX_HCP, HandInfo, Meaning, Rule
+from tribridge.bots.natural4.expected import ContractValues
 from tribridge.bots.natural4.system import at_least
-from tribridge.bots.natural4.tricks import expected_tricks
+from tribridge.bots.natural4.tricks import expected_tricks, sampled_tricks
 
 __all__ = ["placement", "placement_meanings", "plan"]
 
@@ -20,6 +21,11 @@ NEED_SLAM, NEED_GRAND, NEED_INVITE = 32, 37, 23
 # The trick count's corrections: counted from TRICKS_FROM points together; a slam at SLAM_TRICKS estimated
 # tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
 TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.8, 1.5
+# From SCORE_FROM points together the contracts are priced by expected score over SCORE_SAMPLES partner hands
+# (drawn from SCORE_DRAWS deals of the unseen cards); a slam is bid when one scores best.
+SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS = 20, 32, 320
+# In competition a contract this many down is priced as doubled (an uncontested one never is).
+DOUBLED_FROM = 2
 LABELS = {
     "part": "to play (partscore)",
     "invite": "invites game",
@@ -134,6 +140,9 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     else:
         level, why = 1, "part"
     level, why = _by_tricks(hand, ctx, strain, reason, total, level, why)
+    scored = _by_score(hand, ctx, strain) if total >= SCORE_FROM else None
+    if scored is not None and scored[0] >= 6:  # a slam scores best on average over partner's possible hands
+        level, strain, why = scored[0], scored[1], "slam"
     if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
         return "4N", "blackwood", strain
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
@@ -160,6 +169,45 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     if why == "game" and t + DROP_MARGIN < game + 6:
         return min(game - 1, 3), "invite"
     return level, why
+
+
+def _candidate_strains(hand: HandInfo, ctx: Ctx, strain: int) -> set[int]:
+    """The strains worth pricing: the one chosen by fit and shape, every known 8-card fit, our own six-card suits
+    they have not bid, no-trump when it is playable, and the strain we already hold."""
+    p = ctx.shown[ctx.partner]
+    out = {strain}
+    out |= {s for s in range(4) if hand.lens[s] + p.min_len[s] >= 8}
+    out |= {s for s in range(4) if hand.lens[s] >= 6 and s not in ctx.their_suits()}
+    if strain == N or _no_trump_ok(hand, ctx):
+        out.add(N)
+    if ctx.ours() and ctx.last_bid is not None:
+        out.add(strain_of(ctx.last_bid))
+    return out
+
+
+def _by_score(hand: HandInfo, ctx: Ctx, strain: int) -> tuple[int, int] | None:
+    """(level, strain) with the best expected score for our side (level 0: pass, or double when that scores
+    best), or None when too few partner hands fit what partner showed."""
+    key = f"score|{ctx.seat}|{hand.cards}|{ctx.auction.calls}"
+    tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS)
+    if tricks is None:
+        return None
+    they_vulnerable = ctx.vul == "All" or (ctx.vul in ("NS", "EW") and not ctx.we_vulnerable())
+    doubled_from = DOUBLED_FROM if ctx.opponents_acted() else 99
+    values = ContractValues.of(tricks, ctx.we_vulnerable(), they_vulnerable, doubled_from)
+    last = ctx.last_bid
+    if last is None:
+        best, choice = 0.0, (0, strain)
+    else:
+        held = (int(last[0]), strain_of(last), ctx.auction.doubling())
+        value = values.declare(*held) if ctx.ours() else values.defend(*held)
+        best, choice = value, (0, held[1])
+    for s in sorted(_candidate_strains(hand, ctx, strain)):
+        for level in range(ctx.cheapest(s), 8):
+            value = values.declare(level, s)
+            if value > best:
+                best, choice = value, (level, s)
+    return choice
 
 
 def _better_partscore(hand: HandInfo, ctx: Ctx, strain: int) -> int | None:

@@ -12,7 +12,7 @@ import numpy as np
 from tribridge.bots.natural4.core import Shown
 from tribridge.dealing.streams import random_stream
 
-__all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "expected_tricks"]
+__all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "sampled_tricks", "expected_tricks"]
 
 PARTNER_SAMPLES = 16
 DRAWS = 160
@@ -44,22 +44,31 @@ def _masks(rows: np.ndarray) -> np.ndarray:
     return out
 
 
-def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
-    """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner; None when too few partner
-    hands fit what partner showed. ``key`` seeds the draw (the same position gives the same answer)."""
+def sampled_tricks(
+    hand: Sequence[int], partner: Shown, key: str, wanted: int = PARTNER_SAMPLES, draws: int = DRAWS
+) -> np.ndarray | None:
+    """Estimated tricks ``float[k, 5]`` (C D H S NT) of this hand with each of ``k`` partner hands drawn within
+    what partner showed; None when fewer than four fit. ``key`` seeds the draw (the same position gives the
+    same answer)."""
     import numba  # with the numba-compiled estimator: loaded on the first call that needs them (start-up time)
 
     from tribridge.estimators.tricks import estimate_tricks
 
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-    rows = sample_partner_hands(hand, partner, random_stream(seed))
+    rows = sample_partner_hands(hand, partner, random_stream(seed), wanted, draws)
     if len(rows) < 4:
         return None
     mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
     threads = numba.get_num_threads()
-    numba.set_num_threads(1)  # a 16-row batch: threads cost more than they give (the setting is per thread)
+    numba.set_num_threads(1)  # a small batch: threads cost more than they give (the setting is per thread)
     try:
         tricks = estimate_tricks(mine, _masks(rows))
     finally:
         numba.set_num_threads(threads)
-    return np.asarray(tricks, dtype=np.float64).mean(axis=0)
+    return np.asarray(tricks, dtype=np.float64)
+
+
+def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
+    """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner (see :func:`sampled_tricks`)."""
+    tricks = sampled_tricks(hand, partner, key)
+    return None if tricks is None else tricks.mean(axis=0)
