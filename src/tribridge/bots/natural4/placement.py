@@ -119,9 +119,11 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         return "P", "pass", N  # partner's penalty double stands
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
+    scored = _by_score(hand, ctx, strain) if total >= SCORE_FROM else None
+    priced_slam = scored is not None and scored[0] >= 6  # a slam scores best over partner's possible hands
     partner_placed = bool(labels) and labels[-1].startswith("to play") and ctx.last_bidder == ctx.partner
-    if partner_placed and total < NEED_SLAM:  # partner chose the contract: respect it short of slam values
-        return "P", "pass", strain
+    if partner_placed and total < NEED_SLAM and not (priced_slam and not _blackwood_used(ctx)):
+        return "P", "pass", strain  # partner chose the contract: respect it short of slam values
     game = GAME[strain]
     if strain in (C, D) and NEED_GAME[N] <= total < NEED_SLAM and _no_trump_ok(hand, ctx):
         strain, game = N, 3
@@ -140,8 +142,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     else:
         level, why = 1, "part"
     level, why = _by_tricks(hand, ctx, strain, reason, total, level, why)
-    scored = _by_score(hand, ctx, strain) if total >= SCORE_FROM else None
-    if scored is not None and scored[0] >= 6:  # a slam scores best on average over partner's possible hands
+    if priced_slam and scored is not None:
         level, strain, why = scored[0], scored[1], "slam"
     if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
         return "4N", "blackwood", strain
