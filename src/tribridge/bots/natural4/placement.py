@@ -22,8 +22,9 @@ NEED_SLAM, NEED_GRAND, NEED_INVITE = 32, 37, 23
 # tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
 TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.8, 1.5
 # From SCORE_FROM points together the contracts are priced by expected score over SCORE_SAMPLES partner hands
-# (drawn from SCORE_DRAWS deals of the unseen cards); a slam is bid when one scores best.
-SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS = 20, 32, 320
+# (drawn from SCORE_DRAWS deals of the unseen cards): a slam is bid when one prices best, and when the
+# opponents hold the contract, the call that prices best is made (pass, or a contract of ours).
+SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS = 16, 32, 320
 # In competition a contract this many down is priced as doubled (an uncontested one never is).
 DOUBLED_FROM = 2
 LABELS = {
@@ -144,6 +145,12 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     level, why = _by_tricks(hand, ctx, strain, reason, total, level, why)
     if priced_slam and scored is not None:
         level, strain, why = scored[0], scored[1], "slam"
+    elif scored is not None and ctx.last_bid is not None and not ctx.ours():
+        if scored[0] == 0:  # the opponents hold the contract: defending it prices best
+            return "P", "pass", strain
+        level, strain = scored  # or the contract of ours that prices best over theirs
+        why = "game" if level >= GAME[strain] else "compete"
+        return bid_of(level, strain), why, strain
     if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
         return "4N", "blackwood", strain
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
@@ -187,8 +194,8 @@ def _candidate_strains(hand: HandInfo, ctx: Ctx, strain: int) -> set[int]:
 
 
 def _by_score(hand: HandInfo, ctx: Ctx, strain: int) -> tuple[int, int] | None:
-    """(level, strain) with the best expected score for our side (level 0: pass, or double when that scores
-    best), or None when too few partner hands fit what partner showed."""
+    """(level, strain) with the best expected score for our side (level 0: pass), or None when too few partner
+    hands fit what partner showed."""
     key = f"score|{ctx.seat}|{hand.cards}|{ctx.auction.calls}"
     tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS)
     if tricks is None:
