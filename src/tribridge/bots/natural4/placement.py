@@ -25,6 +25,7 @@ TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 
 # (drawn from SCORE_DRAWS deals of the unseen cards): a slam is bid when one prices best, and when the
 # opponents hold the contract, the call that prices best is made (pass, or a contract of ours).
 SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS = 16, 32, 320
+SLAM_PRICE_FROM = 24  # when we hold the contract (or nobody bid), only slams are looked for: from 24 points
 # In competition a contract this many down is priced as doubled (an uncontested one never is).
 DOUBLED_FROM = 2
 LABELS = {
@@ -120,7 +121,9 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         return "P", "pass", N  # partner's penalty double stands
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
-    scored = _by_score(hand, ctx, strain) if total >= SCORE_FROM else None
+    they_hold = ctx.last_bid is not None and not ctx.ours()
+    priced = total >= SCORE_FROM and (they_hold or total >= SLAM_PRICE_FROM)
+    scored = _by_score(hand, ctx, strain) if priced else None
     priced_slam = scored is not None and scored[0] >= 6  # a slam scores best over partner's possible hands
     partner_placed = bool(labels) and labels[-1].startswith("to play") and ctx.last_bidder == ctx.partner
     if partner_placed and total < NEED_SLAM and not (priced_slam and not _blackwood_used(ctx)):
@@ -145,7 +148,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     level, why = _by_tricks(hand, ctx, strain, reason, total, level, why)
     if priced_slam and scored is not None:
         level, strain, why = scored[0], scored[1], "slam"
-    elif scored is not None and ctx.last_bid is not None and not ctx.ours():
+    elif scored is not None and they_hold:
         if scored[0] == 0:  # the opponents hold the contract: defending it prices best
             return "P", "pass", strain
         level, strain = scored  # or the contract of ours that prices best over theirs
