@@ -14,7 +14,9 @@ holds); otherwise they are estimated from ``--sampler-draws`` layouts of the sam
 ``defence`` and ``declarer``: the same deals played twice, by today's PIMC (``belief="paper"``)
 and by PIMC with the model (``belief="model"``), paired. Deals are bid by SimulationBidder in all
 three chairs (``--auction simulation``, passed-out deals skipped) or are 3NT by North with no
-auction (``--auction none``; the same deals as ``bench_bots declarer`` for equal seeds). Defence:
+bidding of their own (``--auction none``: the deal starts from the contract, whose auction is North's
+3NT and two passes, and PIMC reads those passes; the same deals as ``bench_bots declarer`` for equal
+seeds). Defence:
 declarer (and dummy) double dummy, both defenders PIMC; the defenders' tricks given away are the
 declarer's tricks minus its double-dummy tricks at the start. Declarer: PIMC declarer against
 double-dummy defenders; the declarer's tricks minus double dummy. Reported: means with 95 %
