@@ -65,3 +65,12 @@ def test_a_weak_hand_opposite_1nt_prices_no_slam():
     hand = HandInfo.of(Hand.from_pbn("8642.J53.T72.864").cards)
     level, _ = placement._by_score(hand, _ctx(["1N", "P"], seat=2), 4)
     assert level < 6
+
+
+def test_over_their_preempt_a_strong_fit_bids_and_a_weak_hand_defends():
+    ctx = _ctx(["1H", "4S"], seat=2)  # partner opened 1H, the next hand jumped to 4S
+    strong = HandInfo.of(Hand.from_pbn("2.AQJ4.AK32.KQ43").cards)
+    level, strain = placement._by_score(strong, ctx, 2)
+    assert level >= 5 and strain in (0, 1, 2, 4)
+    weak = HandInfo.of(Hand.from_pbn("8642.J53.T72.864").cards)
+    assert placement._by_score(weak, ctx, 2)[0] == 0
