@@ -22,9 +22,10 @@ NEED_SLAM, NEED_GRAND, NEED_INVITE = 32, 37, 23
 # tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
 TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.8, 1.5
 # From SCORE_FROM points together the contracts are priced by expected score over SCORE_SAMPLES partner hands
-# (drawn from SCORE_DRAWS deals of the unseen cards): a slam is bid when one prices best, and when the
-# opponents hold the contract, the call that prices best is made (pass, or a contract of ours).
-SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS = 16, 32, 320
+# (SCORE_DRAWS random hands of the unseen cards tried at a time, up to SCORE_MOST_DRAWS while too few fit):
+# a slam is bid when one prices best, and when the opponents hold the contract, the call that prices best is
+# made (pass, or a contract of ours).
+SCORE_FROM, SCORE_SAMPLES, SCORE_DRAWS, SCORE_MOST_DRAWS = 16, 32, 320, 2000
 SLAM_PRICE_FROM = 24  # when we hold the contract (or nobody bid), only slams are looked for: from 24 points
 # In competition a contract this many down is priced as doubled (an uncontested one never is).
 DOUBLED_FROM = 2
@@ -200,7 +201,7 @@ def _by_score(hand: HandInfo, ctx: Ctx, strain: int) -> tuple[int, int] | None:
     """(level, strain) with the best expected score for our side (level 0: pass), or None when too few partner
     hands fit what partner showed."""
     key = f"score|{ctx.seat}|{hand.cards}|{ctx.auction.calls}"
-    tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS)
+    tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS, SCORE_MOST_DRAWS)
     if tricks is None:
         return None
     they_vulnerable = ctx.vul == "All" or (ctx.vul in ("NS", "EW") and not ctx.we_vulnerable())

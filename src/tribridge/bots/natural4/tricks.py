@@ -12,19 +12,17 @@ import numpy as np
 from tribridge.bots.natural4.core import Shown
 from tribridge.dealing.streams import random_stream
 
-__all__ = ["PARTNER_SAMPLES", "sample_partner_hands", "sampled_tricks", "expected_tricks"]
+__all__ = ["PARTNER_SAMPLES", "DRAWS", "MOST_DRAWS", "sample_partner_hands", "sampled_tricks", "expected_tricks"]
 
 PARTNER_SAMPLES = 16
 DRAWS = 160
+MOST_DRAWS = 800  # expected_tricks tries more hands, in batches of DRAWS, while too few fit
 BITS = np.int64(1) << np.arange(13, dtype=np.int64)
 
 
-def sample_partner_hands(
-    hand: Sequence[int], partner: Shown, rng: np.random.Generator, wanted: int = PARTNER_SAMPLES, draws: int = DRAWS
-) -> np.ndarray:
-    """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
-    suit-length ranges (and balanced when partner showed it)."""
-    unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
+def _draw_partner_hands(unseen: np.ndarray, partner: Shown, rng: np.random.Generator, draws: int) -> np.ndarray:
+    """The hands ``int64[k, 13]`` among ``draws`` random 13-card draws from ``unseen`` that lie within partner's
+    HCP range and suit-length ranges (and balanced when partner showed it)."""
     keys = rng.random((draws, unseen.size))
     picks = unseen[np.argpartition(keys, 13, axis=1)[:, :13]]
     hcp = np.maximum(0, 4 - picks % 13).sum(axis=1)
@@ -33,7 +31,28 @@ def sample_partner_hands(
     ok &= (lens >= np.asarray(partner.min_len)).all(axis=1) & (lens <= np.asarray(partner.max_len)).all(axis=1)
     if partner.balanced:
         ok &= (lens >= 2).all(axis=1) & ((lens == 2).sum(axis=1) <= 1) & (lens.max(axis=1) <= 5)
-    return picks[ok][:wanted]
+    return picks[ok]
+
+
+def sample_partner_hands(
+    hand: Sequence[int],
+    partner: Shown,
+    rng: np.random.Generator,
+    wanted: int = PARTNER_SAMPLES,
+    draws: int = DRAWS,
+    most_draws: int | None = None,
+) -> np.ndarray:
+    """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
+    suit-length ranges (and balanced when partner showed it): ``draws`` random hands are tried, and more in
+    batches of ``draws`` while fewer than ``wanted`` fit, up to ``most_draws`` in all (default: ``draws``)."""
+    unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
+    found = [_draw_partner_hands(unseen, partner, rng, draws)]
+    tried, limit = draws, draws if most_draws is None else most_draws
+    while sum(len(f) for f in found) < wanted and tried < limit:
+        batch = min(draws, limit - tried)
+        found.append(_draw_partner_hands(unseen, partner, rng, batch))
+        tried += batch
+    return np.concatenate(found)[:wanted]
 
 
 def _masks(rows: np.ndarray) -> np.ndarray:
@@ -45,17 +64,23 @@ def _masks(rows: np.ndarray) -> np.ndarray:
 
 
 def sampled_tricks(
-    hand: Sequence[int], partner: Shown, key: str, wanted: int = PARTNER_SAMPLES, draws: int = DRAWS
+    hand: Sequence[int],
+    partner: Shown,
+    key: str,
+    wanted: int = PARTNER_SAMPLES,
+    draws: int = DRAWS,
+    most_draws: int | None = None,
 ) -> np.ndarray | None:
     """Estimated tricks ``float[k, 5]`` (C D H S NT) of this hand with each of ``k`` partner hands drawn within
-    what partner showed; None when fewer than four fit. ``key`` seeds the draw (the same position gives the
+    what partner showed (``draws`` tried, more up to ``most_draws`` while too few fit); None when fewer than
+    four fit. ``key`` seeds the draw (the same position gives the
     same answer)."""
     import numba  # with the numba-compiled estimator: loaded on the first call that needs them (start-up time)
 
     from tribridge.estimators.tricks import estimate_tricks
 
     seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-    rows = sample_partner_hands(hand, partner, random_stream(seed), wanted, draws)
+    rows = sample_partner_hands(hand, partner, random_stream(seed), wanted, draws, most_draws)
     if len(rows) < 4:
         return None
     mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
@@ -70,5 +95,5 @@ def sampled_tricks(
 
 def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
     """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner (see :func:`sampled_tricks`)."""
-    tricks = sampled_tricks(hand, partner, key)
+    tricks = sampled_tricks(hand, partner, key, most_draws=MOST_DRAWS)
     return None if tricks is None else tricks.mean(axis=0)
