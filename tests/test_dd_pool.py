@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
 import time
 
@@ -12,7 +13,7 @@ import pytest
 from tribridge import dd
 from tribridge.cards import random_deal
 from tribridge.dd import Priority, QueueFull, SolverPool
-from tribridge.dd.pool import BACKGROUND_NICE, ROBOT_NICE, in_solver_process, routed_priority
+from tribridge.dd.pool import BACKGROUND_NICE, ROBOT_NICE, _worker_init, in_solver_process, routed_priority
 from tribridge.rules.trick import legal_cards
 
 pytest.importorskip("endplay._dds")
@@ -192,3 +193,23 @@ def test_solving_at_routes_solves_and_tables_to_the_shared_pool() -> None:
     stats = dd.solver_pool().stats()
     assert stats["completed"]["ROBOT_API"] - before >= 2  # one solve job, at least one table chunk
     assert dd.solver_pool().idle()
+
+
+def _start_then_wait(parent: int) -> None:
+    """A solver process start told that ``parent`` made its pool; then it waits to be ended."""
+    _worker_init(0, parent)
+    time.sleep(60)
+
+
+def test_a_solver_process_whose_pool_maker_died_while_it_started_exits():
+    # the process that made the pool is gone before the new process runs its start-up: its parent now is
+    # someone else, and it must still end rather than wait for a parent that is not the pool's maker
+    gone = os.getpid() + 10**6  # no such process
+    proc = multiprocessing.get_context("spawn").Process(target=_start_then_wait, args=(gone,))
+    proc.start()
+    proc.join(20)
+    alive = proc.is_alive()
+    if alive:
+        proc.kill()
+    assert not alive
+    assert proc.exitcode == 0

@@ -149,11 +149,14 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _worker_init(nice: int = 0) -> None:
-    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread, exit with the parent."""
+def _worker_init(nice: int = 0, parent: int | None = None) -> None:
+    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread, exit with the
+    parent (``parent``: the pid of the process that made the pool, so that a parent killed while this process
+    was still starting is noticed too)."""
     global _IN_SOLVER_PROCESS
     _IN_SOLVER_PROCESS = True
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), name="tribridge-parent-watch", daemon=True).start()
+    watched = os.getppid() if parent is None else parent
+    threading.Thread(target=_exit_with_parent, args=(watched,), name="tribridge-parent-watch", daemon=True).start()
     if nice > 0 and hasattr(os, "nice"):
         os.nice(nice)
     try:
@@ -408,7 +411,7 @@ class SolverPool:
                     max_workers=tier.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_worker_init,
-                    initargs=(tier.nice,),
+                    initargs=(tier.nice, os.getpid()),
                 )
             return tier.executor
 
