@@ -74,3 +74,18 @@ def test_over_their_preempt_a_strong_fit_bids_and_a_weak_hand_defends():
     assert level >= 5 and strain in (0, 1, 2, 4)
     weak = HandInfo.of(Hand.from_pbn("8642.J53.T72.864").cards)
     assert placement._by_score(weak, ctx, 2)[0] == 0
+
+
+def test_partner_hands_are_drawn_in_batches_until_enough_fit():
+    from tribridge.bots.natural4.core import Shown
+    from tribridge.bots.natural4.tricks import sample_partner_hands
+    from tribridge.dealing.streams import random_stream
+
+    hand = Hand.from_pbn("8642.J53.T72.864").cards
+    narrow = Shown(lo=18, hi=19)  # few random hands have 18-19 HCP
+    one_batch = sample_partner_hands(hand, narrow, random_stream(3), wanted=16, draws=40)
+    batches = sample_partner_hands(hand, narrow, random_stream(3), wanted=16, draws=40, most_draws=4000)
+    assert len(one_batch) < 16 and len(batches) == 16
+    assert np.array_equal(batches[: len(one_batch)], one_batch)  # the first batch is the same draw
+    hcp = np.maximum(0, 4 - batches % 13).sum(axis=1)
+    assert ((hcp >= 18) & (hcp <= 19)).all()

@@ -1,4 +1,4 @@
-"""Duplicate scoring of ordinary four-handed bridge (the robot API's game and the four-handed bidder).
+"""Duplicate scoring of ordinary four-handed bridge (the four-handed bidder's pricing and its benchmark).
 
 Pure module. A contract is a level 1-7, a strain index (0-3 the suits C D H S, 4 no-trump) and a doubling
 (0 undoubled, 1 doubled, 2 redoubled); the score is the declarer's side's, from the tricks it took.

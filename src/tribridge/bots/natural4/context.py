@@ -126,6 +126,10 @@ class Ctx:
             self.vul == "All" or (self.vul == "NS" and self.seat % 2 == 0) or (self.vul == "EW" and self.seat % 2 == 1)
         )
 
+    def they_vulnerable(self) -> bool:
+        """Whether the opponents are vulnerable."""
+        return self.vul == "All" or (self.vul in ("NS", "EW") and not self.we_vulnerable())
+
     def their_suits(self) -> set[int]:
         """Suits the opponents have bid."""
         out = set()

@@ -48,10 +48,6 @@ class ContractValues:
         """From estimated tricks ``float[k, 5]`` of the partnership with each of ``k`` partner hands."""
         return cls(trick_distribution(tricks).mean(axis=0), vulnerable, they_vulnerable, doubled_from)
 
-    def make_chance(self, level: int, strain: int) -> float:
-        """The chance that we make ``level`` in ``strain``."""
-        return float(self.probabilities[strain, level + 6 :].sum())
-
     def declare(self, level: int, strain: int, doubling: int = 0) -> float:
         """Our expected score declaring ``level``/``strain``; ``doubled_from`` or more down it is taken as doubled."""
         table = score_table(self.vulnerable)

@@ -204,9 +204,8 @@ def _by_score(hand: HandInfo, ctx: Ctx, strain: int) -> tuple[int, int] | None:
     tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS, SCORE_MOST_DRAWS)
     if tricks is None:
         return None
-    they_vulnerable = ctx.vul == "All" or (ctx.vul in ("NS", "EW") and not ctx.we_vulnerable())
     doubled_from = DOUBLED_FROM if ctx.opponents_acted() else 99
-    values = ContractValues.of(tricks, ctx.we_vulnerable(), they_vulnerable, doubled_from)
+    values = ContractValues.of(tricks, ctx.we_vulnerable(), ctx.they_vulnerable(), doubled_from)
     last = ctx.last_bid
     if last is None:
         best, choice = 0.0, (0, strain)

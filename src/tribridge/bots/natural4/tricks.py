@@ -73,8 +73,7 @@ def sampled_tricks(
 ) -> np.ndarray | None:
     """Estimated tricks ``float[k, 5]`` (C D H S NT) of this hand with each of ``k`` partner hands drawn within
     what partner showed (``draws`` tried, more up to ``most_draws`` while too few fit); None when fewer than
-    four fit. ``key`` seeds the draw (the same position gives the
-    same answer)."""
+    four fit. ``key`` seeds the draw (the same position gives the same answer)."""
     import numba  # with the numba-compiled estimator: loaded on the first call that needs them (start-up time)
 
     from tribridge.estimators.tricks import estimate_tricks
