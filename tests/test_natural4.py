@@ -241,3 +241,16 @@ def test_splinter_and_opener_s_answer():
 def test_one_notrump_opener_accepts_the_invitation_with_a_maximum():
     assert bid(view("AQ2.KJ4.KT98.K62", ["1N", "P", "2N", "P"])) == "3N"  # 16
     assert bid(view("AQ2.KJ4.KT98.Q62", ["1N", "P", "2N", "P"])) == "P"  # 15
+
+
+def test_advancing_a_one_notrump_overcall():
+    # East opened 1♦, partner overcalled 1NT (15-18): answered as a no-trump opening, without the conventions
+    calls = ["1D", "1N", "P"]
+    invite = decide_call(view("K93.QJ4.8752.Q63", calls, seat=0, dealer=1))  # 8 HCP
+    assert invite.call == "2N" and "invites 3NT" in invite.explanation
+    assert bid(view("K93.QJ4.8752.AQ3", calls, seat=0, dealer=1)) == "3N"  # 12 HCP
+    assert bid(view("QJ9742.84.762.83", calls, seat=0, dealer=1)) == "2S"  # weak, six spades: to play
+    assert bid(view("9832.Q54.J62.832", calls, seat=0, dealer=1)) == "P"
+    # the overcaller declines the invitation with 15 and accepts with 18
+    assert bid(view("AQ2.KJ4.KT9.Q652", calls + ["2N", "P"], seat=2, dealer=1)) == "P"
+    assert bid(view("AQ2.KJ4.AT9.K652", calls + ["2N", "P"], seat=2, dealer=1)) == "3N"

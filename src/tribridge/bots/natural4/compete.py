@@ -130,6 +130,8 @@ def advances(ctx: Ctx) -> list[Rule]:
         return _answers_to_takeout(ctx, t)
     if partner_call == "X" and t == N and rho_passed:
         return [Rule("P", M("leaves partner's penalty double in"))]
+    if partner_call == "1N" and rho_passed and ctx.last_bid == "1N":
+        return _after_nt_overcall(ctx)
     rules: list[Rule] = []
     if partner_call[0].isdigit() and partner_call[1] != "N":
         p = strain_of(partner_call)
@@ -148,6 +150,23 @@ def advances(ctx: Ctx) -> list[Rule]:
     if nt and int(nt[0]) <= 3 and t != N:
         lo, hi = {1: (8, 11), 2: (12, 14), 3: (15, 18)}[int(nt[0])]
         rules.append(Rule(nt, M("no-trump, stopper in their suit", lo, hi), _stops(ctx.their_suits())))
+    return rules
+
+
+def _after_nt_overcall(ctx: Ctx) -> list[Rule]:
+    """Advancing partner's 15-18 1NT overcall: natural, as over an opening 1NT but without the conventions."""
+    theirs = ctx.their_suits()
+    rules: list[Rule] = []
+    for m in (S, H):
+        if m not in theirs:
+            rules.append(Rule(bid_of(4, m), M("to play", 10, 37, at_least(m, 6))))
+            rules.append(Rule(bid_of(3, m), M("five-card suit, forcing to game", 10, 37, at_least(m, 5))))
+    rules += [Rule("3N", M("to play", 10, 37)), Rule("2N", M("invites 3NT", 8, 9))]
+    for s in SUIT_ORDER:
+        if s not in theirs:
+            weak = M("to play", 0, 7, at_least(s, 5))
+            rules.append(Rule(bid_of(2, s), weak, lambda h, c, s=s: s == longest(h, SUIT_ORDER)))
+    rules.append(Rule("P", M("nothing to add", 0, 7)))
     return rules
 
 
