@@ -254,3 +254,12 @@ def test_advancing_a_one_notrump_overcall():
     # the overcaller declines the invitation with 15 and accepts with 18
     assert bid(view("AQ2.KJ4.KT9.Q652", calls + ["2N", "P"], seat=2, dealer=1)) == "P"
     assert bid(view("AQ2.KJ4.AT9.K652", calls + ["2N", "P"], seat=2, dealer=1)) == "3N"
+
+
+def test_opener_passes_a_game_raise_without_calling_it_an_invitation():
+    d = decide_call(view("K2.AQJ84.K93.874", ["1H", "P", "4H", "P"]))  # 13 HCP, no slam
+    assert d.call == "P" and "invitation" not in d.explanation
+
+
+def test_five_five_in_the_majors_responds_in_spades_first():
+    assert bid(view("KQ874.AJ965.4.52", ["1C", "P"], seat=2)) == "1S"

@@ -127,7 +127,7 @@ def _minor_responses(m: int) -> list[Rule]:
         Rule(
             "1H",
             M("new suit, forcing", 6, 37, at_least(H, 4)),
-            lambda h, c: not (h.lens[S] >= 5 and h.lens[S] > h.lens[H]),
+            lambda h, c: not (h.lens[S] >= 5 and h.lens[S] >= h.lens[H]),
         ),
         Rule("1S", M("new suit, forcing", 6, 37, at_least(S, 4))),
     ]
@@ -408,7 +408,7 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
         return []
     y, rlevel = strain_of(response), int(response[0])
     if y == x:
-        return _after_raise(x, rlevel)
+        return _after_raise(x, rlevel) if rlevel in (2, 3) else []
     if x in (H, S) and response == bid_of(4 if y < x else 3, y) and y != N:
         return _after_splinter(ctx, x)
     if response == "1N":
