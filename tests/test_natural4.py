@@ -251,7 +251,7 @@ def test_advancing_a_one_notrump_overcall():
     assert bid(view("K93.QJ4.8752.AQ3", calls, seat=0, dealer=1)) == "3N"  # 12 HCP
     assert bid(view("QJ9742.84.762.83", calls, seat=0, dealer=1)) == "2S"  # weak, six spades: to play
     assert bid(view("9832.Q54.J62.832", calls, seat=0, dealer=1)) == "P"
-    # the overcaller declines the invitation with 15 and accepts with 18
+    # the overcaller declines the invitation with 15 and accepts with 17
     assert bid(view("AQ2.KJ4.KT9.Q652", calls + ["2N", "P"], seat=2, dealer=1)) == "P"
     assert bid(view("AQ2.KJ4.AT9.K652", calls + ["2N", "P"], seat=2, dealer=1)) == "3N"
 
