@@ -1,11 +1,16 @@
 """Bidders: legal calls, the paper rule, candidate lists, the simulation bidder doubling a sure defeat."""
 
 import numpy as np
+import pytest
 
 from tribridge.bots.bidding import PaperBidder, RandomBidder, SimulationBidder
 from tribridge.cards import Hand, random_deal
+from tribridge.dealing.streams import random_stream
+from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.rules.auction import AuctionState, Call
+from tribridge.rules.deal import DealState
+from tribridge.rules.game import checked_call
 from tribridge.rules.view import SeatView, bidding_view
 
 
@@ -75,3 +80,22 @@ def test_estimate_bidder_bids_a_legal_denomination_it_expects_to_make():
     assert view.auction.is_legal(call) is None
     assert {str(c) for c, _ in cands} >= {"1C", "1D", "1H", "1S", "1N", "P"}
     assert call.is_bid  # with 7 spade tricks and three aces on its own, it does not pass
+
+
+def _self_bid(bidder: SimulationBidder, seed: int, index: int) -> list[str]:
+    """The auction of deal ``index`` of a match seed with ``bidder`` in all three chairs."""
+    state = DealState.start(random_deal(random_stream(seed, index)), index % 4)
+    while state.phase == "auction":
+        state = state.apply(checked_call(bidder.bid, state, state.turn))
+    return [str(c) for c in state.auction.calls]
+
+
+def test_simulation_bidder_does_not_run_from_doubles_to_seven_no_trump():
+    # deal 8 of match seed 2026: 1S X P XX P 2H X P 3C X ... when a doubled bidder priced running as undoubled,
+    # the doubles and escapes went on up to 7NT doubled
+    old = _self_bid(SimulationBidder(doubled_from=99), 2026, 8)
+    assert old[-4:] == ["7N", "X", "P", "P"]
+    calls = _self_bid(SimulationBidder(), 2026, 8)
+    assert calls.count("X") <= 2 and not any(c.startswith("7") for c in calls)
+    with pytest.raises(InvalidInput, match="doubled_from"):
+        SimulationBidder(doubled_from=0)

@@ -334,6 +334,24 @@ class SimulationReport:
     scores: dict[str, float]
 
 
+# Once another bidder has doubled, a contract of ours that fails by this many tricks is scored as doubled:
+# the rollouts' bidders never double, so without it, running from a double always looks cheaper than staying.
+DOUBLED_FROM = 2
+
+
+def _doubled_by_another(auction: AuctionState, seat: int) -> bool:
+    """Whether a bidder other than ``seat`` has doubled in this auction."""
+    return any(c == DOUBLE and int(auction.seat_of_call(i)) != seat for i, c in enumerate(auction.calls))
+
+
+def _doubled_if_it_fails(contract: Contract, seat: int, tricks: int, doubled_from: int) -> Contract:
+    """``contract`` doubled when ``seat`` declares it undoubled and ``tricks`` leave it ``doubled_from`` or more
+    down."""
+    if int(contract.declarer) != seat or contract.doubling or tricks > contract.level + 6 - doubled_from:
+        return contract
+    return Contract(contract.level, contract.denom, 1, contract.declarer)
+
+
 class SimulationBidder:
     """Samples the widow and the other bidders' hands consistent with the auction; picks the call with the best expected score.
 
@@ -344,7 +362,10 @@ class SimulationBidder:
     the final contract is scored under the scheme with the declarer's tricks from the trick
     evaluator. Candidate score: the mean over the layouts of this seat's score minus the mean of the
     other two players' scores (``objective="relative"``, the default) or of its own score (``"own"``).
-    Ties go to the first candidate in the order pass, bids cheapest first, double.
+    Ties go to the first candidate in the order pass, bids cheapest first, double. The rollouts' bidders never
+    double, so once another bidder has doubled, a contract this seat would declare is scored as doubled where
+    it fails by ``doubled_from`` tricks or more (without that, running from a double to a higher undoubled
+    contract always looked cheaper, and two of these bidders doubled and ran up to seven no-trump doubled).
     """
 
     name = "simulation"
@@ -356,8 +377,12 @@ class SimulationBidder:
         scheme: str = "classic",
         max_draws: int | None = None,
         objective: str = "relative",
+        doubled_from: int = DOUBLED_FROM,
     ) -> None:
         self.objective = _check_objective(objective)
+        if doubled_from < 1:
+            raise InvalidInput("doubled_from", f"expected a number of undertricks >= 1, got {doubled_from}")
+        self.doubled_from = doubled_from
         evaluator = resolve_evaluator(evaluator)
         if layouts is None:  # the fast estimator affords many layouts; double dummy few
             layouts = 64 if evaluator == "estimate" else 8
@@ -413,6 +438,7 @@ class SimulationBidder:
         level_keys = [tuple(int(levels[o][i]) for o in others) for i in range(len(layouts))]
         score_memo: dict[tuple[Contract, int], float] = {}
         cands: list[tuple[Call, float]] = []
+        doubled_before = _doubled_by_another(auction, seat)
         for call in self.candidate_calls(auction):
             after = auction.apply(call)
             rollouts: dict[tuple[int, ...], Contract | None] = {}
@@ -424,6 +450,8 @@ class SimulationBidder:
                 if contract is None:
                     continue
                 t = int(np.clip(round(float(tricks_for(int(contract.declarer), int(contract.denom))[i])), 0, 13))
+                if doubled_before:
+                    contract = _doubled_if_it_fails(contract, seat, t, self.doubled_from)
                 if (contract, t) not in score_memo:
                     score_memo[(contract, t)] = _score_for(seat, contract, t, self.scheme, self.objective)
                 total += score_memo[(contract, t)]
