@@ -15,27 +15,19 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing as mp
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 
-@dataclass
-class _Bot:
-    bid: Any
-    player: Any
-
-
 def _deals(task: tuple[int, int, int, int]) -> list[tuple[int, float, int]]:
     """(deal, margin over the six seatings, seven-level doubled games) for deals lo..hi-1."""
-    from tribridge.bots.bidding import SimulationBidder
-    from tribridge.bots.play import DoubleDummyPlayer
+    from tribridge.bots import get_bot
     from tribridge.sim.match import assignments, deal_for, play_game
 
     seed, n, lo, hi = task
-    bots = [_Bot(SimulationBidder(), DoubleDummyPlayer())]
-    bots += [_Bot(SimulationBidder(doubled_from=99), DoubleDummyPlayer()) for _ in range(2)]
+    bots = [get_bot("simulation+dd")] + [
+        get_bot("simulation+dd", bidder_options={"doubled_from": 99}) for _ in range(2)
+    ]
     out = []
     for i in range(lo, hi):
         deal, dealer = deal_for(seed, i, n)

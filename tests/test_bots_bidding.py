@@ -10,7 +10,7 @@ from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.rules.auction import AuctionState, Call
 from tribridge.rules.deal import DealState
-from tribridge.rules.game import checked_call
+from tribridge.rules.game import bid_to_end
 from tribridge.rules.view import SeatView, bidding_view
 
 
@@ -85,8 +85,7 @@ def test_estimate_bidder_bids_a_legal_denomination_it_expects_to_make():
 def _self_bid(bidder: SimulationBidder, seed: int, index: int) -> list[str]:
     """The auction of deal ``index`` of a match seed with ``bidder`` in all three chairs."""
     state = DealState.start(random_deal(random_stream(seed, index)), index % 4)
-    while state.phase == "auction":
-        state = state.apply(checked_call(bidder.bid, state, state.turn))
+    state = bid_to_end(state, {seat: bidder.bid for seat in state.players})
     return [str(c) for c in state.auction.calls]
 
 
