@@ -11,8 +11,9 @@ not used in training (a different seed). The sampler's probabilities are exact w
 uncertain card may lie in the same hands (then they are in proportion to the cards each hand
 holds); otherwise they are estimated from ``--sampler-draws`` layouts of the sampler.
 
-``defence`` and ``declarer``: the same deals played twice, by today's PIMC (``belief="paper"``)
-and by PIMC with the model (``belief="model"``), paired. Deals are bid by SimulationBidder in all
+``defence`` and ``declarer``: the same deals played twice, by today's PIMC (``--old pimc``) and by
+PIMC with the model (``--new pimc-model``), paired. A player is a registry name with options,
+``name[,key=value...]``, a value being an int or ints joined by ``-`` (``pimc-model,early_layouts=12``). Deals are bid by SimulationBidder in all
 three chairs (``--auction simulation``, passed-out deals skipped) or are 3NT by North with no
 bidding of their own (``--auction none``: the deal starts from the contract, whose auction is North's
 3NT and two passes, and PIMC reads those passes; the same deals as ``bench_bots declarer`` for equal
@@ -185,9 +186,26 @@ def _play(state, declarer_player, defender_player) -> tuple[int, list[float], li
     return int(state.declarer_tricks), times, distinct
 
 
-def _paired_deal(seed: int, index: int, mode: str, auction: str, options: dict) -> dict | None:
+def player_spec(text: str) -> tuple[str, dict]:
+    """``name[,key=value...]`` as (name, options); values are ints or ints joined by ``-`` (tuples)."""
+    name, *pairs = [part.strip() for part in text.split(",")]
+    options: dict = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        try:
+            if not sep:
+                raise ValueError
+            numbers = tuple(int(v) for v in value.split("-"))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected key=value with an int value (or ints a-b-c), got {pair!r}")
+        options[key.strip()] = numbers if len(numbers) > 1 or key.strip() == "early_layouts" else numbers[0]
+    return name, options
+
+
+def _paired_deal(seed: int, index: int, mode: str, auction: str, options: dict, specs: dict) -> dict | None:
     """One deal played by the old and the new PIMC (as defenders or as declarer) against double dummy."""
-    from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
+    from tribridge.bots import get_player
+    from tribridge.bots.play import DoubleDummyPlayer
     from tribridge.dd import dd_declarer_tricks
 
     state = _bid_deal(seed, index, auction)
@@ -201,8 +219,8 @@ def _paired_deal(seed: int, index: int, mode: str, auction: str, options: dict) 
         )[0]
     )
     out: dict = {"deal": index, "contract": str(contract), "dd": dd}
-    for name, belief in (("old", "paper"), ("new", "model")):
-        pimc = PimcPlayer(belief=belief, **options)
+    for name in ("old", "new") if specs["old"] is not None else ("new",):
+        pimc = get_player(specs[name][0], **{**options, **specs[name][1]})
         if mode == "defence":
             tricks, times, distinct = _play(state, DoubleDummyPlayer(), pimc)
         else:
@@ -213,13 +231,39 @@ def _paired_deal(seed: int, index: int, mode: str, auction: str, options: dict) 
     return out
 
 
+def _baseline_rows(spec: str) -> dict[int, dict]:
+    """``FILE:COLUMN`` of an earlier run's ``--out`` rows as the old player's results, by deal."""
+    path, _, column = spec.rpartition(":")
+    if not path:
+        raise SystemExit(f"--baseline: expected FILE:COLUMN (e.g. rows.json:new), got {spec!r}")
+    with open(path) as fh:
+        rows = json.load(fh)
+    if rows and column not in rows[0]:
+        raise SystemExit(f"--baseline: {path} has no column {column!r} (it has {', '.join(rows[0])})")
+    return {
+        r["deal"]: {"dd": r["dd"], "old": r[column], "old_card_s": r.get(f"{column}_card_s", []), "old_layouts": []}
+        for r in rows
+    }
+
+
+def _baseline_for(baseline: dict[int, dict], row: dict) -> dict:
+    """The baseline's row for ``row``'s deal; exits if the deal is missing or its double-dummy tricks differ."""
+    stored = baseline.get(row["deal"])
+    if stored is None or stored["dd"] != row["dd"]:
+        raise SystemExit(f"--baseline: deal {row['deal']} is missing or was another deal (double dummy differs)")
+    return stored
+
+
 def bench_paired(args: argparse.Namespace) -> dict:
     """Old (paper facts) against new (belief model) PIMC on the same deals, as defenders or declarer."""
     options = {"layouts": args.layouts}
     if args.first_trick_layouts is not None:
-        options["first_trick_layouts"] = args.first_trick_layouts
+        options["early_layouts"] = (args.first_trick_layouts,)
+    baseline = _baseline_rows(args.baseline) if args.baseline else None
+    specs = {"old": None if baseline else args.old, "new": args.new}
     jobs = [
-        (args.seed, i, args.name, args.auction, options) for i in range(args.first_deal, args.first_deal + args.deals)
+        (args.seed, i, args.name, args.auction, options, specs)
+        for i in range(args.first_deal, args.first_deal + args.deals)
     ]
     rows: list[dict] = []
     skipped = 0
@@ -229,6 +273,8 @@ def bench_paired(args: argparse.Namespace) -> dict:
             if row is None:
                 skipped += 1
             else:
+                if baseline is not None:
+                    row.update(_baseline_for(baseline, row))
                 rows.append(row)
             print(
                 f"\r{args.name} benchmark: {len(rows) + skipped}/{len(jobs)} deals", end="", file=sys.stderr, flush=True
@@ -245,6 +291,7 @@ def bench_paired(args: argparse.Namespace) -> dict:
     times_old = [t for r in rows for t in r["old_card_s"]]
     times_new = [t for r in rows for t in r["new_card_s"]]
     diff = [n - o for n, o in zip(new, old)]
+    old_layouts = [n for r in rows for n in r["old_layouts"]]
     return {
         "benchmark": args.name,
         "auction": args.auction,
@@ -253,6 +300,8 @@ def bench_paired(args: argparse.Namespace) -> dict:
         "seed": args.seed,
         "first_deal": args.first_deal,
         "options": options,
+        "old_player": args.baseline or args.old,
+        "new_player": args.new,
         f"old_{label}_mean": statistics.fmean(old),
         "old_ci95": _ci(old),
         f"new_{label}_mean": statistics.fmean(new),
@@ -260,12 +309,12 @@ def bench_paired(args: argparse.Namespace) -> dict:
         "new_minus_old_mean": statistics.fmean(diff),
         "new_minus_old_ci95": _ci(diff),
         "deals_differing": sum(d != 0 for d in diff),
-        "old_s_per_card_mean": statistics.fmean(times_old),
-        "old_s_per_card_max": max(times_old),
+        "old_s_per_card_mean": statistics.fmean(times_old) if times_old else None,
+        "old_s_per_card_max": max(times_old, default=None),
         "new_s_per_card_mean": statistics.fmean(times_new),
         "new_s_per_card_max": max(times_new),
-        "new_to_old_time_ratio": statistics.fmean(times_new) / statistics.fmean(times_old),
-        "old_distinct_layouts_mean": statistics.fmean(n for r in rows for n in r["old_layouts"]),
+        "new_to_old_time_ratio": statistics.fmean(times_new) / statistics.fmean(times_old) if times_old else None,
+        "old_distinct_layouts_mean": statistics.fmean(old_layouts) if old_layouts else None,
         "new_distinct_layouts_mean": statistics.fmean(n for r in rows for n in r["new_layouts"]),
         "seconds": time.perf_counter() - t0,
     }
@@ -284,7 +333,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sampler-draws", type=int, default=2000, help="eval: layouts for the sampler's estimate")
     parser.add_argument("--auction", default="simulation", choices=["simulation", "paper", "none"])
     parser.add_argument("--layouts", type=int, default=32, help="PIMC layouts (defence, declarer)")
-    parser.add_argument("--first-trick-layouts", type=int, default=None, help="PIMC layouts in trick one")
+    parser.add_argument("--first-trick-layouts", type=int, default=None, help="PIMC layouts in trick one (both)")
+    parser.add_argument("--old", type=player_spec, default=("pimc", {}), help="the old player: name[,key=value...]")
+    parser.add_argument(
+        "--baseline", default=None, help="FILE:COLUMN: an earlier run's --out rows stand in for the old player"
+    )
+    parser.add_argument("--new", type=player_spec, default=("pimc-model", {}), help="the new player, the same way")
     parser.add_argument("--out", default=None, help="defence, declarer: write the per-deal rows here (JSON)")
     args = parser.parse_args(argv)
     out = bench_eval(args) if args.name == "eval" else bench_paired(args)

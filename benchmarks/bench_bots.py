@@ -56,7 +56,7 @@ def bench_speed(args: argparse.Namespace) -> dict:
 
     pimc = PimcPlayer(
         layouts=args.layouts,
-        first_trick_layouts=args.first_trick_layouts,
+        early_layouts=(args.first_trick_layouts,),
         check_plays=args.check_plays,
         oversample=args.oversample,
     )
@@ -105,7 +105,7 @@ def _declarer_deal(
     from tribridge.dd import dd_nt_tricks
 
     pimc = PimcPlayer(
-        layouts=layouts, first_trick_layouts=first_trick_layouts, check_plays=check_plays, oversample=oversample
+        layouts=layouts, early_layouts=(first_trick_layouts,), check_plays=check_plays, oversample=oversample
     )
     dd = DoubleDummyPlayer()
     state = _deal_3nt(seed, index)

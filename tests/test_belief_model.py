@@ -120,7 +120,7 @@ def test_pimc_with_model_weights_deals_only_consistent_layouts(seed):
     features = view_features(view)
     model = random_model(seed, scale=2.0)
     position = features.position
-    decision = pimc_decide(position, layouts=8, first_trick_layouts=4, potentials=model.potentials(features), pool=3)
+    decision = pimc_decide(position, layouts=8, early_layouts=(4,), potentials=model.potentials(features), pool=3)
     knowledge = position.knowledge()
     assert 1 <= len(decision.sample.layouts) <= 8
     for layout in decision.sample.layouts:

@@ -109,17 +109,17 @@ def test_registry_names():
     assert bot_parts("pimc") == ("simulation", "pimc")
 
 
-def test_first_trick_samples_fewer_layouts_later_tricks_all():
-    """The first trick is capped at FIRST_TRICK_LAYOUTS layouts; from the second trick on all are used."""
+def test_early_tricks_sample_fewer_layouts_later_tricks_all():
+    """Tricks 1 and 2 are capped by ``early_layouts``; from the third trick on all layouts are used."""
     from tribridge.bots import play as play_module
 
-    for n_played, expected in ((0, 5), (3, 5), (4, 9), (20, 9)):
+    for n_played, expected in ((0, 5), (3, 5), (4, 7), (7, 7), (8, 9), (20, 9)):
         state = _random_state(11, n_played)
         hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in range(4))
         position = CardPosition(0, None, hands, tuple(c.index for c in state.played))
         assert len(position.legal_cards()) > 1
         with mock.patch.object(play_module, "sample_layouts", wraps=play_module.sample_layouts) as sampler:
-            pimc_decide(position, layouts=9, first_trick_layouts=5)
+            pimc_decide(position, layouts=9, early_layouts=(5, 7))
         assert sampler.call_args.args[1] == expected
 
 

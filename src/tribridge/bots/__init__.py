@@ -61,7 +61,7 @@ def get_player(name: str, **options: Any) -> Any:
     classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
     key = str(name).strip().lower()
     if key == "pimc-model":
-        return play.PimcPlayer(**{"belief": "model", **options})
+        return play.PimcPlayer(**{"belief": "model", "early_layouts": play.MODEL_EARLY_LAYOUTS, **options})
     if key not in classes:
         raise InvalidInput("player", f"unknown card player {name!r}; expected one of {', '.join(PLAYER_NAMES)}")
     return classes[key](**options)

@@ -47,7 +47,7 @@ __all__ = [
 BIDDER_MIX: tuple[tuple[str, float], ...] = (("simulation", 0.4), ("paper", 0.3), ("estimate", 0.15), ("random", 0.15))
 # Card player at each of the three players' play seats: double dummy, or a cheap PIMC (4 layouts; 2 in trick one).
 PLAYER_MIX: tuple[tuple[str, float], ...] = (("dd", 0.5), ("pimc-lite", 0.5))
-PIMC_LITE = {"layouts": 4, "first_trick_layouts": 2}
+PIMC_LITE = {"layouts": 4, "early_layouts": (2,)}
 # Cards played at the moments positions are taken (0: the auction's end, before the opening lead).
 SNAPSHOTS: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 21, 28, 36, 44)
 

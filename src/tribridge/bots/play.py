@@ -44,6 +44,11 @@ DEFAULT_LAYOUTS = 32
 # a full 52-card deal here), so PIMC samples at most this many layouts while the first trick is in
 # progress. Deterministic (a function of the position), so "same position, same card" still holds.
 FIRST_TRICK_LAYOUTS = 12
+# ``early_layouts``: caps on the layouts of tricks 1, 2, ... (later tricks use all of them). Today's
+# PIMC caps only the first trick; the belief-model player also caps the second and third, where the
+# lead into a 48-card position cost up to 2 s over 32 layouts (docs/bots.md, speed).
+EARLY_LAYOUTS = (FIRST_TRICK_LAYOUTS,)
+MODEL_EARLY_LAYOUTS = (10, 12, 20)
 # With play checks on, PIMC draws this many layouts per layout it keeps (docs/bots.md, card play:
 # 3 was measured over 500 deals against 2; the difference is within the noise, 3 costs ~1.3x).
 OVERSAMPLE = 3
@@ -149,11 +154,23 @@ def _tie_key(card: int) -> tuple[int, int]:
     return (-(card % 13), card // 13)
 
 
-def layouts_for(position: CardPosition, layouts: int, first_trick_layouts: int = FIRST_TRICK_LAYOUTS) -> int:
-    """Layouts to sample for ``position``: ``layouts``, capped at ``first_trick_layouts`` during the first trick."""
-    if len(position.played) < 4:
-        return max(1, min(layouts, first_trick_layouts))
+def layouts_for(position: CardPosition, layouts: int, early_layouts: Sequence[int] = EARLY_LAYOUTS) -> int:
+    """Layouts to sample for ``position``: ``layouts``, capped at ``early_layouts[t]`` during trick ``t + 1``."""
+    trick = len(position.played) // 4
+    if trick < len(early_layouts):
+        return max(1, min(layouts, int(early_layouts[trick])))
     return layouts
+
+
+def check_early_layouts(early_layouts: Sequence[int]) -> tuple[int, ...]:
+    """``early_layouts`` as a tuple of ints >= 1, or InvalidInput naming the field."""
+    try:
+        caps = tuple(int(n) for n in early_layouts)
+    except (TypeError, ValueError):
+        raise InvalidInput("early_layouts", f"expected layout counts, got {early_layouts!r}") from None
+    if any(n < 1 for n in caps) or len(caps) > 13:
+        raise InvalidInput("early_layouts", f"expected at most 13 counts, each at least 1, got {early_layouts!r}")
+    return caps
 
 
 def _check_play_options(check_plays: int, oversample: int) -> None:
@@ -201,7 +218,7 @@ def pimc_decide(
     layouts: int = DEFAULT_LAYOUTS,
     seed: int | None = None,
     max_draws: int | None = None,
-    first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
+    early_layouts: Sequence[int] = EARLY_LAYOUTS,
     check_plays: int = 0,
     oversample: int = OVERSAMPLE,
     potentials: np.ndarray | None = None,
@@ -223,7 +240,7 @@ def pimc_decide(
     _check_play_options(check_plays, oversample)
     if pool < 1:
         raise InvalidInput("pool", f"expected a factor >= 1, got {pool}")
-    layouts = layouts_for(position, layouts, first_trick_layouts)
+    layouts = layouts_for(position, layouts, early_layouts)
     rng = random_stream(position.seed() if seed is None else seed)
     plays = hidden_plays(position, check_plays) if check_plays else []
     counts: np.ndarray | None = None
@@ -390,7 +407,7 @@ class PimcPlayer:
         layouts: int = DEFAULT_LAYOUTS,
         use_auction: bool = True,
         max_draws: int | None = None,
-        first_trick_layouts: int = FIRST_TRICK_LAYOUTS,
+        early_layouts: Sequence[int] = EARLY_LAYOUTS,
         check_plays: int = 0,
         oversample: int = OVERSAMPLE,
         belief: str = "paper",
@@ -403,10 +420,8 @@ class PimcPlayer:
             raise InvalidInput("pool", f"expected a factor >= 1, got {pool}")
         if layouts < 1:
             raise InvalidInput("layouts", f"expected at least 1 layout, got {layouts}")
-        if first_trick_layouts < 1:
-            raise InvalidInput("first_trick_layouts", f"expected at least 1 layout, got {first_trick_layouts}")
         self.layouts = layouts
-        self.first_trick_layouts = first_trick_layouts
+        self.early_layouts = check_early_layouts(early_layouts)
         self.use_auction = use_auction
         self.max_draws = max_draws
         _check_play_options(check_plays, oversample)
@@ -422,7 +437,7 @@ class PimcPlayer:
         return (
             "pimc",
             self.layouts,
-            self.first_trick_layouts,
+            self.early_layouts,
             self.use_auction,
             self.max_draws,
             self.check_plays,
@@ -450,7 +465,7 @@ class PimcPlayer:
                 position_from_view(view, self._facts(view)),
                 self.layouts,
                 max_draws=self.max_draws,
-                first_trick_layouts=self.first_trick_layouts,
+                early_layouts=self.early_layouts,
                 check_plays=self.check_plays,
                 oversample=self.oversample,
                 potentials=self._potentials(view),
