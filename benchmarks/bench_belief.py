@@ -13,7 +13,8 @@ holds); otherwise they are estimated from ``--sampler-draws`` layouts of the sam
 
 ``defence`` and ``declarer``: the same deals played twice, by today's PIMC (``--old pimc``) and by
 PIMC with the model (``--new pimc-model``), paired. A player is a registry name with options,
-``name[,key=value...]``, a value being an int or ints joined by ``-`` (``pimc-model,early_layouts=12``). Deals are bid by SimulationBidder in all
+``name[,key=value...]``, a value being a number, ``none`` or ints joined by ``-``
+(``pimc-model,early_layouts=12,time_budget=none``). Deals are bid by SimulationBidder in all
 three chairs (``--auction simulation``, passed-out deals skipped) or are 3NT by North with no
 bidding of their own (``--auction none``: the deal starts from the contract, whose auction is North's
 3NT and two passes, and PIMC reads those passes; the same deals as ``bench_bots declarer`` for equal
@@ -186,19 +187,29 @@ def _play(state, declarer_player, defender_player) -> tuple[int, list[float], li
     return int(state.declarer_tricks), times, distinct
 
 
+def _number(text: str) -> int | float | None:
+    """An int, a float, or None for ``none``."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
 def player_spec(text: str) -> tuple[str, dict]:
-    """``name[,key=value...]`` as (name, options); values are ints or ints joined by ``-`` (tuples)."""
+    """``name[,key=value...]`` as (name, options); a value is a number, ``none``, or ints joined by ``-``."""
     name, *pairs = [part.strip() for part in text.split(",")]
     options: dict = {}
     for pair in pairs:
-        key, sep, value = pair.partition("=")
+        key, sep, value = (part.strip() for part in pair.partition("="))
         try:
             if not sep:
-                raise ValueError
-            numbers = tuple(int(v) for v in value.split("-"))
+                raise ValueError(pair)
+            numbers = tuple(_number(v) for v in value.split("-"))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected key=value with an int value (or ints a-b-c), got {pair!r}")
-        options[key.strip()] = numbers if len(numbers) > 1 or key.strip() == "early_layouts" else numbers[0]
+            raise argparse.ArgumentTypeError(f"expected key=number (or ints a-b-c), got {pair!r}") from None
+        options[key] = numbers if len(numbers) > 1 or key == "early_layouts" else numbers[0]
     return name, options
 
 

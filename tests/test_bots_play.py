@@ -123,6 +123,38 @@ def test_early_tricks_sample_fewer_layouts_later_tricks_all():
         assert sampler.call_args.args[1] == expected
 
 
+def test_time_budget_counts_only_the_layouts_solved_in_time():
+    """A budget already spent still solves BUDGET_MIN_LAYOUTS layouts, and only those are counted."""
+    from tribridge.bots.play import BUDGET_MIN_LAYOUTS, dd_card_scores
+
+    for n_played in range(8, 16):  # the declarer (who sees dummy) to choose among several cards
+        state = _random_state(12, n_played)
+        hands = tuple((s, tuple(sorted(state.deal[s].cards))) for s in (0, 2))
+        position = CardPosition(0, None, hands, tuple(c.index for c in state.played))
+        if position.decider == 0 and len(position.legal_cards()) > 1:
+            break
+    full = pimc_decide(position, layouts=16)
+    squeezed = pimc_decide(position, layouts=16, time_budget=1e-9)
+    assert full.sample is not None and squeezed.sample is not None
+    assert len(full.sample.layouts) == 16 and len(squeezed.sample.layouts) == BUDGET_MIN_LAYOUTS
+    assert np.array_equal(squeezed.sample.layouts, full.sample.layouts[:BUDGET_MIN_LAYOUTS])
+    cards, scores = dd_card_scores(full.sample.layouts[:BUDGET_MIN_LAYOUTS], position)
+    expected = dict(zip(cards, scores.mean(axis=0).tolist()))
+    assert all(abs(expected[c] - mean) < 1e-9 for c, mean in squeezed.candidates)
+
+
+def test_player_settings_are_checked():
+    """Bad layout caps and budgets are refused, naming the field."""
+    import pytest
+
+    from tribridge.errors import InvalidInput
+
+    for options, field in (({"early_layouts": (12, 0)}, "early_layouts"), ({"time_budget": 0}, "time_budget")):
+        with pytest.raises(InvalidInput) as err:
+            PimcPlayer(**options)
+        assert err.value.field == field
+
+
 def _dd_defended_state(seed: int, n_played: int) -> PlayState:
     """3NT by seat 0 with every card (both sides) chosen double dummy, ``n_played`` cards in."""
     from tribridge.bots.play import DoubleDummyPlayer

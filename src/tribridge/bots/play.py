@@ -11,6 +11,7 @@ layouts are drawn from a generator seeded with a hash of the position as the sea
 from __future__ import annotations
 
 import random as _stdlib_random
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -57,6 +58,17 @@ TIE_EPSILON = 1e-9
 # resamples them by the model's importance weights (docs/bots.md, belief model).
 MODEL_POOL = 4
 BELIEFS = ("paper", "model")
+# With a time budget (seconds a decision), layouts are solved BUDGET_CHUNK at a time (DDS solves a chunk
+# on its threads: two here) and no chunk is started that the previous one's time says would end past the
+# budget; at least BUDGET_MIN_LAYOUTS are solved. The belief-model bot's budget is MODEL_TIME_BUDGET.
+BUDGET_CHUNK, BUDGET_MIN_LAYOUTS = 2, 4
+MODEL_TIME_BUDGET = 0.8
+# The settings of the belief-model player (``pimc-model`` in the bot registry).
+MODEL_PLAYER: dict[str, Any] = {
+    "belief": "model",
+    "early_layouts": MODEL_EARLY_LAYOUTS,
+    "time_budget": MODEL_TIME_BUDGET,
+}
 
 
 # --------------------------------------------------------------------------------------------
@@ -80,17 +92,37 @@ def dd_positions(layouts: np.ndarray, position: CardPosition) -> list[Any]:
     return out
 
 
-def dd_card_scores(layouts: np.ndarray, position: CardPosition) -> tuple[list[int], np.ndarray]:
-    """Tricks (from now, for the side to play) of each legal card in each layout: (cards, float[k, n])."""
+def dd_card_scores(
+    layouts: np.ndarray, position: CardPosition, time_budget: float | None = None
+) -> tuple[list[int], np.ndarray]:
+    """Tricks (from now, for the side to play) of each legal card in each layout: (cards, float[k, n]).
+
+    With ``time_budget`` only the first k layouts that fit the budget are solved (see BUDGET_CHUNK).
+    """
     cards = position.legal_cards()
-    scores = np.zeros((len(layouts), len(cards)), dtype=np.float64)
     if len(layouts) == 0:
-        return cards, scores
-    solved = solve_positions(dd_positions(layouts, position))
+        return cards, np.zeros((0, len(cards)), dtype=np.float64)
+    positions = dd_positions(layouts, position)
+    solved = solve_positions(positions) if time_budget is None else _solve_within(positions, time_budget)
+    scores = np.zeros((len(solved), len(cards)), dtype=np.float64)
     for row, tricks in enumerate(solved):
         for col, c in enumerate(cards):
             scores[row, col] = tricks[c]
     return cards, scores
+
+
+def _solve_within(positions: list[Any], time_budget: float) -> list[dict[int, int]]:
+    """Solve ``positions`` in order, BUDGET_CHUNK at a time, while the next chunk is expected to fit the budget."""
+    start = time.perf_counter()
+    solved: list[dict[int, int]] = []
+    last_chunk = 0.0
+    for first in range(0, len(positions), BUDGET_CHUNK):
+        elapsed = time.perf_counter() - start
+        if len(solved) >= BUDGET_MIN_LAYOUTS and elapsed + last_chunk > time_budget:
+            break
+        solved.extend(solve_positions(positions[first : first + BUDGET_CHUNK]))
+        last_chunk = time.perf_counter() - start - elapsed
+    return solved
 
 
 def hidden_plays(position: CardPosition, last: int | None = None) -> list[int]:
@@ -223,6 +255,7 @@ def pimc_decide(
     oversample: int = OVERSAMPLE,
     potentials: np.ndarray | None = None,
     pool: int = MODEL_POOL,
+    time_budget: float | None = None,
 ) -> PimcDecision:
     """Choose a card by PIMC: mean double-dummy tricks over sampled layouts; best mean wins.
 
@@ -231,7 +264,10 @@ def pimc_decide(
     are assumed to play well); see :func:`consistent_order`. With ``potentials`` (``float[52, 4]``
     from the belief model, :meth:`BeliefModel.potentials`), ``pool`` times as many consistent layouts
     are drawn and resampled by importance weight; a layout drawn twice is solved once and counted twice.
+    With ``time_budget`` (seconds) only the layouts solved within it count (at least BUDGET_MIN_LAYOUTS), so
+    a slow position may be decided on fewer layouts and the card then depends on the machine's speed.
     """
+    started = time.perf_counter()
     legal = position.legal_cards()
     if not legal:
         raise InvalidInput("position", "no card to play")
@@ -253,7 +289,11 @@ def pimc_decide(
         keep = consistent_order(sample.layouts, position, layouts, plays)
         sample = replace(sample, layouts=sample.layouts[keep], requested=layouts, relaxed=sample.relaxed[keep])
         counts = None if counts is None else counts[keep]
-    cards, scores = dd_card_scores(sample.layouts, position)
+    budget_left = None if time_budget is None else time_budget - (time.perf_counter() - started)
+    cards, scores = dd_card_scores(sample.layouts, position, budget_left)
+    if len(scores) < len(sample.layouts):  # the budget ran out: the layouts solved are the ones counted
+        sample = replace(sample, layouts=sample.layouts[: len(scores)], relaxed=sample.relaxed[: len(scores)])
+        counts = None if counts is None else counts[: len(scores)]
     if len(scores) == 0:
         means = np.zeros(len(cards))
     elif counts is not None:
@@ -413,6 +453,7 @@ class PimcPlayer:
         belief: str = "paper",
         pool: int = MODEL_POOL,
         belief_model: BeliefModel | None = None,
+        time_budget: float | None = None,
     ) -> None:
         if belief not in BELIEFS:
             raise InvalidInput("belief", f"expected one of {', '.join(BELIEFS)}, got {belief!r}")
@@ -430,19 +471,26 @@ class PimcPlayer:
         self.belief = belief
         self.pool = pool
         self.belief_model = belief_model
+        if time_budget is not None and not time_budget > 0:
+            raise InvalidInput("time_budget", f"expected seconds > 0 (or none), got {time_budget}")
+        self.time_budget = time_budget
         self.last: PimcDecision | None = None
 
     def cache_key(self) -> tuple:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
         return (
-            "pimc",
-            self.layouts,
-            self.early_layouts,
-            self.use_auction,
-            self.max_draws,
-            self.check_plays,
-            self.oversample,
-        ) + (() if self.belief == "paper" else (self.belief, self.pool, self._model_key()))
+            (
+                "pimc",
+                self.layouts,
+                self.early_layouts,
+                self.use_auction,
+                self.max_draws,
+                self.check_plays,
+                self.oversample,
+            )
+            + (() if self.belief == "paper" else (self.belief, self.pool, self._model_key()))
+            + (() if self.time_budget is None else ("budget", self.time_budget))
+        )
 
     def _model_key(self) -> tuple:
         """The weights in use (the shipped model is named, a given one is keyed by its weights)."""
@@ -470,6 +518,7 @@ class PimcPlayer:
                 oversample=self.oversample,
                 potentials=self._potentials(view),
                 pool=self.pool,
+                time_budget=self.time_budget,
             )
         self.last = decision
         return decision
