@@ -21,8 +21,6 @@ NEED_SLAM, NEED_GRAND, NEED_INVITE = 32, 37, 23
 # The trick count's corrections: counted from TRICKS_FROM points together; a slam at SLAM_TRICKS estimated
 # tricks with SLAM_POINTS together; a game bid within GAME_MARGIN tricks of it, dropped DROP_MARGIN short.
 TRICKS_FROM, SLAM_TRICKS, SLAM_POINTS, GAME_MARGIN, DROP_MARGIN = 20, 12.4, 29, 0.8, 1.5
-GAME_MARGIN_NOT_VUL = float(__import__("os").environ.get("GM_NV", "0.8"))
-GAME_MARGIN = float(__import__("os").environ.get("GM_V", "0.8"))
 # From SCORE_FROM points together the contracts are priced by expected score over SCORE_SAMPLES partner hands
 # (SCORE_DRAWS random hands of the unseen cards tried at a time, up to SCORE_MOST_DRAWS while too few fit):
 # a slam is bid when one prices best, and when the opponents hold the contract, the call that prices best is
@@ -178,8 +176,7 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     fit_slam = (real_fit or strain == N) and t >= SLAM_TRICKS and total >= SLAM_POINTS
     if fit_slam or reason == "long" and t >= SLAM_TRICKS + 0.2 and total >= SLAM_POINTS + 2:
         return (7 if t >= SLAM_TRICKS + 1 and total >= SLAM_POINTS + 5 else 6), "slam"
-    margin = GAME_MARGIN if ctx.we_vulnerable() else GAME_MARGIN_NOT_VUL
-    if why in ("part", "invite") and t + margin >= game + 6:
+    if why in ("part", "invite") and t + GAME_MARGIN >= game + 6:
         return game, "game"
     if why == "game" and t + DROP_MARGIN < game + 6:
         return min(game - 1, 3), "invite"
