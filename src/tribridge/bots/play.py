@@ -45,11 +45,10 @@ DEFAULT_LAYOUTS = 32
 # a full 52-card deal here), so PIMC samples at most this many layouts while the first trick is in
 # progress. Deterministic (a function of the position), so "same position, same card" still holds.
 FIRST_TRICK_LAYOUTS = 12
-# ``early_layouts``: caps on the layouts of tricks 1, 2, ... (later tricks use all of them). Today's
-# PIMC caps only the first trick; the belief-model player also caps the second and third, where the
-# lead into a 48-card position cost up to 2 s over 32 layouts (docs/bots.md, speed).
+# ``early_layouts``: caps on the layouts of tricks 1, 2, ... (later tricks use all of them); the default
+# caps the first trick only. Capping tricks 1-3 at (10, 12, 20) bounds more of the slow cards but gave
+# away more tricks in defence (docs/bots.md, speed).
 EARLY_LAYOUTS = (FIRST_TRICK_LAYOUTS,)
-MODEL_EARLY_LAYOUTS = (10, 12, 20)
 # With play checks on, PIMC draws this many layouts per layout it keeps (docs/bots.md, card play:
 # 3 was measured over 500 deals against 2; the difference is within the noise, 3 costs ~1.3x).
 OVERSAMPLE = 3
@@ -58,17 +57,12 @@ TIE_EPSILON = 1e-9
 # resamples them by the model's importance weights (docs/bots.md, belief model).
 MODEL_POOL = 4
 BELIEFS = ("paper", "model")
-# With a time budget (seconds a decision), layouts are solved BUDGET_CHUNK at a time (DDS solves a chunk
-# on its threads: two here) and no chunk is started that the previous one's time says would end past the
-# budget; at least BUDGET_MIN_LAYOUTS are solved. The belief-model bot's budget is MODEL_TIME_BUDGET.
+# With a time budget (seconds a decision; off by default), layouts are solved BUDGET_CHUNK at a time and no
+# chunk is started that the previous one's time says would end past the budget; at least BUDGET_MIN_LAYOUTS
+# are solved. Measured in docs/bots.md (speed): it bounds most slow cards, at a cost in defence.
 BUDGET_CHUNK, BUDGET_MIN_LAYOUTS = 2, 4
-MODEL_TIME_BUDGET = 0.8
 # The settings of the belief-model player (``pimc-model`` in the bot registry).
-MODEL_PLAYER: dict[str, Any] = {
-    "belief": "model",
-    "early_layouts": MODEL_EARLY_LAYOUTS,
-    "time_budget": MODEL_TIME_BUDGET,
-}
+MODEL_PLAYER: dict[str, Any] = {"belief": "model"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -265,7 +259,8 @@ def pimc_decide(
     from the belief model, :meth:`BeliefModel.potentials`), ``pool`` times as many consistent layouts
     are drawn and resampled by importance weight; a layout drawn twice is solved once and counted twice.
     With ``time_budget`` (seconds) only the layouts solved within it count (at least BUDGET_MIN_LAYOUTS), so
-    a slow position may be decided on fewer layouts and the card then depends on the machine's speed.
+    a slow position may be decided on fewer layouts and the card then depends on the machine's speed (the
+    budget bounds the final solve, not the play checks' solves).
     """
     started = time.perf_counter()
     legal = position.legal_cards()
