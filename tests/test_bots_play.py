@@ -125,7 +125,7 @@ def test_early_tricks_sample_fewer_layouts_later_tricks_all():
 
 def test_time_budget_counts_only_the_layouts_solved_in_time():
     """A budget already spent still solves BUDGET_MIN_LAYOUTS layouts, and only those are counted."""
-    from tribridge.bots.play import BUDGET_MIN_LAYOUTS, dd_card_scores
+    from tribridge.bots.layout_solve import BUDGET_MIN_LAYOUTS, dd_card_scores
 
     for n_played in range(8, 16):  # the declarer (who sees dummy) to choose among several cards
         state = _random_state(12, n_played)
@@ -172,7 +172,7 @@ def _declarer_position(state: PlayState) -> CardPosition:
 
 
 def test_hidden_plays_are_the_defenders_cards_most_recent_last():
-    from tribridge.bots.play import hidden_plays
+    from tribridge.bots.layout_solve import hidden_plays
 
     state = _dd_defended_state(4, 10)
     position = _declarer_position(state)
@@ -185,7 +185,7 @@ def test_hidden_plays_are_the_defenders_cards_most_recent_last():
 
 def test_real_layout_explains_double_dummy_defence_and_not_a_blunder():
     """In the real deal every double-dummy defender card is consistent; a card that gives a trick away is not."""
-    from tribridge.bots.play import play_inconsistencies
+    from tribridge.bots.layout_solve import play_inconsistencies
     from tribridge.dd import solve_position
 
     for seed in range(40):
@@ -211,7 +211,8 @@ def test_real_layout_explains_double_dummy_defence_and_not_a_blunder():
 def test_play_checks_keep_the_layouts_that_explain_the_defence():
     """With play checks on, the kept layouts rank by misses: the real deal (no miss) is kept before others."""
     from tribridge.bots.belief import sample_layouts
-    from tribridge.bots.play import consistent_order, hidden_plays, play_inconsistencies
+    from tribridge.bots.layout_solve import hidden_plays, play_inconsistencies
+    from tribridge.bots.play import consistent_order
 
     state = _dd_defended_state(21, 9)
     position = _declarer_position(state)
@@ -254,7 +255,7 @@ def test_pimc_with_play_checks_is_legal_and_deterministic():
 def test_play_inconsistencies_match_a_full_solve_of_every_play(seed, n_played):
     """Counting misses (with forced cards skipped) equals solving every checked play with every card scored."""
     from tribridge.bots.belief import sample_layouts
-    from tribridge.bots.play import dd_positions, hidden_plays, play_inconsistencies
+    from tribridge.bots.layout_solve import dd_positions, hidden_plays, play_inconsistencies
     from tribridge.dd import solve_positions
 
     state = _random_state(seed, n_played)

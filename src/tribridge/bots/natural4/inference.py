@@ -9,8 +9,9 @@ from dataclasses import replace
 import numpy as np
 
 from tribridge.bots.belief import sample_layouts
+from tribridge.bots.layout_solve import dd_card_scores
 from tribridge.bots.natural4.core import Shown
-from tribridge.bots.play import CardPosition, PimcDecision, dd_card_scores, layouts_for
+from tribridge.bots.play import CardPosition, PimcDecision, layouts_for
 from tribridge.dealing.streams import random_stream
 
 __all__ = ["AUCTION_OVERSAMPLE", "auction_violations", "pimc_with_auction"]
