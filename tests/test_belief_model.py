@@ -128,6 +128,25 @@ def test_pimc_with_model_weights_deals_only_consistent_layouts(seed):
     assert decision.card in [c.index for c in view.legal_cards()]
 
 
+def test_play_checks_choose_among_more_model_layouts_than_they_keep():
+    """With the model, play checks rank ``oversample`` times the layouts (they used to rank only those kept)."""
+    from unittest import mock
+
+    from tribridge.bots import play as play_module
+    from tribridge.bots.layout_solve import hidden_plays
+
+    for seed in range(40):  # a view whose decider has several cards and has seen hidden cards played
+        _, view = random_view(seed)
+        features = view_features(view)
+        if len(view.legal_cards()) > 1 and 8 <= len(features.position.played) <= 20 and hidden_plays(features.position):
+            break
+    potentials = random_model(seed, scale=0.05).potentials(features)  # mild weights: resampling keeps many
+    with mock.patch.object(play_module, "consistent_order", wraps=play_module.consistent_order) as ranked:
+        decision = pimc_decide(features.position, layouts=6, check_plays=2, oversample=3, potentials=potentials)
+    assert len(ranked.call_args.args[0]) > 6 and ranked.call_args.args[2] == 6
+    assert decision.sample is not None and len(decision.sample.layouts) <= 6
+
+
 def test_layout_weights_reject_impossible_placements_and_resampling_follows_weights():
     potentials = np.full((52, 4), -np.inf)
     potentials[:, 1:] = 0.0

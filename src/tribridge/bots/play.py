@@ -179,10 +179,10 @@ def pimc_decide(
     rng = random_stream(position.seed() if seed is None else seed)
     plays = hidden_plays(position, check_plays) if check_plays else []
     counts: np.ndarray | None = None
+    drawn = layouts * oversample if plays else layouts
     if potentials is not None:
-        sample, counts = _model_sample(position, potentials, layouts, pool, rng, max_draws)
+        sample, counts = _model_sample(position, potentials, drawn, pool, rng, max_draws)
     else:
-        drawn = layouts * oversample if plays else layouts
         sample = sample_layouts(position.knowledge(), drawn, rng, max_draws=max_draws)
     if plays:
         keep = consistent_order(sample.layouts, position, layouts, plays)
