@@ -266,7 +266,7 @@ def _baseline_for(baseline: dict[int, dict], row: dict) -> dict:
 
 
 def bench_paired(args: argparse.Namespace) -> dict:
-    """Old (paper facts) against new (belief model) PIMC on the same deals, as defenders or declarer."""
+    """The old player against the new (``--old``, ``--new``, or ``--baseline`` rows) on the same deals, as defenders or declarer."""
     options = {"layouts": args.layouts}
     if args.first_trick_layouts is not None:
         options["early_layouts"] = (args.first_trick_layouts,)
