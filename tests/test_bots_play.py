@@ -3,12 +3,14 @@
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tribridge.bots import bot_parts, get_bot
 from tribridge.bots.play import CardPosition, PimcPlayer, RandomPlayer, pimc_decide, pimc_decide_four_handed
 from tribridge.cards import Card, random_deal
+from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.deal import DealState
 from tribridge.rules.play import PlayState
@@ -145,13 +147,15 @@ def test_time_budget_counts_only_the_layouts_solved_in_time():
 
 def test_player_settings_are_checked():
     """Bad layout caps and budgets are refused, naming the field."""
-    import pytest
-
-    from tribridge.errors import InvalidInput
-
     for options, field in (({"early_layouts": (12, 0)}, "early_layouts"), ({"time_budget": 0}, "time_budget")):
         with pytest.raises(InvalidInput) as err:
             PimcPlayer(**options)
+        assert err.value.field == field
+    state = _random_state(12, 0)
+    position = CardPosition(0, None, ((1, tuple(sorted(state.deal[1].cards))),), ())  # the opening leader
+    for options, field in (({"early_layouts": (0,)}, "early_layouts"), ({"time_budget": -1.0}, "time_budget")):
+        with pytest.raises(InvalidInput) as err:
+            pimc_decide(position, layouts=4, **options)
         assert err.value.field == field
 
 

@@ -10,7 +10,7 @@ paper      PaperBidder           PimcPlayer
 estimate   EstimateBidder        PimcPlayer
 simulation SimulationBidder      PimcPlayer
 pimc       SimulationBidder      PimcPlayer  (the strongest pair; same as ``simulation``)
-pimc-model SimulationBidder      PimcPlayer(**MODEL_PLAYER) (layouts weighted by the learned belief model)
+pimc-model SimulationBidder      PimcPlayer(belief="model") (layouts weighted by the learned belief model)
 dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper bound)
 ========== ===================== ===================
 
@@ -61,7 +61,7 @@ def get_player(name: str, **options: Any) -> Any:
     classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
     key = str(name).strip().lower()
     if key == "pimc-model":
-        return play.PimcPlayer(**{**play.MODEL_PLAYER, **options})
+        return play.PimcPlayer(**{"belief": "model", **options})
     if key not in classes:
         raise InvalidInput("player", f"unknown card player {name!r}; expected one of {', '.join(PLAYER_NAMES)}")
     return classes[key](**options)

@@ -60,8 +60,6 @@ TIE_EPSILON = 1e-9
 # resamples them by the model's importance weights (docs/bots.md, belief model).
 MODEL_POOL = 4
 BELIEFS = ("paper", "model")
-# The settings of the belief-model player (``pimc-model`` in the bot registry).
-MODEL_PLAYER: dict[str, Any] = {"belief": "model"}
 
 
 # --------------------------------------------------------------------------------------------
@@ -101,6 +99,12 @@ def check_early_layouts(early_layouts: Sequence[int]) -> tuple[int, ...]:
     if any(n < 1 for n in caps) or len(caps) > 13:
         raise InvalidInput("early_layouts", f"expected at most 13 counts, each at least 1, got {early_layouts!r}")
     return caps
+
+
+def _check_time_budget(time_budget: float | None) -> None:
+    """Raise InvalidInput naming the field unless ``time_budget`` is None or seconds > 0."""
+    if time_budget is not None and not time_budget > 0:
+        raise InvalidInput("time_budget", f"expected seconds > 0 (or none), got {time_budget}")
 
 
 def _check_play_options(check_plays: int, oversample: int) -> None:
@@ -173,9 +177,10 @@ def pimc_decide(
     if len(legal) == 1:
         return PimcDecision(legal[0], [(legal[0], float("nan"))], searched=False)
     _check_play_options(check_plays, oversample)
+    _check_time_budget(time_budget)
     if pool < 1:
         raise InvalidInput("pool", f"expected a factor >= 1, got {pool}")
-    layouts = layouts_for(position, layouts, early_layouts)
+    layouts = layouts_for(position, layouts, check_early_layouts(early_layouts))
     rng = random_stream(position.seed() if seed is None else seed)
     plays = hidden_plays(position, check_plays) if check_plays else []
     counts: np.ndarray | None = None
@@ -370,8 +375,7 @@ class PimcPlayer:
         self.belief = belief
         self.pool = pool
         self.belief_model = belief_model
-        if time_budget is not None and not time_budget > 0:
-            raise InvalidInput("time_budget", f"expected seconds > 0 (or none), got {time_budget}")
+        _check_time_budget(time_budget)
         self.time_budget = time_budget
         self.last: PimcDecision | None = None
 
