@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, playable_cards, start_game, watched_page
+from browser_helpers import (
+    ACTIONABLE,
+    make_call,
+    next_deal,
+    play_card,
+    playable_cards,
+    start_game,
+    wait_actionable,
+    watched_page,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -86,6 +95,60 @@ def test_phone_play_fits_one_screen_with_one_row_of_cards(phone, server_url):
     assert box is not None and box["y"] + box["height"] <= PHONE["height"]
     play_card(phone, cards[0])
     phone.wait_for_function("() => document.getElementById('table-msg').textContent === ''", timeout=2_000)
+
+
+# The dummy's suit rows whose last card ends past the right edge of the dummy's seat box (px past it).
+ROWS_PAST_THEIR_SEAT = """() => [...document.querySelectorAll("[data-hand='dummy'] .suit-row")]
+  .map(row => row.lastElementChild.getBoundingClientRect().right - row.closest('.seat').getBoundingClientRect().right)
+  .filter(past => past > 0.5)"""
+# Every hand has a suit of eight or more cards: whichever is the widow, the dummy shows one.
+LONG_SUIT_DEAL = "N:AKQJT987.32.32.2 65.AKQJT987.54.3 43.65.AKQJT987.4 2.4.6.AKQJT98765"
+
+
+def open_table_with_deal(page, base_url: str, pbn: str) -> None:
+    """Create a table on ``pbn`` through the API (me against two random bots), remember my chair, and open it."""
+    page.goto(f"{base_url}/?pace=0")
+    created = page.evaluate(
+        """async (pbn) => {
+          const chairs = [{kind: "human"}, {kind: "bot", bot: "random"}, {kind: "bot", bot: "random"}];
+          const r = await fetch("/api/tables", {method: "POST", headers: {"Content-Type": "application/json"},
+            body: JSON.stringify({chairs, scheme: "classic", deals: Array(20).fill(pbn), take: 0})});
+          return r.json();
+        }""",
+        pbn,
+    )
+    assert created.get("token"), created
+    page.evaluate(
+        """(t) => localStorage.setItem("tribridge.tables",
+             JSON.stringify({[t.table_id]: {token: t.token, chair: t.chair, at: Date.now()}}))""",
+        created,
+    )
+    page.goto(f"{base_url}/?table={created['table_id']}&pace=0")
+    page.wait_for_selector("#table:not([hidden])")
+
+
+def test_phone_dummy_with_a_long_suit_stays_on_screen(phone, server_url):
+    """A dummy's long suit at the side overlaps more instead of pushing the page wider (zooming the table out)."""
+    open_table_with_deal(phone, server_url, LONG_SUIT_DEAL)
+    for _ in range(300):  # I only pass, so a bot declares and the dummy sits at my left or right
+        phase = wait_actionable(phone)
+        if phase == "done":
+            next_deal(phone)
+        elif phase == "auction":
+            make_call(phone, bid_once=False)
+        elif phone.locator("[data-hand='dummy'] .card").count() == 0:  # my opening lead: the dummy shows after it
+            play_card(phone, playable_cards(phone)[0])
+        else:
+            break
+    assert phone.locator(".pos-left [data-hand='dummy'], .pos-right [data-hand='dummy']").count() == 1
+    row_lengths = phone.eval_on_selector_all(
+        "[data-hand='dummy'] .suit-row", "rows => rows.map(r => r.children.length)"
+    )
+    assert max(row_lengths) >= 8
+    assert phone.evaluate(ROWS_PAST_THEIR_SEAT) == [], "a suit row of the dummy sticks out of its seat"
+    assert phone.evaluate("() => innerWidth") == PHONE["width"], "the page grew wider than the phone"
+    assert phone.evaluate(OUTSIDE) == []
+    assert phone.evaluate("() => document.documentElement.scrollHeight") <= PHONE["height"]
 
 
 def test_phone_next_deal_has_no_keyboard_hint(phone, server_url):

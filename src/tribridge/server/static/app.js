@@ -349,6 +349,7 @@ function renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }) {
         for (const card of cards.filter((c) => parseCard(c).suit === suit)) {
           row.append(playableCard(card, legal, true));
         }
+        row.style.setProperty("--cards", String(row.childElementCount));
         if (row.childElementCount) box.append(row);
       }
     } else {
