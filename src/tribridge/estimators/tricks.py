@@ -17,6 +17,7 @@ shortest suit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -423,11 +424,16 @@ def default_model() -> TrickModel:
         return TrickModel.load(fh)
 
 
-def estimate_tricks(masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None) -> np.ndarray:
-    """Expected double-dummy tricks ``float32[n, 5]`` (strains C D H S NT) for declarer + partner."""
+def estimate_tricks(
+    masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None, strains: Sequence[int] = (0, 1, 2, 3, 4)
+) -> np.ndarray:
+    """Expected double-dummy tricks ``float32[n, len(strains)]`` (by default all five, C D H S NT) for declarer +
+    partner; each strain's column is computed on its own, so asking for fewer strains is cheaper."""
     model = model or default_model()
     d, p = _checked_pair(masks_declarer, masks_partner)
-    return model.predict_masks(d, p, (0, 1, 2, 3, 4))
+    if not strains or any(s not in range(5) for s in strains):
+        raise InvalidInput("strains", f"expected strains among 0..4 (C D H S NT), got {tuple(strains)!r}"[:200])
+    return model.predict_masks(d, p, tuple(strains))
 
 
 def estimate_nt_tricks(masks_declarer: Any, masks_partner: Any, model: TrickModel | None = None) -> np.ndarray:

@@ -168,7 +168,8 @@ def _by_tricks(hand: HandInfo, ctx: Ctx, strain: int, reason: str, total: int, l
     ranges): bid a game or a slam the tricks are there for, drop a game they are clearly not there for."""
     if total < TRICKS_FROM:
         return level, why
-    tricks = expected_tricks(hand.cards, ctx.shown[ctx.partner], f"{ctx.seat}|{hand.cards}|{ctx.auction.calls}")
+    key = f"{ctx.seat}|{hand.cards}|{ctx.auction.calls}"
+    tricks = expected_tricks(hand.cards, ctx.shown[ctx.partner], key, strains=(strain,))
     if tricks is None:
         return level, why
     t, game = float(tricks[strain]), GAME[strain]
@@ -201,19 +202,22 @@ def _by_score(hand: HandInfo, ctx: Ctx, strain: int) -> tuple[int, int] | None:
     """(level, strain) with the best expected score for our side (level 0: pass), or None when too few partner
     hands fit what partner showed."""
     key = f"score|{ctx.seat}|{hand.cards}|{ctx.auction.calls}"
-    tricks = sampled_tricks(hand.cards, ctx.shown[ctx.partner], key, SCORE_SAMPLES, SCORE_DRAWS, SCORE_MOST_DRAWS)
+    last = ctx.last_bid
+    candidates = sorted(_candidate_strains(hand, ctx, strain))
+    priced = candidates + ([] if last is None else [strain_of(last)])  # and the strain of the contract held
+    partner = ctx.shown[ctx.partner]
+    tricks = sampled_tricks(hand.cards, partner, key, SCORE_SAMPLES, SCORE_DRAWS, SCORE_MOST_DRAWS, priced)
     if tricks is None:
         return None
     doubled_from = DOUBLED_FROM if ctx.opponents_acted() else 99
     values = ContractValues.of(tricks, ctx.we_vulnerable(), ctx.they_vulnerable(), doubled_from)
-    last = ctx.last_bid
     if last is None:
         best, choice = 0.0, (0, strain)
     else:
         held = (int(last[0]), strain_of(last), ctx.auction.doubling())
         value = values.declare(*held) if ctx.ours() else values.defend(*held)
         best, choice = value, (0, held[1])
-    for s in sorted(_candidate_strains(hand, ctx, strain)):
+    for s in candidates:
         for level in range(ctx.cheapest(s), 8):
             value = values.declare(level, s)
             if value > best:

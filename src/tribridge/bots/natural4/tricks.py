@@ -18,12 +18,19 @@ PARTNER_SAMPLES = 16
 DRAWS = 160
 MOST_DRAWS = 800  # expected_tricks tries more hands, in batches of DRAWS, while too few fit
 BITS = np.int64(1) << np.arange(13, dtype=np.int64)
+ALL_STRAINS = (0, 1, 2, 3, 4)
 
 
-def _draw_partner_hands(unseen: np.ndarray, partner: Shown, rng: np.random.Generator, draws: int) -> np.ndarray:
+def _draw_keys(unseen: np.ndarray, rng: np.random.Generator, draws: int) -> np.ndarray:
+    """Random keys ``float[draws, unseen]``: row ``i``'s 13 smallest pick the ``i``-th random hand."""
+    return rng.random((draws, unseen.size))
+
+
+def reference_partner_hands(unseen: np.ndarray, partner: Shown, rng: np.random.Generator, draws: int) -> np.ndarray:
     """The hands ``int64[k, 13]`` among ``draws`` random 13-card draws from ``unseen`` that lie within partner's
-    HCP range and suit-length ranges (and balanced when partner showed it)."""
-    keys = rng.random((draws, unseen.size))
+    HCP range and suit-length ranges (and balanced when partner showed it): the readable version of
+    ``partner_kernel.fitting_partner_hands`` (which sorts each hand's cards and stops at the hands wanted)."""
+    keys = _draw_keys(unseen, rng, draws)
     picks = unseen[np.argpartition(keys, 13, axis=1)[:, :13]]
     hcp = np.maximum(0, 4 - picks % 13).sum(axis=1)
     lens = np.stack([(picks // 13 == s).sum(axis=1) for s in range(4)], axis=1)
@@ -45,14 +52,19 @@ def sample_partner_hands(
     """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
     suit-length ranges (and balanced when partner showed it): ``draws`` random hands are tried, and more in
     batches of ``draws`` while fewer than ``wanted`` fit, up to ``most_draws`` in all (default: ``draws``)."""
+    from tribridge.bots.natural4.partner_kernel import fitting_partner_hands  # numba: loaded when first needed
+
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
-    found = [_draw_partner_hands(unseen, partner, rng, draws)]
-    tried, limit = draws, draws if most_draws is None else most_draws
-    while sum(len(f) for f in found) < wanted and tried < limit:
-        batch = min(draws, limit - tried)
-        found.append(_draw_partner_hands(unseen, partner, rng, batch))
-        tried += batch
-    return np.concatenate(found)[:wanted]
+    lengths = [bound for s in range(4) for bound in (partner.min_len[s], partner.max_len[s])]
+    ranges = np.array([partner.lo, partner.hi, *lengths], dtype=np.int64)
+    found: list[np.ndarray] = []
+    have, tried, limit = 0, 0, draws if most_draws is None else most_draws
+    while tried == 0 or (have < wanted and tried < limit):
+        batch = min(draws, limit - tried) if tried else draws
+        rows = fitting_partner_hands(_draw_keys(unseen, rng, batch), unseen, ranges, partner.balanced, wanted - have)
+        found.append(rows)
+        have, tried = have + len(rows), tried + batch
+    return np.concatenate(found)
 
 
 def _masks(rows: np.ndarray) -> np.ndarray:
@@ -70,10 +82,12 @@ def sampled_tricks(
     wanted: int = PARTNER_SAMPLES,
     draws: int = DRAWS,
     most_draws: int | None = None,
+    strains: Sequence[int] = ALL_STRAINS,
 ) -> np.ndarray | None:
     """Estimated tricks ``float[k, 5]`` (C D H S NT) of this hand with each of ``k`` partner hands drawn within
     what partner showed (``draws`` tried, more up to ``most_draws`` while too few fit); None when fewer than
-    four fit. ``key`` seeds the draw (the same position gives the same answer)."""
+    four fit. Only the columns of ``strains`` are estimated (the others are NaN). ``key`` seeds the draw (the
+    same position gives the same answer, whichever strains are asked)."""
     import numba  # with the numba-compiled estimator: loaded on the first call that needs them (start-up time)
 
     from tribridge.estimators.tricks import estimate_tricks
@@ -83,16 +97,22 @@ def sampled_tricks(
     if len(rows) < 4:
         return None
     mine = np.repeat(_masks(np.asarray(sorted(hand), dtype=np.int64)[None, :]), len(rows), axis=0)
+    asked = sorted(set(strains))
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # a small batch: threads cost more than they give (the setting is per thread)
     try:
-        tricks = estimate_tricks(mine, _masks(rows))
+        estimated = estimate_tricks(mine, _masks(rows), strains=asked)
     finally:
         numba.set_num_threads(threads)
-    return np.asarray(tricks, dtype=np.float64)
+    tricks = np.full((len(rows), 5), np.nan)
+    tricks[:, asked] = estimated
+    return tricks
 
 
-def expected_tricks(hand: Sequence[int], partner: Shown, key: str) -> np.ndarray | None:
-    """Mean estimated tricks ``float[5]`` (C D H S NT) for this hand and partner (see :func:`sampled_tricks`)."""
-    tricks = sampled_tricks(hand, partner, key, most_draws=MOST_DRAWS)
+def expected_tricks(
+    hand: Sequence[int], partner: Shown, key: str, strains: Sequence[int] = ALL_STRAINS
+) -> np.ndarray | None:
+    """Mean estimated tricks ``float[5]`` (C D H S NT; NaN outside ``strains``) for this hand and partner (see
+    :func:`sampled_tricks`)."""
+    tricks = sampled_tricks(hand, partner, key, most_draws=MOST_DRAWS, strains=strains)
     return None if tricks is None else tricks.mean(axis=0)
