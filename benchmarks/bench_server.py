@@ -47,6 +47,29 @@ def stop_server(proc: subprocess.Popen) -> tuple[int, str]:
     return proc.returncode, err
 
 
+def process_tree_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of ``pid`` and every live descendant (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    children: dict[int, list[int]] = {}
+    times: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        children.setdefault(int(fields[1]), []).append(int(entry))
+        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        total += times.get(p, 0.0)
+        todo += children.get(p, [])
+    return total
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0..100) of ``values``."""
     return float(np.percentile(np.asarray(values), q))
@@ -170,6 +193,7 @@ async def _load(
 
 def bench_bid(
     url: str,
+    server_pid: int,
     clients: int = 20,
     requests: int = 2000,
     repeats: int = 3,
@@ -177,19 +201,28 @@ def bench_bid(
     pace_ms: float = 100.0,
     client_kind: str = "raw",
 ) -> dict[str, Any]:
-    """Latency of /apis/brill/bid and of /healthz at the same concurrency (medians of repeats), paced and saturated."""
+    """Latency of /apis/brill/bid and of /healthz at the same concurrency (medians of repeats), paced and saturated,
+    and the server's CPU time per request (``server_pid`` and its children; user + system, so time stolen from
+    this machine by other guests of its host counts in the latencies but not in it)."""
+
+    def cpu() -> float:
+        return process_tree_cpu_seconds(server_pid)
+
     reqs = bid_requests(requests, seed)
     asyncio.run(_load(url, "/apis/brill/bid", reqs[:200], clients, 0.0, client_kind))  # warm-up
     out: dict[str, Any] = {"clients": clients, "requests_per_run": requests, "repeats": repeats, "client": client_kind}
     for mode, pace in (("paced", pace_ms / 1000.0), ("saturated", 0.0)):
         runs = []
         for _ in range(repeats):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), cpu()
             bid_lat, bid_err = asyncio.run(_load(url, "/apis/brill/bid", reqs, clients, pace, client_kind))
-            wall = time.perf_counter() - t0
+            wall, c1 = time.perf_counter() - t0, cpu()
             base_lat, base_err = asyncio.run(_load(url, "/healthz", [{}] * requests, clients, pace, client_kind))
+            c2 = cpu()
             runs.append(
                 {
+                    "server_cpu_ms_per_bid": (c1 - c0) / len(bid_lat) * 1e3,
+                    "server_cpu_ms_per_healthz": (c2 - c1) / len(base_lat) * 1e3,
                     "bid_median_ms": statistics.median(bid_lat) * 1e3,
                     "bid_p99_ms": percentile(bid_lat, 99) * 1e3,
                     "healthz_median_ms": statistics.median(base_lat) * 1e3,
@@ -466,7 +499,13 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 if args.which in ("bid", "all"):
                     results["bid"] = bench_bid(
-                        url, args.clients, args.requests, args.repeats, pace_ms=args.pace_ms, client_kind=args.client
+                        url,
+                        proc.pid,
+                        args.clients,
+                        args.requests,
+                        args.repeats,
+                        pace_ms=args.pace_ms,
+                        client_kind=args.client,
                     )
                 if args.which in ("play", "all"):
                     results["play"] = bench_play(url, args.positions, args.repeats)

@@ -41,6 +41,7 @@ from benchmarks.bench_server import (
     percentile,
     play_positions,
     print_results,
+    process_tree_cpu_seconds,
     start_server,
     stop_server,
 )
@@ -229,29 +230,6 @@ def bench_bots(
 
 
 # -------------------------------------------------------------------------------------- (b) flood
-
-
-def process_tree_cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of ``pid`` and every live descendant (Linux /proc)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    children: dict[int, list[int]] = {}
-    times: dict[int, float] = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[1].split()
-        children.setdefault(int(fields[1]), []).append(int(entry))
-        times[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
-        total += times.get(p, 0.0)
-        todo += children.get(p, [])
-    return total
 
 
 def seconds_until_idle(pid: int, limit: float) -> float | None:
