@@ -11,7 +11,7 @@ same call, and every call is legal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
@@ -122,7 +122,7 @@ def _reading(ctx: Ctx, call: str) -> Meaning:
 def read_auction(auction: Auction4, vul: str = "None") -> tuple[list[Shown], list[Meaning]]:
     """Each seat's shown values and each call's meaning, by this bidder's own system."""
     shown, meanings = _read(auction.dealer, tuple(auction.calls), vul)
-    return [replace(s, min_len=list(s.min_len), max_len=list(s.max_len)) for s in shown], list(meanings)
+    return [s.copy() for s in shown], list(meanings)
 
 
 @lru_cache(maxsize=4096)
@@ -130,7 +130,7 @@ def _read(dealer: int, calls: tuple[str, ...], vul: str) -> tuple[tuple[Shown, .
     """The reading of an auction (it does not depend on any hand, so it is cached; callers get copies)."""
     if calls:
         before, meanings_before = _read(dealer, calls[:-1], vul)
-        shown = [replace(s, min_len=list(s.min_len), max_len=list(s.max_len)) for s in before]
+        shown = [s.copy() for s in before]
         meanings = list(meanings_before)
     else:
         return tuple(Shown() for _ in range(4)), ()

@@ -194,6 +194,10 @@ class Shown:
     balanced: bool = False
     bids: int = 0
 
+    def copy(self) -> Shown:
+        """An independent copy (its length lists are new lists)."""
+        return Shown(self.lo, self.hi, list(self.min_len), list(self.max_len), self.balanced, self.bids)
+
     def add(self, meaning: Meaning) -> None:
         """Narrow the picture by a call's meaning (a contradictory meaning replaces the part it contradicts)."""
         lo, hi = max(self.lo, meaning.lo), min(self.hi, meaning.hi)

@@ -17,8 +17,8 @@ __all__ = ["PARTNER_SAMPLES", "DRAWS", "MOST_DRAWS", "sample_partner_hands", "sa
 PARTNER_SAMPLES = 16
 DRAWS = 160
 MOST_DRAWS = 800  # expected_tricks tries more hands, in batches of DRAWS, while too few fit
-BITS = np.int64(1) << np.arange(13, dtype=np.int64)
 ALL_STRAINS = (0, 1, 2, 3, 4)
+SUIT_SHIFTS, SUIT_MASK = np.int64(13) * np.arange(4, dtype=np.int64), np.int64((1 << 13) - 1)
 
 
 def _draw_keys(unseen: np.ndarray, rng: np.random.Generator, draws: int) -> np.ndarray:
@@ -68,11 +68,9 @@ def sample_partner_hands(
 
 
 def _masks(rows: np.ndarray) -> np.ndarray:
-    """Suit masks ``int64[k, 4]`` (bit r = rank r) of hands given as card indices ``int[k, 13]``."""
-    out = np.zeros((len(rows), 4), dtype=np.int64)
-    for s in range(4):
-        out[:, s] = ((rows // 13 == s) * BITS[rows % 13]).sum(axis=1)
-    return out
+    """Suit masks ``int64[k, 4]`` (bit r = rank r) of hands given as card indices ``int[k, 13]`` (card 13 s + r)."""
+    cards = (np.int64(1) << rows.astype(np.int64)).sum(axis=1)  # bit c for card c: distinct cards, so sum is or
+    return (cards[:, None] >> SUIT_SHIFTS) & SUIT_MASK
 
 
 def sampled_tricks(
