@@ -205,3 +205,19 @@ def test_serve_flags_set_the_limits():
     assert limits == TableLimits(sockets_per_table=3, tables_per_client=7)
     with pytest.raises(InvalidInput, match="--analysis-queue"):
         limits_from_args(parser.parse_args(["--analysis-queue", "0"]))
+
+
+def test_server_warms_the_robot_bidder_then_freezes_its_heap(tmp_path):
+    """After start-up the robot bidder is loaded off the event loop and the heap so far is frozen (``gc.freeze``),
+    so that the collector's full passes skip it; /bid answers meanwhile."""
+    import gc
+
+    gc.unfreeze()
+    with make_client(tmp_path) as c:
+        assert c.get("/healthz").status_code == 200
+        deadline = time.monotonic() + 60
+        while gc.get_freeze_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert gc.get_freeze_count() > 0
+        params = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AQ6.T2.KQJ7.K984"}
+        assert c.get("/apis/brill/bid", params=params).status_code == 200

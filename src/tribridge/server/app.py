@@ -4,6 +4,8 @@ The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`.""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import logging
 import math
@@ -111,6 +113,18 @@ class LogMiddleware:
             )
 
 
+async def warm_then_freeze(warm_up: Any) -> None:
+    """Run ``warm_up`` off the event loop (loading the robot bidder's kernels), then freeze the heap built so far
+    (``gc.freeze``): the collector's full passes, which stop the event loop, then skip those long-lived objects
+    (on a 2-core machine a full pass over the warm server's heap took 50-130 ms; frozen, it takes about none)."""
+    try:
+        await asyncio.to_thread(warm_up)
+    except Exception:  # noqa: BLE001 - warming is an optimisation: a failure is logged, never fatal
+        log.exception("warm-up failed", extra={"event": "warm-up"})
+    gc.collect()
+    gc.freeze()
+
+
 def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
     """``{"error": message}`` with ``status``, the message cut to a short prefix."""
     return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
@@ -171,9 +185,11 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
         log.info("store open", extra={"event": "startup", "db": str(path)})
+        warming = asyncio.create_task(warm_then_freeze(brill.warm_up))
         try:
             yield
         finally:
+            warming.cancel()
             await manager.stop()
             log.info("shut down cleanly", extra={"event": "shutdown", "db": str(path)})
 

@@ -111,6 +111,15 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
 
 
+# A position that reaches placement's trick estimate: answering it once loads every compiled kernel /bid uses.
+WARM_UP_BID = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AK6.T2.KQJ7.K984"}
+
+
+def warm_up() -> None:
+    """Answer one /bid position, so that the first client's call does not pay for loading the kernels."""
+    answer_bid(WARM_UP_BID)
+
+
 def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[dict[str, Any]]:
     """Candidates carrying both ``bid`` and ``call`` (the same call in the client's spelling) and a score."""
     return [{"bid": spell(c), "call": spell(c), "score": round(s, 4), "insta_score": round(s, 4)} for c, s in cands]
