@@ -57,13 +57,16 @@ def sample_partner_hands(
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
     lengths = [bound for s in range(4) for bound in (partner.min_len[s], partner.max_len[s])]
     ranges = np.array([partner.lo, partner.hi, *lengths], dtype=np.int64)
-    found: list[np.ndarray] = []
-    have, tried, limit = 0, 0, draws if most_draws is None else most_draws
-    while tried == 0 or (have < wanted and tried < limit):
-        batch = min(draws, limit - tried) if tried else draws
-        rows = fitting_partner_hands(_draw_keys(unseen, rng, batch), unseen, ranges, partner.balanced, wanted - have)
-        found.append(rows)
-        have, tried = have + len(rows), tried + batch
+
+    def fitting(batch: int, still_wanted: int) -> np.ndarray:
+        return fitting_partner_hands(_draw_keys(unseen, rng, batch), unseen, ranges, partner.balanced, still_wanted)
+
+    found = [fitting(draws, wanted)]
+    have, tried, limit = len(found[0]), draws, draws if most_draws is None else most_draws
+    while have < wanted and tried < limit:
+        batch = min(draws, limit - tried)
+        found.append(fitting(batch, wanted - have))
+        have, tried = have + len(found[-1]), tried + batch
     return np.concatenate(found)
 
 
