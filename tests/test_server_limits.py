@@ -207,17 +207,21 @@ def test_serve_flags_set_the_limits():
         limits_from_args(parser.parse_args(["--analysis-queue", "0"]))
 
 
-def test_server_warms_the_robot_bidder_then_freezes_its_heap(tmp_path):
-    """After start-up the robot bidder is loaded off the event loop and the heap so far is frozen (``gc.freeze``),
-    so that the collector's full passes skip it; /bid answers meanwhile."""
+def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_answer(tmp_path, monkeypatch):
+    """The objects loaded at start-up, and those the first robot answer loads (the bidder), are frozen out of the
+    collector's full passes (``gc.freeze``), once each."""
     import gc
 
+    from tribridge.server import heap
+
     gc.unfreeze()
+    monkeypatch.setattr(heap, "_frozen_for", set())
+    params = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AQ6.T2.KQJ7.K984"}
     with make_client(tmp_path) as c:
-        assert c.get("/healthz").status_code == 200
-        deadline = time.monotonic() + 60
-        while gc.get_freeze_count() == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert gc.get_freeze_count() > 0
-        params = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AQ6.T2.KQJ7.K984"}
+        at_start = gc.get_freeze_count()
+        assert at_start > 0
         assert c.get("/apis/brill/bid", params=params).status_code == 200
+        after_first = gc.get_freeze_count()
+        assert after_first > at_start
+        assert c.get("/apis/brill/bid", params=params).status_code == 200
+        assert gc.get_freeze_count() == after_first  # once: later answers freeze nothing

@@ -4,8 +4,6 @@ The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`.""
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import json
 import logging
 import math
@@ -34,6 +32,7 @@ from tribridge.server.edge import (
     EdgeMiddleware,
     EdgePolicy,
 )
+from tribridge.server.heap import freeze_heap
 
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("tribridge.server")
@@ -113,18 +112,6 @@ class LogMiddleware:
             )
 
 
-async def warm_then_freeze(warm_up: Any) -> None:
-    """Run ``warm_up`` off the event loop (loading the robot bidder's kernels), then freeze the heap built so far
-    (``gc.freeze``): the collector's full passes, which stop the event loop, then skip those long-lived objects
-    (on a 2-core machine a full pass over the warm server's heap took 50-130 ms; frozen, it takes about none)."""
-    try:
-        await asyncio.to_thread(warm_up)
-    except Exception:  # noqa: BLE001 - warming is an optimisation: a failure is logged, never fatal
-        log.exception("warm-up failed", extra={"event": "warm-up"})
-    gc.collect()
-    gc.freeze()
-
-
 def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
     """``{"error": message}`` with ``status``, the message cut to a short prefix."""
     return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
@@ -185,11 +172,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
         log.info("store open", extra={"event": "startup", "db": str(path)})
-        warming = asyncio.create_task(warm_then_freeze(brill.warm_up))
+        freeze_heap()  # what is loaded by now lives as long as the server: out of the collector's full passes
         try:
             yield
         finally:
-            warming.cancel()
             await manager.stop()
             log.info("shut down cleanly", extra={"event": "shutdown", "db": str(path)})
 

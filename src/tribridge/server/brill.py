@@ -19,6 +19,7 @@ from tribridge.dd import Priority, solver_pool, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import Auction4, to_brill
 from tribridge.server import robot_params as rp
+from tribridge.server.heap import freeze_heap_once
 
 API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
@@ -48,9 +49,11 @@ def layouts_for(request: Request) -> int:
 def guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
     """Run an answer builder: its dict as JSON, or 400 ``{"error"}`` for bad input."""
     try:
-        return JSONResponse(fn())
+        answer = fn()
     except InvalidInput as exc:
         return error_response(exc)
+    freeze_heap_once("robot answer")  # the first answer has loaded the bidder or player: freeze what it loaded
+    return JSONResponse(answer)
 
 
 # ---- four-handed: /apis/brill -------------------------------------------------------------
@@ -109,15 +112,6 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     _, meanings = natural4.read_auction(pos.auction, pos.vul)
     read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
     return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
-
-
-# A position that reaches placement's trick estimate: answering it once loads every compiled kernel /bid uses.
-WARM_UP_BID = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AK6.T2.KQJ7.K984"}
-
-
-def warm_up() -> None:
-    """Answer one /bid position, so that the first client's call does not pay for loading the kernels."""
-    answer_bid(WARM_UP_BID)
 
 
 def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[dict[str, Any]]:
