@@ -80,10 +80,9 @@ def test_phone_play_fits_one_screen_with_one_row_of_cards(phone, server_url):
     phone.click("#show-side")
     assert phone.is_hidden("#auction-box")
     # a message appears next to the hand, on screen, and goes with the next change of the table
-    cards = playable_cards(phone)
-    held = set(phone.eval_on_selector_all("[data-hand='mine'] .card", "els => els.map(e => e.dataset.card)"))
+    cards = playable_cards(phone)  # mine, or the dummy's when I declare and the dummy is on turn
     suit = cards[0][0]
-    rank = next(r for r in "AKQJT98765432" if suit + r not in held)
+    rank = next(r for r in "AKQJT98765432" if suit + r not in cards)  # a card of that suit I cannot play now
     phone.keyboard.press(suit.lower())
     phone.keyboard.press(rank.lower())
     message = phone.locator("#table-msg")
@@ -144,7 +143,7 @@ def test_phone_dummy_with_a_long_suit_stays_on_screen(phone, server_url):
     row_lengths = phone.eval_on_selector_all(
         "[data-hand='dummy'] .suit-row", "rows => rows.map(r => r.children.length)"
     )
-    assert max(row_lengths) >= 8
+    assert max(row_lengths) >= 7  # eight or more dealt; the dummy may have played one of them
     assert phone.evaluate(ROWS_PAST_THEIR_SEAT) == [], "a suit row of the dummy sticks out of its seat"
     assert phone.evaluate("() => innerWidth") == PHONE["width"], "the page grew wider than the phone"
     assert phone.evaluate(OUTSIDE) == []
