@@ -7,7 +7,13 @@ from hypothesis import strategies as st
 
 from tribridge.bots.natural4.core import Shown
 from tribridge.bots.natural4.partner_kernel import fitting_partner_hands
-from tribridge.bots.natural4.tricks import _draw_keys, reference_partner_hands, sample_partner_hands, sampled_tricks
+from tribridge.bots.natural4.tricks import (
+    _draw_keys,
+    kernel_ranges,
+    reference_partner_hands,
+    sample_partner_hands,
+    sampled_tricks,
+)
 from tribridge.cards import Hand
 from tribridge.dealing.streams import random_stream
 from tribridge.estimators.tricks import estimate_tricks
@@ -23,11 +29,6 @@ def shown_ranges(draw) -> Shown:
     return Shown(lo=lo, hi=hi, min_len=min_len, max_len=max_len, balanced=draw(st.booleans()))
 
 
-def _ranges(shown: Shown) -> np.ndarray:
-    lengths = [bound for s in range(4) for bound in (shown.min_len[s], shown.max_len[s])]
-    return np.array([shown.lo, shown.hi, *lengths], dtype=np.int64)
-
-
 @settings(max_examples=150, deadline=None)
 @given(shown_ranges(), st.integers(0, 2**32), st.integers(1, 40))
 def test_compiled_sampler_keeps_the_hands_the_reference_keeps(shown, seed, wanted):
@@ -36,7 +37,7 @@ def test_compiled_sampler_keeps_the_hands_the_reference_keeps(shown, seed, wante
     unseen = np.sort(rng.permutation(52)[:39]).astype(np.int64)
     reference = reference_partner_hands(unseen, shown, np.random.default_rng(seed + 1), 120)
     keys = _draw_keys(unseen, np.random.default_rng(seed + 1), 120)
-    compiled = fitting_partner_hands(keys, unseen, _ranges(shown), shown.balanced, wanted)
+    compiled = fitting_partner_hands(keys, unseen, kernel_ranges(shown), shown.balanced, wanted)
     assert np.array_equal(compiled, np.sort(reference, axis=1)[:wanted])
 
 

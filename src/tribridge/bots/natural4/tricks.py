@@ -41,6 +41,12 @@ def reference_partner_hands(unseen: np.ndarray, partner: Shown, rng: np.random.G
     return picks[ok]
 
 
+def kernel_ranges(partner: Shown) -> np.ndarray:
+    """Partner's ranges as ``fitting_partner_hands`` reads them: HCP low, high, then each suit's length low, high."""
+    lengths = [bound for s in range(4) for bound in (partner.min_len[s], partner.max_len[s])]
+    return np.array([partner.lo, partner.hi, *lengths], dtype=np.int64)
+
+
 def sample_partner_hands(
     hand: Sequence[int],
     partner: Shown,
@@ -55,8 +61,7 @@ def sample_partner_hands(
     from tribridge.bots.natural4.partner_kernel import fitting_partner_hands  # numba: loaded when first needed
 
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
-    lengths = [bound for s in range(4) for bound in (partner.min_len[s], partner.max_len[s])]
-    ranges = np.array([partner.lo, partner.hi, *lengths], dtype=np.int64)
+    ranges = kernel_ranges(partner)
 
     def fitting(batch: int, still_wanted: int) -> np.ndarray:
         return fitting_partner_hands(_draw_keys(unseen, rng, batch), unseen, ranges, partner.balanced, still_wanted)
