@@ -2,6 +2,7 @@
 
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000          # new vs previous vs "1NT or pass"
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 500 --worst 30  # and list the 30 worst deals
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --breakdown  # IMPs lost by kind of miss
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -164,6 +165,46 @@ def interval(values: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+GAME_LEVEL = (5, 5, 4, 4, 3)  # the lowest game level in C D H S NT
+
+
+def loss_kind(auction, table: np.ndarray, vul: str, par: int) -> str:
+    """What kind of miss a final contract is against par: ``at par``, ``passed out``, ``wrong side`` (the side
+    that does not own par declares), else the contract's size (partscore, game, slam), whether it made, and
+    whether it scored above or below par for its side."""
+    c = auction.contract
+    score = ns_score(auction, table, vul)
+    if score == par:
+        return "at par"
+    if c is None:
+        return "passed out"
+    side_sign = 1 if c.declarer % 2 == 0 else -1
+    size = "slam" if c.level >= 6 else "game" if c.level >= GAME_LEVEL[c.strain] else "partscore"
+    made = "made" if table[c.declarer, c.strain] >= c.level + 6 else "down"
+    if par != 0 and (par > 0) != (side_sign > 0):
+        return f"wrong side, {size} {made}"
+    return f"{size} {made}, {'above' if score * side_sign > par * side_sign else 'below'} par"
+
+
+def print_breakdown(kinds: dict[str, list[str]], per_deal: dict[str, np.ndarray], skip: int) -> None:
+    """Print (stderr) each kind of miss: deals and IMPs lost a deal, for natural4 and the previous bidder."""
+    names = ("natural4", "previous")
+    n = len(per_deal["natural4"]) - skip
+    table: dict[str, dict[str, list[float]]] = {}
+    for name in names:
+        for kind, loss in zip(kinds[name][skip:], np.abs(per_deal[name][skip:])):
+            row = table.setdefault(kind, {k: [0, 0.0] for k in names})
+            row[name][0] += 1
+            row[name][1] += float(loss)
+    print(
+        f"{'kind of miss':34s} {'natural4 deals':>14s} {'IMPs/deal':>9s} {'previous deals':>14s} {'IMPs/deal':>9s}",
+        file=sys.stderr,
+    )
+    for kind, row in sorted(table.items(), key=lambda kv: -kv[1]["natural4"][1]):
+        a, b = row["natural4"], row["previous"]
+        print(f"{kind:34s} {a[0]:14d} {a[1] / n:9.3f} {b[0]:14d} {b[1] / n:9.3f}", file=sys.stderr)
+
+
 def print_worst(n, skip, deals, boards, pars, tables, imps_ns, auctions) -> None:
     """List (on stderr) the ``n`` deals from ``skip`` on where natural4 is furthest from par: the board, par,
     the IMPs, the contract and auction, the hands and the double-dummy table (by seat, strains C D H S NT)."""
@@ -188,6 +229,7 @@ def main() -> None:
     ap.add_argument("--dd-only", action="store_true", help="only solve (and cache) the double-dummy tables")
     ap.add_argument("--skip", type=int, default=0, help="score only the deals from this index on (a held-out part)")
     ap.add_argument("--worst", type=int, default=0, help="also list the N deals natural4 loses most on (stderr)")
+    ap.add_argument("--breakdown", action="store_true", help="also list the IMPs lost by kind of miss (stderr)")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 
@@ -217,14 +259,16 @@ def main() -> None:
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
+    kinds: dict[str, list[str]] = {}
     auctions: list[str] = []
     for name, policy in policies.items():
         t0 = time.perf_counter()
-        got, shown = [], []
+        got, shown, kinds[name] = [], [], []
         for j, deal in enumerate(deals):
             dealer, vul = boards[j]
             auction = bid_auction(policy, deal, dealer, vul)
             got.append(imps(ns_score(auction, tables[j], vul) - int(pars[j])))
+            kinds[name].append(loss_kind(auction, tables[j], vul, int(pars[j])))
             shown.append(
                 str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
             )
@@ -233,6 +277,8 @@ def main() -> None:
         seconds[name] = time.perf_counter() - t0
         per_deal[name] = np.array(got, dtype=np.float64)
         contracts[name] = shown[:20]
+    if args.breakdown:
+        print_breakdown(kinds, per_deal, args.skip)
     if args.worst:
         print_worst(args.worst, args.skip, deals, boards, pars, tables, per_deal["natural4"], auctions)
     # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
