@@ -3,6 +3,7 @@
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000          # new vs previous vs "1NT or pass"
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 500 --worst 30  # and list the 30 worst deals
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --breakdown  # IMPs lost by kind of miss
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --pass-instead  # what each call gains
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -205,6 +206,46 @@ def print_breakdown(kinds: dict[str, list[str]], per_deal: dict[str, np.ndarray]
         print(f"{kind:34s} {a[0]:14d} {a[1] / n:9.3f} {b[0]:14d} {b[1] / n:9.3f}", file=sys.stderr)
 
 
+def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
+    """Print (stderr), for each kind of call natural4 made (its explanation's label), the IMPs a deal it gained
+    against passing instead: the same auction with that one call a pass and the rest bid by natural4."""
+    from tribridge.bots import natural4
+    from tribridge.rules.bridge4 import Auction4
+
+    def loss(auction, j: int) -> int:
+        return abs(imps(ns_score(auction, tables[j], boards[j][1]) - int(pars[j])))
+
+    gains: dict[str, list[int]] = {}
+    for j in range(skip, len(deals)):
+        dealer, vul = boards[j]
+        auction, labels = Auction4(dealer), []
+        while not auction.is_over:
+            seat = auction.turn
+            decision = natural4.decide_call(natural4.Bid4View(seat, dealer, vul, tuple(deals[j][seat].cards), auction))
+            labels.append(decision.meaning.label)
+            auction = auction.apply(decision.call)
+        made = loss(auction, j)
+        for i, call in enumerate(auction.calls):
+            if call != "P":
+                instead = bid_continued(Auction4(dealer, (*auction.calls[:i], "P")), deals[j], vul)
+                gains.setdefault(labels[i], []).append(loss(instead, j) - made)
+    n = len(deals) - skip
+    print(
+        f"{'call (label)':60s} {'calls':>6s} {'call better':>11s} {'pass better':>11s} {'IMPs/deal':>9s}",
+        file=sys.stderr,
+    )
+    for label, g in sorted(gains.items(), key=lambda kv: sum(kv[1])):
+        better, worse = sum(x > 0 for x in g), sum(x < 0 for x in g)
+        print(f"{label[:60]:60s} {len(g):6d} {better:11d} {worse:11d} {sum(g) / n:+9.3f}", file=sys.stderr)
+
+
+def bid_continued(auction, deal, vul: str):
+    """The auction continued to its end with every seat bid by natural4."""
+    while not auction.is_over:
+        auction = auction.apply(new_policy(auction.turn, auction, tuple(deal[auction.turn].cards), vul))
+    return auction
+
+
 def print_worst(n, skip, deals, boards, pars, tables, imps_ns, auctions) -> None:
     """List (on stderr) the ``n`` deals from ``skip`` on where natural4 is furthest from par: the board, par,
     the IMPs, the contract and auction, the hands and the double-dummy table (by seat, strains C D H S NT)."""
@@ -230,6 +271,9 @@ def main() -> None:
     ap.add_argument("--skip", type=int, default=0, help="score only the deals from this index on (a held-out part)")
     ap.add_argument("--worst", type=int, default=0, help="also list the N deals natural4 loses most on (stderr)")
     ap.add_argument("--breakdown", action="store_true", help="also list the IMPs lost by kind of miss (stderr)")
+    ap.add_argument(
+        "--pass-instead", action="store_true", help="also list what each kind of natural4 call gains over a pass"
+    )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 
@@ -279,6 +323,8 @@ def main() -> None:
         contracts[name] = shown[:20]
     if args.breakdown:
         print_breakdown(kinds, per_deal, args.skip)
+    if args.pass_instead:
+        print_pass_instead(deals, boards, pars, tables, args.skip)
     if args.worst:
         print_worst(args.worst, args.skip, deals, boards, pars, tables, per_deal["natural4"], auctions)
     # IMPs against par are North-South's; a bidder is as good as its absolute loss to par for both sides
