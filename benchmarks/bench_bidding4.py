@@ -101,11 +101,12 @@ def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
     return int(first_value if first == 0 else -first_value)
 
 
-def bid_auction(policy: Callable, deal, dealer: int, vul: str):
-    """All four seats bid by ``policy(seat, auction, hand) -> call``; the final auction."""
+def bid_auction(policy: Callable, deal, dealer: int, vul: str, calls: tuple[str, ...] = ()):
+    """All four seats bid by ``policy(seat, auction, hand, vul) -> call`` (after ``calls``, if given); the final
+    auction."""
     from tribridge.rules.bridge4 import Auction4
 
-    auction = Auction4(dealer)
+    auction = Auction4(dealer, calls)
     while not auction.is_over:
         seat = auction.turn
         auction = auction.apply(policy(seat, auction, tuple(deal[seat].cards), vul))
@@ -169,12 +170,11 @@ def interval(values: np.ndarray) -> tuple[float, float, float]:
 GAME_LEVEL = (5, 5, 4, 4, 3)  # the lowest game level in C D H S NT
 
 
-def loss_kind(auction, table: np.ndarray, vul: str, par: int) -> str:
-    """What kind of miss a final contract is against par: ``at par``, ``passed out``, ``wrong side`` (the side
-    that does not own par declares), else the contract's size (partscore, game, slam), whether it made, and
-    whether it scored above or below par for its side."""
+def loss_kind(auction, table: np.ndarray, score: int, par: int) -> str:
+    """What kind of miss a final contract (North-South scoring ``score``) is against par: ``at par``, ``passed
+    out``, ``wrong side`` (the side that does not own par declares), else the contract's size (partscore, game,
+    slam), whether it made, and whether it scored above or below par for its side."""
     c = auction.contract
-    score = ns_score(auction, table, vul)
     if score == par:
         return "at par"
     if c is None:
@@ -210,7 +210,14 @@ def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
     """Print (stderr), for each kind of call natural4 made (its explanation's label), the IMPs a deal it gained
     against passing instead: the same auction with that one call a pass and the rest bid by natural4."""
     from tribridge.bots import natural4
-    from tribridge.rules.bridge4 import Auction4
+
+    labels: list[str] = []
+
+    def labelled_policy(seat, auction, hand, vul):
+        """natural4's call, its label noted."""
+        decision = natural4.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction))
+        labels.append(decision.meaning.label)
+        return decision.call
 
     def loss(auction, j: int) -> int:
         return abs(imps(ns_score(auction, tables[j], boards[j][1]) - int(pars[j])))
@@ -218,17 +225,13 @@ def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
     gains: dict[str, list[int]] = {}
     for j in range(skip, len(deals)):
         dealer, vul = boards[j]
-        auction, labels = Auction4(dealer), []
-        while not auction.is_over:
-            seat = auction.turn
-            decision = natural4.decide_call(natural4.Bid4View(seat, dealer, vul, tuple(deals[j][seat].cards), auction))
-            labels.append(decision.meaning.label)
-            auction = auction.apply(decision.call)
-        made = loss(auction, j)
+        labels.clear()
+        auction = bid_auction(labelled_policy, deals[j], dealer, vul)
+        made, made_labels = loss(auction, j), list(labels)
         for i, call in enumerate(auction.calls):
             if call != "P":
-                instead = bid_continued(Auction4(dealer, (*auction.calls[:i], "P")), deals[j], vul)
-                gains.setdefault(labels[i], []).append(loss(instead, j) - made)
+                instead = bid_auction(new_policy, deals[j], dealer, vul, (*auction.calls[:i], "P"))
+                gains.setdefault(made_labels[i], []).append(loss(instead, j) - made)
     n = len(deals) - skip
     print(
         f"{'call (label)':60s} {'calls':>6s} {'call better':>11s} {'pass better':>11s} {'IMPs/deal':>9s}",
@@ -237,13 +240,6 @@ def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
     for label, g in sorted(gains.items(), key=lambda kv: sum(kv[1])):
         better, worse = sum(x > 0 for x in g), sum(x < 0 for x in g)
         print(f"{label[:60]:60s} {len(g):6d} {better:11d} {worse:11d} {sum(g) / n:+9.3f}", file=sys.stderr)
-
-
-def bid_continued(auction, deal, vul: str):
-    """The auction continued to its end with every seat bid by natural4."""
-    while not auction.is_over:
-        auction = auction.apply(new_policy(auction.turn, auction, tuple(deal[auction.turn].cards), vul))
-    return auction
 
 
 def print_worst(n, skip, deals, boards, pars, tables, imps_ns, auctions) -> None:
@@ -311,8 +307,9 @@ def main() -> None:
         for j, deal in enumerate(deals):
             dealer, vul = boards[j]
             auction = bid_auction(policy, deal, dealer, vul)
-            got.append(imps(ns_score(auction, tables[j], vul) - int(pars[j])))
-            kinds[name].append(loss_kind(auction, tables[j], vul, int(pars[j])))
+            score = ns_score(auction, tables[j], vul)
+            got.append(imps(score - int(pars[j])))
+            kinds[name].append(loss_kind(auction, tables[j], score, int(pars[j])))
             shown.append(
                 str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
             )
