@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import time
 
-import numpy as np
-
+from tribridge.cards import Deal
 from tribridge.dd.dds import require_dds
-from tribridge.dd.position import Position
+from tribridge.dd.position import Position, position_after
 from tribridge.dd.solve import solve_positions
 from tribridge.dealing.random import deal_batch
 
@@ -38,17 +38,12 @@ def _timed_solve(position: Position, best_only: bool) -> float:
     return time.perf_counter() - start
 
 
-def _hands(owners: np.ndarray) -> tuple[frozenset[int], frozenset[int], frozenset[int], frozenset[int]]:
-    """The four hands of a deal given as each card's owner."""
-    north, east, south, west = (frozenset(int(c) for c in np.flatnonzero(owners == seat)) for seat in range(4))
-    return north, east, south, west
-
-
 def _summary(times: list[float]) -> dict[str, float]:
+    """Median, 90th percentile (nearest rank) and largest of ``times``."""
     ordered = sorted(times)
     return {
         "median_s": round(statistics.median(ordered), 4),
-        "p90_s": round(ordered[int(0.9 * (len(ordered) - 1))], 4),
+        "p90_s": round(ordered[math.ceil(0.9 * len(ordered)) - 1], 4),
         "max_s": round(ordered[-1], 4),
     }
 
@@ -61,14 +56,14 @@ def main() -> None:
     args = ap.parse_args()
     if args.deals < 1:
         ap.error("--deals must be at least 1")
-    owners = deal_batch(args.deals, args.seed)
+    deals = [Deal.from_owners(row) for row in deal_batch(args.deals, args.seed)]
     out: dict[str, object] = {"deals": args.deals, "seed": args.seed}
-    warm_up = deal_batch(1, args.seed + 1)[0]
-    _timed_solve(Position(_hands(warm_up), None, WEST), best_only=False)
+    warm_up = Deal.from_owners(deal_batch(1, args.seed + 1)[0])
+    _timed_solve(position_after(warm_up, None, WEST, ()), best_only=False)
     for name, trump in (("notrump", None), ("spades", SPADES)):
         every, best = [], []
-        for row in owners:
-            position = Position(_hands(row), trump, WEST)
+        for deal in deals:
+            position = position_after(deal, trump, WEST, ())
             every.append(_timed_solve(position, best_only=False))
             best.append(_timed_solve(position, best_only=True))
         ratios = [e / b for e, b in zip(every, best) if b > 0]
