@@ -263,3 +263,28 @@ def test_opener_passes_a_game_raise_without_calling_it_an_invitation():
 
 def test_five_five_in_the_majors_responds_in_spades_first():
     assert bid(view("KQ874.AJ965.4.52", ["1C", "P"], seat=2)) == "1S"
+
+
+def test_opener_answers_partner_s_negative_double():
+    # 1♦-(2♣)-X-(P): the double promised both majors; opener shows four hearts
+    d = decide_call(view("K4.AQ85.KJ763.42", ["1D", "2C", "X", "P"]))
+    assert d.call == "2H" and "partner's major" in d.explanation
+    # after a weak two the double is not passed out for want of a suit: the six-card suit again
+    assert bid(view("A53.52.AJ9762.J3", ["2D", "2H", "X", "P"])) == "3D"
+    # over their raise, an 18-count with a second five-card suit still bids it
+    assert bid(view("93.K.AJ863.AKQJ3", ["1D", "2H", "X", "3H"])) == "4C"
+
+
+def test_opener_reopens_with_a_double_and_partner_converts_with_their_suit():
+    d = decide_call(view("7.AQ85.KJ763.K42", ["1D", "1S", "P", "P"]))
+    assert d.call == "X" and d.explanation.startswith("reopening double") and "at most 1 spades" in d.explanation
+    calls = ["1D", "1S", "P", "P", "X", "P"]
+    assert bid(view("AT93.T92.83.K862", calls, seat=2)) == "P"  # four good spades: for penalties
+    assert bid(view("Q62.T92.83.K8652", calls, seat=2)) == "2C"  # no spade strength: takes it out
+
+
+def test_actions_over_a_three_level_preempt():
+    assert bid(view("AQ4.KJ5.KQ3.Q932", ["3D"], seat=1)) == "3N"
+    # 15 HCP, short in their spades, a doubleton club: a takeout double is still the call
+    d = decide_call(view("K9.AKQ4.KT942.75", ["2S", "P", "3S"], seat=0, dealer=1))
+    assert d.call == "X" and "takeout" in d.explanation

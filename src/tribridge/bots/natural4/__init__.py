@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
+from tribridge.bots.natural4.contested_rebids import REOPENING, after_negative_double, answers_to_reopening, reopenings
 from tribridge.bots.natural4.context import Ctx
 from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, Shown
 from tribridge.bots.natural4.placement import placement, placement_meanings
@@ -95,6 +96,9 @@ def _situation(ctx: Ctx) -> list[Rule]:
         return openings(ctx)
     mine, theirs = ctx.actions_of(me), ctx.actions_of(partner)
     if same_side(opener, me):
+        contested = _contested_rebid(ctx, mine, theirs)
+        if contested:
+            return contested
         if opener == partner and not mine:
             return responses(ctx) if not ctx.opponents_acted() else contested_responses(ctx)
         if opener == partner and len(mine) == 1 and not ctx.opponents_acted():
@@ -106,6 +110,20 @@ def _situation(ctx: Ctx) -> list[Rule]:
         return direct_actions(ctx)
     if theirs and not mine and not (len(theirs) > 1 and theirs[-1] == "X"):  # a later double is not for takeout
         return advances(ctx)
+    return []
+
+
+def _contested_rebid(ctx: Ctx, mine: list[str], theirs: list[str]) -> list[Rule]:
+    """Opener's side after the opponents came in: answering a negative double, reopening, answering that."""
+    partner, labels = ctx.partner, ctx.our_labels(ctx.partner)
+    if ctx.opener == ctx.seat and len(mine) == 1 and theirs == ["X"] and ctx.last_call(partner) == "X":
+        if labels[-1].startswith("negative double"):
+            return after_negative_double(ctx)
+    if ctx.opener == ctx.seat and len(mine) == 1 and not theirs and ctx.opponents_acted():
+        return reopenings(ctx)
+    reopened = ctx.last_call(partner) == "X" and labels[-1].startswith(REOPENING)
+    if ctx.opener == partner and not mine and reopened and ctx.auction.calls[-1] == PASS:
+        return answers_to_reopening(ctx)
     return []
 
 

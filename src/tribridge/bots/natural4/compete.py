@@ -4,10 +4,18 @@ after the opponents interfere (negative double, redouble, raises), and Blackwood
 from __future__ import annotations
 
 from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import HandInfo, Meaning, Rule
+from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, lens_at_least
 from tribridge.bots.natural4.system import at_least, at_most, longest
 
-__all__ = ["direct_actions", "advances", "contested_responses", "blackwood_replies", "partner_aces", "ACE_REPLIES"]
+__all__ = [
+    "direct_actions",
+    "advances",
+    "answers_to_takeout",
+    "contested_responses",
+    "blackwood_replies",
+    "partner_aces",
+    "ACE_REPLIES",
+]
 
 M = Meaning
 C, D, H, S, N = 0, 1, 2, 3, 4
@@ -26,9 +34,11 @@ def _stops(suits: set[int]):
     return lambda h, c: all(h.stopper(s) for s in suits)
 
 
-def _unbid_support(t: int):
-    """Takeout shape: at most two cards in their suit and three or more in every other suit."""
-    return lambda h, c: all(h.lens[s] >= 3 for s in range(4) if s != t and s not in c.their_suits())
+def _unbid_support(t: int, least: int = 3, majors: int = 3):
+    """Takeout shape: ``least`` or more cards in every suit they have not bid, ``majors`` or more in a major."""
+    return lambda h, c: all(
+        h.lens[s] >= (majors if s in (H, S) else least) for s in range(4) if s != t and s not in c.their_suits()
+    )
 
 
 def direct_actions(ctx: Ctx) -> list[Rule]:
@@ -54,6 +64,9 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
     nt = ctx.cheapest_bid(N)
     if nt and int(nt[0]) <= 2:
         rules.append(Rule(nt, M("no-trump overcall, stopper in their suit", 15, 18, balanced=True), _stops({t})))
+    elif nt == "3N" and level == 3:
+        no_void = lambda h, c: min(h.lens) >= 1 and h.stopper(t)  # noqa: E731
+        rules.append(Rule(nt, M("no-trump over their preempt, stopper in their suit", 16, 21), no_void))
     for s in SUIT_ORDER:
         if s == t or s in ctx.their_suits():
             continue
@@ -69,6 +82,14 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
                     ),
                 )
             )
+        if lv == 3:
+            rules.append(
+                Rule(
+                    bid_of(lv, s),
+                    M("overcall of their preempt", 14, 18, at_least(s, 5)),
+                    lambda h, c, s=s: h.honours(s) >= 3 and s == longest(h, tuple(x for x in SUIT_ORDER if x != t)),
+                )
+            )
         if lv + 1 <= 3 and level == 1:
             rules.append(
                 Rule(
@@ -77,17 +98,26 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
                     lambda h, c, s=s: h.honours(s) >= 2,
                 )
             )
+    if level <= 2:
+        rules += [
+            Rule("X", M("takeout double", 12, 37, max_len=at_most(t, 2)), _unbid_support(t)),
+            Rule("X", M("takeout double", 14, 37, max_len=at_most(t, 3)), _unbid_support(t)),
+        ]
+    if 3 <= level <= 4:
+        rules += [
+            Rule("X", M("takeout double", 13, 37, max_len=at_most(t, 2)), _unbid_support(t, 2)),
+            Rule("X", M("takeout double", 16, 37, max_len=at_most(t, 3)), _unbid_support(t, 2, 2)),
+        ]
     if level <= 4:
         rules += [
-            Rule("X", M("takeout double", 12 if level <= 2 else 14, 37, max_len=at_most(t, 2)), _unbid_support(t)),
-            Rule("X", M("takeout double", 14 if level <= 2 else 16, 37, max_len=at_most(t, 3)), _unbid_support(t)),
             Rule("X", M("takeout double, strong hand", 18, 37)),
         ]
     rules.append(Rule("P", M("no suitable action")))
     return rules
 
 
-def _answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
+def answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
+    """Answers to partner's takeout double of the opponents' strain ``t``."""
     unbid = tuple(s for s in SUIT_ORDER if s != t and s not in ctx.their_suits())
     best = lambda h: max(unbid, key=lambda s: (h.lens[s] + (1 if s in (H, S) else 0), s))  # noqa: E731
     rules = []
@@ -102,8 +132,8 @@ def _answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
                 )
             )
     nt = ctx.cheapest_bid(N)
-    if nt and int(nt[0]) <= 2:
-        lo, hi = (6, 10) if nt[0] == "1" else (11, 12)
+    if nt and int(nt[0]) <= 3:
+        lo, hi = {"1": (6, 10), "2": (11, 12), "3": (9, 15)}[nt[0]]
         rules.append(
             Rule(
                 nt,
@@ -127,7 +157,7 @@ def advances(ctx: Ctx) -> list[Rule]:
     if partner_call == "X" and tuple(ctx.auction.calls[-2:]) != ("X", "P") and rho_passed:
         return []  # the doubled contract is gone and the opponents have bid again: nothing forces an answer
     if partner_call == "X" and t != N and rho_passed and not ctx.ours():
-        return _answers_to_takeout(ctx, t)
+        return answers_to_takeout(ctx, t)
     if partner_call == "X" and t == N and rho_passed:
         return [Rule("P", M("leaves partner's penalty double in"))]
     if partner_call == "1N" and rho_passed and ctx.last_bid == "1N":
@@ -213,8 +243,12 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
             rules.append(
                 Rule(
                     "X",
-                    M("negative double: 4+ cards in the unbid major", 6 if level == 1 else 8, 37),
-                    lambda h, c: all(h.lens[s] >= 4 for s in unbid_majors),
+                    M(
+                        "negative double: 4+ cards in the unbid major",
+                        6 if level == 1 else 8,
+                        37,
+                        lens_at_least(**{"hs"[s - H]: 4 for s in unbid_majors}),
+                    ),
                 )
             )
         elif level <= 2 and t != x:
