@@ -4,6 +4,7 @@
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 500 --worst 30  # and list the 30 worst deals
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --breakdown  # IMPs lost by kind of miss
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --pass-instead  # what each call gains
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --partner-known  # the cheat's ceiling
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -127,6 +128,27 @@ def old_policy(seat, auction, hand, vul):
     from benchmarks import baseline_natural4 as old
 
     return old.bid(old.Bid4View(seat, auction.dealer, vul, hand, auction))
+
+
+class PartnerKnownPolicy:
+    """natural4 with partner's real hand in place of the partner hands its pricing draws (a cheat, not a
+    bidder: what knowing partner's hand exactly would give these methods). Set ``hands`` for each deal."""
+
+    def __init__(self) -> None:
+        self.hands: list[np.ndarray] = []
+
+    def __call__(self, seat, auction, hand, vul):
+        from tribridge.bots.natural4 import tricks
+
+        real = self.hands[seat ^ 2]
+        drawn = tricks.sample_partner_hands
+        tricks.sample_partner_hands = lambda _hand, _shown, _rng, wanted=16, *_, **__: np.repeat(  # noqa: E731
+            real[None, :], wanted, axis=0
+        )
+        try:
+            return new_policy(seat, auction, hand, vul)
+        finally:
+            tricks.sample_partner_hands = drawn
 
 
 def one_nt_policy(seat, auction, hand, vul):
@@ -270,6 +292,11 @@ def main() -> None:
     ap.add_argument(
         "--pass-instead", action="store_true", help="also list what each kind of natural4 call gains over a pass"
     )
+    ap.add_argument(
+        "--partner-known",
+        action="store_true",
+        help="also bid natural4 with partner's real hand given to its pricing (a cheat: the ceiling of its methods)",
+    )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 
@@ -295,7 +322,9 @@ def main() -> None:
     checked = min(args.par_check, args.deals)
     agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))
 
-    policies = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    policies: dict[str, Callable] = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    if args.partner_known:
+        policies["natural4_partner_known"] = PartnerKnownPolicy()
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
@@ -306,6 +335,8 @@ def main() -> None:
         got, shown, kinds[name] = [], [], []
         for j, deal in enumerate(deals):
             dealer, vul = boards[j]
+            if isinstance(policy, PartnerKnownPolicy):
+                policy.hands = [np.array(sorted(deal[seat].cards), dtype=np.int64) for seat in range(4)]
             auction = bid_auction(policy, deal, dealer, vul)
             score = ns_score(auction, tables[j], vul)
             got.append(imps(score - int(pars[j])))
@@ -335,7 +366,7 @@ def main() -> None:
         "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
         "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},
     }
-    for base in ("previous", "1nt_or_pass"):
+    for base in [b for b in ("previous", "1nt_or_pass", "natural4_partner_known") if b in loss]:
         mean, lo, hi = interval(loss["natural4"] - loss[base])
         out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     out["first_contracts"] = contracts
