@@ -288,3 +288,16 @@ def test_actions_over_a_three_level_preempt():
     # 15 HCP, short in their spades, a doubleton club: a takeout double is still the call
     d = decide_call(view("K9.AKQ4.KT942.75", ["2S", "P", "3S"], seat=0, dealer=1))
     assert d.call == "X" and "takeout" in d.explanation
+
+
+def test_jacoby_two_notrump_and_opener_s_replies():
+    d = decide_call(view("KQ74.A52.K83.Q62", ["1S", "P"], seat=2))
+    assert d.call == "2N" and d.alert and "4+ spades" in d.explanation
+    calls = ["1S", "P", "2N", "P"]
+    d = decide_call(view("AJ862.K4.AQ953.7", calls))
+    assert d.call == "3C" and "at most 1 clubs" in d.explanation
+    assert bid(view("AJ862.K43.AQ9.J7", calls)) == "3N"  # 15-17, no shortness
+    assert bid(view("AKJ62.KQ3.AQ9.J7", calls)) == "3S"  # 18+
+    assert bid(view("AJ862.K43.Q92.J7", calls)) == "4S"  # a minimum
+    # responder does not stop short of game once it has forced
+    assert bid(view("KQ74.A52.K83.Q62", calls + ["3C", "P"], seat=2)) == "4S"

@@ -91,6 +91,7 @@ def _major_responses(m: int) -> list[Rule]:
                     ),
                 )
             )
+    rules.append(Rule("2N", M("Jacoby 2NT: game-forcing raise", 13, 37, at_least(m, 4), alert=True)))
     rules += [
         Rule(
             bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16
@@ -102,7 +103,6 @@ def _major_responses(m: int) -> list[Rule]:
         rules.append(Rule("1S", M("new suit, forcing", 6, 37, at_least(S, 4), lens_at_most(h=2))))
     rules += [
         Rule("3N", M("no fit", 16, 18, max_len=at_most(m, 2), balanced=True)),
-        Rule("2N", M("no fit", 13, 15, max_len=at_most(m, 2), balanced=True)),
     ]
     for suit in (D, C):
         rules.append(
@@ -333,6 +333,29 @@ def _after_one_nt(x: int) -> list[Rule]:
     return rules
 
 
+def _after_jacoby(x: int) -> list[Rule]:
+    """Opener's rebid after 1M - 2NT (Jacoby): a singleton or void at the three level, a second five-card suit
+    at the four level, else the strength: 3M 18+, 3NT 15-17, 4M a minimum."""
+    rules = [
+        Rule(
+            bid_of(3, z),
+            M("Jacoby 2NT reply: a singleton or void here", 10, 37, at_least(x, 5), at_most(z, 1), alert=True),
+        )
+        for z in (S, H, D, C)
+        if z != x
+    ]
+    rules += [
+        Rule(bid_of(4, z), M("Jacoby 2NT reply: a second five-card suit", 10, 37, at_least(z, 5, **{KEYS[x]: 5})))
+        for z in (D, C) + ((H,) if x == S else ())
+    ]
+    flat = at_least(x, 5, **{KEYS[z]: 2 for z in (S, H, D, C) if z != x})  # no singleton or void
+    return rules + [
+        Rule(bid_of(3, x), M("Jacoby 2NT reply: no shortness, extra values", 18, 37, flat)),
+        Rule("3N", M("Jacoby 2NT reply: no shortness", 15, 17, flat)),
+        Rule(bid_of(4, x), M("Jacoby 2NT reply: minimum, no shortness", 10, 14, flat)),
+    ]
+
+
 def _after_one_nt_rebid(m: int) -> list[Rule]:
     """Responder's game-forcing jump in a five-card major after opener's 1NT rebid: opener picks 4M or 3NT."""
     return [Rule(bid_of(3, m), M("five-card suit, forcing to game: choice of games", 12, 37, at_least(m, 5)))]
@@ -413,6 +436,8 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
         return _after_splinter(ctx, x)
     if response == "1N":
         return _after_one_nt(x)
+    if response == "2N" and x in (H, S) and ctx.our_labels(ctx.partner)[-1].startswith("Jacoby 2NT"):
+        return _after_jacoby(x)
     if y != N and rlevel <= 2:
         return _after_new_suit(x, y, rlevel)
     return []
