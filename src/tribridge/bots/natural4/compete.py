@@ -11,6 +11,7 @@ __all__ = [
     "direct_actions",
     "advances",
     "answers_to_takeout",
+    "their_strain",
     "contested_responses",
     "blackwood_replies",
     "partner_aces",
@@ -25,7 +26,8 @@ ACE_REPLIES = {"5C": (0, 4), "5D": (1,), "5H": (2,), "5S": (3,)}
 OVERCALL = {1: (8, 17, 5), 2: (11, 17, 5), 3: (13, 18, 6)}
 
 
-def _their_strain(ctx: Ctx) -> int:
+def their_strain(ctx: Ctx) -> int:
+    """The strain of the last bid (no-trump when nobody has bid)."""
     last = ctx.last_bid
     return strain_of(last) if last else N
 
@@ -43,7 +45,7 @@ def _unbid_support(t: int, least: int = 3, majors: int = 3):
 
 def direct_actions(ctx: Ctx) -> list[Rule]:
     """Our side's first action after the opponents opened."""
-    t = _their_strain(ctx)
+    t = their_strain(ctx)
     level = int(ctx.last_bid[0]) if ctx.last_bid else 1
     rules: list[Rule] = []
     if t == N:
@@ -151,7 +153,7 @@ def answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
 
 def advances(ctx: Ctx) -> list[Rule]:
     """Our first action after partner overcalled or doubled the opponents' opening."""
-    t = _their_strain(ctx)
+    t = their_strain(ctx)
     partner_call = ctx.actions_of(ctx.partner)[-1]
     rho_passed = ctx.auction.calls[-1] == "P"
     if partner_call == "X" and tuple(ctx.auction.calls[-2:]) != ("X", "P") and rho_passed:
@@ -221,7 +223,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
                     )
             rules.append(Rule("P", M("content to play 1NT doubled", 0, 9)))
             return rules
-    t = _their_strain(ctx)
+    t = their_strain(ctx)
     support = 3 if x in (H, S) else 4
     if x != N:
         lv = ctx.cheapest(x)

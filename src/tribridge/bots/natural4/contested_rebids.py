@@ -3,10 +3,11 @@ reopening double when partner passed, and responder's answer to that reopening d
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.compete import answers_to_takeout
+from tribridge.bots.natural4.compete import answers_to_takeout, their_strain
 from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
 from tribridge.bots.natural4.core import Meaning, Rule
 from tribridge.bots.natural4.system import at_least, at_most
+from tribridge.rules.bridge4 import same_side
 
 __all__ = ["after_negative_double", "reopenings", "answers_to_reopening", "REOPENING"]
 
@@ -16,20 +17,11 @@ SUIT_ORDER = (S, H, D, C)
 REOPENING = "reopening double"
 
 
-def _their_last_strain(ctx: Ctx) -> int:
-    """The strain of the opponents' last bid (no-trump when they have not bid)."""
-    for i in range(len(ctx.auction.calls) - 1, -1, -1):
-        call = ctx.auction.calls[i]
-        if call[0].isdigit() and ctx.seat_of(i) % 2 != ctx.seat % 2:
-            return strain_of(call)
-    return N
-
-
 def after_negative_double(ctx: Ctx) -> list[Rule]:
     """Opener's rebid after partner's negative double: partner's major, no-trump with a stopper, a second suit,
     or the opening suit again; a minimum passes when the opponents bid again."""
     x = strain_of(ctx.opening or "1N")
-    t = _their_last_strain(ctx)
+    t = their_strain(ctx)
     partner = ctx.shown[ctx.partner]
     free = ctx.auction.calls[-1] != "P"  # the opponents bid again: opener is no longer forced
     least = 15 if free else 11
@@ -50,9 +42,11 @@ def after_negative_double(ctx: Ctx) -> list[Rule]:
         rules.append(Rule(own, M("rebids the opening suit", least, 16, at_least(x, 6))))
     for s in SUIT_ORDER:
         lv = ctx.cheapest(s)
-        if s not in (x, t) and s not in ctx.their_suits() and partner.min_len[s] < 4 and lv <= 3:
+        if s in (x, t) or s in ctx.their_suits():
+            continue
+        if partner.min_len[s] < 4 and lv <= 3:
             rules.append(Rule(bid_of(lv, s), M("second suit", least, 37, at_least(s, 4))))
-        elif s not in (x, t) and s not in ctx.their_suits() and lv == 4 and s in (C, D):
+        elif lv == 4 and s in (C, D):
             rules.append(Rule(bid_of(lv, s), M("second suit", 15, 37, at_least(s, 5))))
     if own:
         rules.append(Rule(own, M("rebids the opening suit", least, 16, at_least(x, 5))))
@@ -71,7 +65,8 @@ def reopenings(ctx: Ctx) -> list[Rule]:
     if any(c == "X" for c in ctx.auction.calls):
         return []
     t = strain_of(last)
-    raised = sum(1 for i, c in enumerate(ctx.auction.calls) if c[0].isdigit() and ctx.seat_of(i) % 2 != ctx.seat % 2)
+    calls = enumerate(ctx.auction.calls)
+    raised = sum(1 for i, c in calls if c[0].isdigit() and not same_side(ctx.seat_of(i), ctx.seat))
     lo, short = (12, 1) if raised == 1 else (16, 2)
     return [Rule("X", M(f"{REOPENING}: short in their suit, for takeout", lo, 37, max_len=at_most(t, short)))]
 
@@ -79,7 +74,7 @@ def reopenings(ctx: Ctx) -> list[Rule]:
 def answers_to_reopening(ctx: Ctx) -> list[Rule]:
     """Responder's answer to opener's reopening double: pass for penalties with their suit, else as to a
     takeout double."""
-    t = _their_last_strain(ctx)
+    t = their_strain(ctx)
     strong_trumps = Rule(
         "P", M("penalty pass: length and strength in their suit", 5, 37, at_least(t, 4)), lambda h, c: h.honours(t) >= 2
     )
