@@ -58,16 +58,18 @@ def after_negative_double(ctx: Ctx) -> list[Rule]:
 
 
 def reopenings(ctx: Ctx) -> list[Rule]:
-    """Opener's reopening double when partner passed and the opponents stopped at the one or two level."""
+    """Opener's reopening double when partner passed and the opponents stopped at the one or two level: 12+ HCP
+    and a singleton or void in their suit when they bid once, 16+ and at most a doubleton when they bid again."""
     last = ctx.last_bid
     if last is None or last[1] == "N" or int(last[0]) > 2 or ctx.ours():
         return []
     if any(c == "X" for c in ctx.auction.calls):
         return []
     t = strain_of(last)
-    calls = enumerate(ctx.auction.calls)
-    raised = sum(1 for i, c in calls if c[0].isdigit() and not same_side(ctx.seat_of(i), ctx.seat))
-    lo, short = (12, 1) if raised == 1 else (16, 2)
+    their_bids = sum(
+        1 for i, c in enumerate(ctx.auction.calls) if c[0].isdigit() and not same_side(ctx.seat_of(i), ctx.seat)
+    )
+    lo, short = (12, 1) if their_bids == 1 else (16, 2)
     return [Rule("X", M(f"{REOPENING}: short in their suit, for takeout", lo, 37, max_len=at_most(t, short)))]
 
 
