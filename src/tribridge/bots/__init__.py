@@ -20,10 +20,15 @@ bidders ``random paper estimate simulation`` and players ``random dd pimc pimc-m
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tribridge.bots.protocols import Bidder, CardPlayer, RankedBidder, RankedCardPlayer
+from tribridge.cards import Card
 from tribridge.errors import InvalidInput
+from tribridge.rules.auction import Call
+from tribridge.rules.view import SeatView
 
 BIDDER_NAMES = ("random", "paper", "estimate", "simulation")
 PLAYER_NAMES = ("random", "dd", "pimc", "pimc-model")
@@ -38,11 +43,11 @@ BOT_PAIRS: dict[str, tuple[str, str]] = {
 }
 
 
-def get_bidder(name: str, **options: Any) -> Any:
+def get_bidder(name: str, **options: Any) -> Bidder:
     """A bidder by name: random, paper, estimate, simulation."""
     from tribridge.bots import bidding  # imported here: start-up time (bot names without compiling kernels)
 
-    classes = {
+    classes: dict[str, Callable[..., Bidder]] = {
         "random": bidding.RandomBidder,
         "paper": bidding.PaperBidder,
         "estimate": bidding.EstimateBidder,
@@ -54,11 +59,15 @@ def get_bidder(name: str, **options: Any) -> Any:
     return classes[key](**options)
 
 
-def get_player(name: str, **options: Any) -> Any:
+def get_player(name: str, **options: Any) -> CardPlayer:
     """A card player by name: random, dd, pimc, pimc-model (PIMC with the learned belief model)."""
     from tribridge.bots import play  # imported here: start-up time (bot names without compiling kernels)
 
-    classes = {"random": play.RandomPlayer, "dd": play.DoubleDummyPlayer, "pimc": play.PimcPlayer}
+    classes: dict[str, Callable[..., CardPlayer]] = {
+        "random": play.RandomPlayer,
+        "dd": play.DoubleDummyPlayer,
+        "pimc": play.PimcPlayer,
+    }
     key = str(name).strip().lower()
     if key == "pimc-model":
         return play.PimcPlayer(**{"belief": "model", **options})
@@ -69,17 +78,17 @@ def get_player(name: str, **options: Any) -> Any:
 
 @dataclass
 class Bot:
-    """A chair's bot: ``bidder`` (``bid``/``candidates`` over a BidView) and ``player`` (over a PlayView)."""
+    """A chair's bot: a ``Bidder`` and a ``CardPlayer`` (``bots.protocols``), both over the player's ``SeatView``."""
 
     name: str
-    bidder: Any
-    player: Any
+    bidder: Bidder
+    player: CardPlayer
 
-    def bid(self, view: Any) -> Any:
+    def bid(self, view: SeatView) -> Call:
         """The bidder's call."""
         return self.bidder.bid(view)
 
-    def play(self, view: Any) -> Any:
+    def play(self, view: SeatView) -> Card:
         """The player's card."""
         return self.player.play(view)
 
@@ -111,4 +120,17 @@ def get_bot(name: str, bidder_options: dict | None = None, player_options: dict 
     )
 
 
-__all__ = ["BIDDER_NAMES", "BOT_PAIRS", "PLAYER_NAMES", "Bot", "bot_parts", "get_bidder", "get_bot", "get_player"]
+__all__ = [
+    "BIDDER_NAMES",
+    "BOT_PAIRS",
+    "PLAYER_NAMES",
+    "Bidder",
+    "Bot",
+    "CardPlayer",
+    "RankedBidder",
+    "RankedCardPlayer",
+    "bot_parts",
+    "get_bidder",
+    "get_bot",
+    "get_player",
+]

@@ -31,6 +31,7 @@ from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.estimators.tricks import default_model, estimate_nt_tricks, estimate_tricks
 from tribridge.rules.auction import DOUBLE, PASS, REDOUBLE, AuctionState, Call, Contract, Denom, bid, play_deal
 from tribridge.rules.scoring import get_scheme, score_deal
+from tribridge.rules.view import SeatView
 
 NT = int(Denom.NT)
 
@@ -40,21 +41,16 @@ NT = int(Denom.NT)
 # --------------------------------------------------------------------------------------------
 
 
-def view_auction(view: Any) -> AuctionState:
-    """The ``AuctionState`` of a bidder's view (field ``auction``, or ``state``)."""
-    auction = getattr(view, "auction", None)
-    if auction is None:
-        auction = getattr(view, "state", None)
-    if not isinstance(auction, AuctionState):
+def view_auction(view: SeatView) -> AuctionState:
+    """The ``AuctionState`` of a bidder's view."""
+    if not isinstance(view.auction, AuctionState):
         raise InvalidInput("view", "a bid view needs its auction state")
-    return auction
+    return view.auction
 
 
-def view_hand_cards(view: Any) -> list[int]:
+def view_hand_cards(view: SeatView) -> list[int]:
     """The bidding seat's 13 card indices."""
-    hand = view.hand
-    cards = getattr(hand, "cards", hand)
-    return sorted(int(getattr(c, "index", c)) for c in cards)
+    return sorted(int(c) for c in view.hand.cards)
 
 
 def hand_masks(cards: Sequence[int]) -> np.ndarray:
@@ -103,7 +99,7 @@ class RandomBidder:
 
     name = "random"
 
-    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Call, float]]:
         """Legal calls; pass scores 0.5, the others share 0.5."""
         auction = view_auction(view)
         legal = auction.legal_calls()
@@ -113,7 +109,7 @@ class RandomBidder:
         chosen = self.bid(view)
         return _order(out + [(c, share) for c in others], auction, chosen)
 
-    def bid(self, view: Any) -> Call:
+    def bid(self, view: SeatView) -> Call:
         """A random legal call."""
         auction = view_auction(view)
         legal = auction.legal_calls()
@@ -140,11 +136,11 @@ class PaperBidder:
 
     name = "paper"
 
-    def highest_level(self, view: Any) -> int:
+    def highest_level(self, view: SeatView) -> int:
         """The hand's highest qualifying NT level (0 = none)."""
         return int(highest_nt_level_batch(hand_masks(view_hand_cards(view))[None, :])[0])
 
-    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Call, float]]:
         """The NT bid (if any is legal) and pass, the chosen one scored 1."""
         auction = view_auction(view)
         nt = cheapest_nt(auction)
@@ -157,7 +153,7 @@ class PaperBidder:
             cands.append((chosen, 1.0))
         return _order(cands, auction, chosen)
 
-    def bid(self, view: Any) -> Call:
+    def bid(self, view: SeatView) -> Call:
         """Cheapest NT within the highest qualifying level, else pass."""
         auction = view_auction(view)
         nt = cheapest_nt(auction)
@@ -287,7 +283,7 @@ class EstimateBidder:
         self.margin = margin
         self.scheme = get_scheme(scheme)
 
-    def _widows(self, view: Any) -> np.ndarray:
+    def _widows(self, view: SeatView) -> np.ndarray:
         auction = view_auction(view)
         seat = int(view.seat)
         k = build_knowledge({seat: view_hand_cards(view)})
@@ -296,7 +292,7 @@ class EstimateBidder:
         )
         return sample_layouts(k, self.layouts, rng).layouts
 
-    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Call, float]]:
         """Cheapest legal bid per denomination with its expected score; pass scores 0."""
         auction = view_auction(view)
         seat = int(view.seat)
@@ -319,7 +315,7 @@ class EstimateBidder:
             cands.append((PASS, 0.0))
         return _order(cands, auction, chosen)
 
-    def bid(self, view: Any) -> Call:
+    def bid(self, view: SeatView) -> Call:
         """The first candidate."""
         return self.candidates(view)[0][0]
 
@@ -411,7 +407,7 @@ class SimulationBidder:
         out += [c for c in legal if c in (DOUBLE, REDOUBLE)]
         return out
 
-    def sample(self, view: Any) -> BeliefSample:
+    def sample(self, view: SeatView) -> BeliefSample:
         """Layouts (dealing seats) consistent with the hand and the auction facts."""
         auction = view_auction(view)
         seat = int(view.seat)
@@ -422,7 +418,7 @@ class SimulationBidder:
         )
         return sample_layouts(k, self.layouts, rng, max_draws=self.max_draws)
 
-    def candidates(self, view: Any) -> list[tuple[Call, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Call, float]]:
         """Every considered call with this seat's mean score over the layouts, best first."""
         auction = view_auction(view)
         seat = int(view.seat)
@@ -474,7 +470,7 @@ class SimulationBidder:
             state = state.apply(_fallback_if_illegal(state, call))
         return state.contract
 
-    def bid(self, view: Any) -> Call:
+    def bid(self, view: SeatView) -> Call:
         """The best candidate."""
         return self.candidates(view)[0][0]
 

@@ -278,14 +278,16 @@ class RandomPlayer:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
         return ("random",)
 
-    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Card, float]]:
         """Every legal card with equal score."""
         legal = view.legal_cards()
         return [(c, 1.0 / len(legal)) for c in legal]
 
-    def play(self, view: Any) -> Card:
+    def play(self, view: SeatView) -> Card:
         """A random legal card."""
         legal = sorted(view.legal_cards())
+        if view.to_play is None:
+            raise InvalidInput("view", "no card is to be played in this view")
         seed = position_seed(
             "random", int(view.to_play), tuple(c.index for c in view.played_cards), _view_cards(view.hand)
         )
@@ -304,7 +306,7 @@ class DoubleDummyPlayer:
         """Configuration that fixes this player's choices (it is deterministic for a position)."""
         return ("dd",)
 
-    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Card, float]]:
         """Every legal card with its double-dummy tricks for the side to play."""
         if view.all_hands is None:
             raise InvalidInput("view", "the double-dummy player needs a view with every hand (reveal_all)")
@@ -313,7 +315,7 @@ class DoubleDummyPlayer:
         ranked = sorted(zip(cards, scores[0].tolist()), key=lambda cm: (-cm[1], _tie_key(cm[0])))
         return [(Card(c), float(m)) for c, m in ranked]
 
-    def play(self, view: Any) -> Card:
+    def play(self, view: SeatView) -> Card:
         """The best double-dummy card (ties: lowest rank)."""
         legal = view.legal_cards()
         if len(legal) == 1:
@@ -406,7 +408,7 @@ class PimcPlayer:
             return []
         return facts_for_play_view(view)
 
-    def decide(self, view: Any) -> PimcDecision:
+    def decide(self, view: SeatView) -> PimcDecision:
         """The full decision (card, candidates, sample statistics) for a SeatView."""
         legal = view.legal_cards()
         if len(legal) == 1:
@@ -433,11 +435,11 @@ class PimcPlayer:
         model = self.belief_model if self.belief_model is not None else default_belief_model()
         return model.potentials(view_features(view))
 
-    def candidates(self, view: Any) -> list[tuple[Card, float]]:
+    def candidates(self, view: SeatView) -> list[tuple[Card, float]]:
         """Legal cards with mean double-dummy tricks, best first."""
         return [(Card(c), m) for c, m in self.decide(view).candidates]
 
-    def play(self, view: Any) -> Card:
+    def play(self, view: SeatView) -> Card:
         """The PIMC card."""
         return Card(self.decide(view).card)
 
