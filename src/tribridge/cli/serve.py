@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tribridge.server.limits import add_limit_flags, limits_from_args
+from tribridge.server.tables.limits import add_limit_flags, limits_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:

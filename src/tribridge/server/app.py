@@ -1,4 +1,6 @@
-"""FastAPI application factory: robot API, three-player tables, health check, static web table, JSON logging.
+"""The server: one FastAPI app over two applications, the robot API (``server.robot``) and the tables (``server.tables``).
+
+Health check, static web table, JSON logging and the one error mapping (``server.errors``) live here.
 
 The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`."""
 
@@ -6,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import os
 import sys
 import time
@@ -15,24 +16,24 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
+from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from tribridge import __version__
-from tribridge.dd import QueueFull, solver_pool
-from tribridge.errors import InvalidInput, shorten
+from tribridge.dd import solver_pool
 from tribridge.server.edge import (
     DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_JSON_DEPTH,
-    ERROR_QUOTE_CHARS,
     SECURITY_HEADERS,
     EdgeMiddleware,
     EdgePolicy,
 )
+from tribridge.server.errors import add_error_handlers
 from tribridge.server.heap import freeze_heap
+from tribridge.server.robot import ben, brill, three
+from tribridge.server.tables import review, routes
+from tribridge.server.tables.manager import TableManager
 
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("tribridge.server")
@@ -112,35 +113,6 @@ class LogMiddleware:
             )
 
 
-def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
-    """``{"error": message}`` with ``status``, the message cut to a short prefix."""
-    return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
-
-
-def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
-    """JSON error answers with short messages: 400 for bad input, 503 with ``Retry-After`` when a solver queue is full."""
-
-    @app.exception_handler(InvalidInput)
-    async def invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
-        return error_json(str(exc), 400)
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
-        parts = []
-        for err in exc.errors()[:5]:
-            where = ".".join(shorten(str(x), 40) for x in err.get("loc", ()) if x != "body")
-            parts.append(f"{where or 'body'}: {shorten(str(err.get('msg', 'invalid')), 80)}")
-        return error_json("; ".join(parts) or "invalid request", 400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        return error_json(str(exc.detail), exc.status_code)
-
-    @app.exception_handler(QueueFull)
-    async def busy(request: Request, exc: QueueFull) -> JSONResponse:
-        return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})
-
-
 def create_app(
     db_path: str | Path | None = None,
     bot_delay: float = 0.6,
@@ -158,10 +130,6 @@ def create_app(
     allowed to call the game endpoints (the robot APIs allow any); ``api_docs``: serve the OpenAPI
     schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``: request limits (``server.edge``).
     """
-    from tribridge.server import ben, brill, review, three
-    from tribridge.server.manager import TableManager
-    from tribridge.server.routes import make_router
-
     robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
     policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
     policy = policy.with_robot_paths(getattr(route, "path", "") for router in robot_routers for route in router.routes)
@@ -207,7 +175,7 @@ def create_app(
 
     for router in robot_routers:
         app.include_router(router)
-    app.include_router(make_router(manager))
+    app.include_router(routes.router)
     app.include_router(review.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")

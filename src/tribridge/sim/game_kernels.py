@@ -1,6 +1,6 @@
 """Numba kernels of the game study: the NT call test per hand, the paper's auction, the fused estimator pass, tallies.
 
-Readable counterparts live in :mod:`tribridge.sim.game_reference`; ``tests/test_sim_game.py`` checks that
+Readable counterparts live in :mod:`tribridge.sim.game_reference`; ``tests/sim/test_sim_game.py`` checks that
 both agree on random deals.
 """
 

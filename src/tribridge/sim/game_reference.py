@@ -4,7 +4,7 @@ The paper's NT auction is bid call by call on a ``rules.deal.DealState`` (the wi
 declarer's widow is reseated opposite by the model), the outcome (the capture estimator's count, or
 the declarer's double-dummy NT tricks) is entered as the declarer's claim that both defenders accept,
 and the deal is scored by ``DealState.score``. The batch path of :mod:`tribridge.sim.game_study` must
-agree with it; ``tests/test_sim_game.py`` checks that.
+agree with it; ``tests/sim/test_sim_game.py`` checks that.
 """
 
 from __future__ import annotations

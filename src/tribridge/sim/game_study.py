@@ -8,7 +8,7 @@ is then scored with an outcome model: the capture estimator on declarer + widow 
 double-dummy NT tricks with the declarer's left-hand opponent leading (``dd``).
 
 The batch path (numba kernels in :mod:`tribridge.sim.game_kernels`) and the readable per-deal reference
-(:func:`tribridge.sim.game_reference.game_deal_reference`) must agree; ``tests/test_sim_game.py`` checks that
+(:func:`tribridge.sim.game_reference.game_deal_reference`) must agree; ``tests/sim/test_sim_game.py`` checks that
 on random deals.
 """
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tribridge.cards import random_deal
 from tribridge.server.app import create_app
-from tribridge.server.limits import TableLimits
+from tribridge.server.tables.limits import TableLimits
 
 OK_CODES = {200, 400, 403, 404, 409}
 CALL_TOKENS = [

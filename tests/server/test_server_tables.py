@@ -275,7 +275,7 @@ def _one_no_trump_deal():
     """Deal 1 of seed 7 after 1NT by the dealer and two passes, with its players."""
     from tribridge.cards import Seat
     from tribridge.rules.deal import DealState
-    from tribridge.server.table import chair_seats, deal_for
+    from tribridge.server.tables.table import chair_seats, deal_for
 
     state = DealState.start(deal_for(7, 1), Seat.N)
     for call in ("1N", "P", "P"):
@@ -287,7 +287,7 @@ def _one_no_trump_deal():
 def test_table_bots_play_with_the_auction(monkeypatch):
     """Card-playing table bots get the finished auction, so PIMC can sample layouts consistent with it."""
     from tribridge.bots.belief import facts_for_play_view
-    from tribridge.server import table_bots
+    from tribridge.server.tables import bots as table_bots
 
     state, seats = _one_no_trump_deal()
     auction = state.auction
@@ -314,7 +314,7 @@ def test_table_bots_play_with_the_auction(monkeypatch):
 
 def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
     """A bot bug never stalls a table, and it never passes silently: the log names it."""
-    from tribridge.server import table_bots
+    from tribridge.server.tables import bots as table_bots
 
     state, seats = _one_no_trump_deal()
     contract = state.contract
@@ -338,6 +338,6 @@ def test_illegal_bot_card_is_logged_and_replaced(monkeypatch, caplog):
 
 
 def test_warm_up_runs_the_pimc_bot_once_in_this_process():
-    from tribridge.server import table_bots
+    from tribridge.server.tables import bots as table_bots
 
     table_bots.warm_up()  # a pimc call and a pimc card; raises if either fails

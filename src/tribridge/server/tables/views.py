@@ -13,7 +13,7 @@ from typing import Any
 
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
-from tribridge.server.table import Table, score_sheet
+from tribridge.server.tables.table import Table, score_sheet
 
 __all__ = ["card_list", "pending_analysis", "seat_view_json", "view_for", "visible_cards"]
 

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tribridge.cards import SEAT_CHARS, Card, Hand, random_deal
 from tribridge.rules.bridge4 import Auction4, legal_cards, parse_call, trace_play
 from tribridge.server.app import create_app
-from tribridge.server.ben import pbn_play_order
+from tribridge.server.robot.ben import pbn_play_order
 
 
 @pytest.fixture(scope="module")
@@ -211,7 +211,7 @@ def test_root_errors_are_400_json(client):
     assert r.status_code == 400 and "not on turn" in r.json()["error"]
 
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "server.md"
 
 
 def robot_api_examples():

@@ -16,8 +16,8 @@ from tribridge.bots import natural4
 from tribridge.cards import Card
 from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import PASS, Auction4, parse_ctx, winner_of_trick
-from tribridge.server import brill
-from tribridge.server import robot_params as rp
+from tribridge.server.robot import brill
+from tribridge.server.robot import params as rp
 
 __all__ = ["router", "ben_call", "answer_ben_bid", "answer_ben_card", "answer_ben_explain", "pbn_play_order"]
 
@@ -130,22 +130,22 @@ def answer_ben_explain(params: Mapping[str, str]) -> dict[str, Any]:
 @router.get("/bid")
 async def ben_bid(request: Request) -> JSONResponse:
     """BEN's /bid: the call for the seat on turn."""
-    return brill.guard(lambda: answer_ben_bid(request.query_params))
+    return brill.answer_json(lambda: answer_ben_bid(request.query_params))
 
 
 @router.get("/lead")
 def ben_lead(request: Request) -> JSONResponse:
     """BEN's /lead: the opening lead."""
-    return brill.guard(lambda: answer_ben_card(request.query_params, True, brill.layouts_for(request)))
+    return brill.answer_json(lambda: answer_ben_card(request.query_params, True, brill.layouts_for(request)))
 
 
 @router.get("/play")
 def ben_play(request: Request) -> JSONResponse:
     """BEN's /play: the next card (dummy's when the declarer asks on dummy's turn)."""
-    return brill.guard(lambda: answer_ben_card(request.query_params, False, brill.layouts_for(request)))
+    return brill.answer_json(lambda: answer_ben_card(request.query_params, False, brill.layouts_for(request)))
 
 
 @router.get("/explain")
 async def ben_explain(request: Request) -> JSONResponse:
     """BEN's /explain: what the last call of the auction shows."""
-    return brill.guard(lambda: answer_ben_explain(request.query_params))
+    return brill.answer_json(lambda: answer_ben_explain(request.query_params))

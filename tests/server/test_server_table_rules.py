@@ -14,7 +14,7 @@ from tribridge.rules.auction import Call
 from tribridge.rules.deal import DealState
 from tribridge.rules.view import AgreeClaim, MakeClaim
 from tribridge.server.app import create_app
-from tribridge.server.table import deal_for
+from tribridge.server.tables.table import deal_for
 
 HUMANS = [{"kind": "human"}] * 3
 ONE_HUMAN = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
@@ -187,7 +187,7 @@ def test_bots_answer_a_claim_as_double_dummy_says(client):
             time.sleep(0.02)
     assert v["claim"] is None
     # claim every remaining trick: the bots agree exactly when double dummy confirms it
-    from tribridge.server.table_bots import claim_is_sound
+    from tribridge.server.tables.bots import claim_is_sound
 
     table = client.app.state.manager.tables[tid]
     left = table.current().play.tricks_left
@@ -218,7 +218,7 @@ def _declarer_total(play):
 @settings(max_examples=8, deadline=None)
 def test_claim_check_agrees_with_exhaustive_search(seed):
     """``claim_is_sound`` (double dummy) against a plain search of the last two tricks, for every claim size."""
-    from tribridge.server.table_bots import claim_is_sound
+    from tribridge.server.tables.bots import claim_is_sound
 
     rng = np.random.default_rng(seed)
     state = DealState.start(random_deal(rng), Seat.N)

@@ -23,21 +23,12 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "RateWindow",
     "TableLimits",
-    "TooMany",
     "add_limit_flags",
     "check_name",
     "limits_from_args",
 ]
 
 MAX_NAME_LENGTH = 40
-
-
-class TooMany(Exception):
-    """A limit was reached (HTTP 429 with ``Retry-After``)."""
-
-    def __init__(self, message: str, retry_after: int = 60) -> None:
-        super().__init__(message)
-        self.retry_after = int(retry_after)
 
 
 @dataclass(frozen=True)

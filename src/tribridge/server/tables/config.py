@@ -15,8 +15,8 @@ from tribridge.cards import Deal
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import options_from
 from tribridge.rules.scoring import scheme_names
-from tribridge.server.limits import check_name
-from tribridge.server.table_bots import check_bot_name
+from tribridge.server.tables.bots import check_bot_name
+from tribridge.server.tables.limits import check_name
 
 __all__ = ["MAX_PBN_DEALS", "chosen_deal_source", "table_config"]
 

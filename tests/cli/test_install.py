@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DEAL = "N:AKQ2.J54.T98.762 JT9.AKQ.765.AKQ3 876.T987.AKQ.JT9 543.632.J432.854"
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
 

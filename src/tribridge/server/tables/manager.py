@@ -2,7 +2,7 @@
 
 Each action is checked first, committed second, installed third: an invalid action changes
 nothing, and nothing is acknowledged before it is on disk. Views are pushed by each subscriber's
-own writer (``server.push``), never on the path of an action. A table of three bots plays only
+own writer (``server.tables.push``), never on the path of an action. A table of three bots plays only
 while someone watches it.
 
 A bot's whole decision (its sampling and its solves) is one job on the solver pool
@@ -24,37 +24,26 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from tribridge.analysis import analyse
 from tribridge.cards import Seat
 from tribridge.dd import Priority, QueueFull, solver_pool, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
-from tribridge.server.analysis import analyse
-from tribridge.server.analysis_queue import AnalysisQueue
-from tribridge.server.limits import RateWindow, TableLimits, TooMany
-from tribridge.server.push import Subscriber
-from tribridge.server.store import Store, token_hash
-from tribridge.server.table import Prepared, Table
-from tribridge.server.table_bots import bot_decision, warm_up
-from tribridge.server.table_setup import table_config
-from tribridge.server.views import view_for
+from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
+from tribridge.server.tables.analysis_queue import AnalysisQueue
+from tribridge.server.tables.bots import bot_decision, warm_up
+from tribridge.server.tables.config import table_config
+from tribridge.server.tables.limits import RateWindow, TableLimits
+from tribridge.server.tables.push import Subscriber
+from tribridge.server.tables.store import Store, token_hash
+from tribridge.server.tables.table import Prepared, Table
+from tribridge.server.tables.views import view_for
 
-__all__ = ["Conflict", "Forbidden", "NotFound", "TableManager"]
+__all__ = ["TableManager"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
-
-
-class Forbidden(Exception):
-    """A missing or wrong seat token (HTTP 403)."""
-
-
-class NotFound(Exception):
-    """An unknown table (HTTP 404)."""
-
-
-class Conflict(Exception):
-    """A stale ``version`` or a chair already taken (HTTP 409)."""
 
 
 def analyse_at_priority(

@@ -7,13 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tribridge.analysis import analyse, best_contract, capture_words, nt_verdict_words
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.deal import DealState, replay
 from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import get_scheme, score_deal
-from tribridge.server.analysis import analyse, best_contract, capture_words, nt_verdict_words
-from tribridge.server.review import review_deal, review_record
+from tribridge.server.tables.review import review_deal, review_record
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")

@@ -16,10 +16,9 @@ from tribridge.bots.natural4.inference import pimc_with_auction
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
-from tribridge.errors import InvalidInput
 from tribridge.rules.bridge4 import Auction4, to_brill
-from tribridge.server import robot_params as rp
 from tribridge.server.heap import freeze_heap_once
+from tribridge.server.robot import params as rp
 
 API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
@@ -32,11 +31,6 @@ DEFAULT_LAYOUTS = 32
 router = APIRouter()
 
 
-def error_response(exc: Exception) -> JSONResponse:
-    """HTTP 400 ``{"error": ...}`` for a bad request."""
-    return JSONResponse({"error": str(exc)}, status_code=400)
-
-
 def _params(request: Request) -> Mapping[str, str]:
     return request.query_params
 
@@ -46,12 +40,9 @@ def layouts_for(request: Request) -> int:
     return int(getattr(request.app.state, "robot_layouts", DEFAULT_LAYOUTS))
 
 
-def guard(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
-    """Run an answer builder: its dict as JSON, or 400 ``{"error"}`` for bad input."""
-    try:
-        answer = fn()
-    except InvalidInput as exc:
-        return error_response(exc)
+def answer_json(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+    """Run an answer builder and send its dict as JSON (bad input raises ``InvalidInput``: the app answers 400)."""
+    answer = fn()
     freeze_heap_once("robot answer")  # the first answer has loaded the bidder or player: freeze what it loaded
     return JSONResponse(answer)
 
@@ -138,7 +129,7 @@ def answer_bid(params: Mapping[str, str]) -> dict[str, Any]:
 @router.get("/apis/brill/bid")
 async def brill_bid(request: Request) -> JSONResponse:
     """The natural bidder's call for the seat on turn."""
-    return guard(lambda: answer_bid(_params(request)))
+    return answer_json(lambda: answer_bid(_params(request)))
 
 
 def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
@@ -148,7 +139,7 @@ def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, A
 
 def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
     """Choose a card for a checked play position (PIMC over sampled layouts)."""
-    from tribridge.server.cardplay import choose_card
+    from tribridge.server.robot.cardplay import choose_card
 
     with solving_at(Priority.ROBOT_API):
         card, cands = choose_card(pos, layouts=layouts, seed=rp.position_seed(pos.key()))
@@ -185,10 +176,10 @@ def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LA
 @router.get("/apis/brill/lead")
 def brill_lead(request: Request) -> JSONResponse:
     """The opening lead of declarer's left-hand opponent."""
-    return guard(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
+    return answer_json(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
 
 
 @router.get("/apis/brill/play")
 def brill_play(request: Request) -> JSONResponse:
     """The next card (dummy's when declarer asks on dummy's turn)."""
-    return guard(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))
+    return answer_json(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))

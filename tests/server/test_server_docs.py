@@ -8,7 +8,7 @@ import pytest
 
 from live_server import start_server
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "server.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "server.md"
 
 
 def doc_script() -> str:

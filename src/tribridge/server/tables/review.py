@@ -13,16 +13,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Header, Request
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Header
 
 from tribridge.cards import Card, Seat
 from tribridge.dd import position_after, solve_positions
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
-from tribridge.server.manager import Forbidden, NotFound
-from tribridge.server.routes import token_from
+from tribridge.server.errors import NotFound
+from tribridge.server.tables.deps import Manager
+from tribridge.server.tables.routes import seated
 
 __all__ = ["review_deal", "review_record", "router"]
 
@@ -131,25 +131,16 @@ def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] 
 
 
 @router.get("/api/tables/{table_id}/deals/{deal_no}/review")
-def deal_review(table_id: str, deal_no: str, request: Request, authorization: str | None = Header(default=None)) -> Any:
+def deal_review(manager: Manager, table_id: str, deal_no: str, authorization: str | None = Header(default=None)) -> Any:
     """A finished deal's review for a chair of the table (Bearer token); 404 until the deal is over."""
-    manager = request.app.state.manager
     try:
         number = int(deal_no)
     except ValueError:
-        return JSONResponse(
-            {"error": str(InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}"))}, status_code=400
-        )
-    try:
-        table = manager.get(table_id)
-        manager.chair_of(table, token_from(authorization))
-    except NotFound as exc:
-        return JSONResponse({"error": str(exc)}, status_code=404)
-    except Forbidden as exc:
-        return JSONResponse({"error": str(exc)}, status_code=403)
+        raise InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}") from None
+    table, _chair = seated(manager, table_id, authorization)
     entry = _find_record(table.history, number)
     if entry is None:
-        return JSONResponse({"error": f"deal_no: deal {number} of table {table_id} is not finished"}, status_code=404)
+        raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")
     review = review_record(entry["record"], entry.get("chair_seats"), entry.get("players"))
     review["deal_no"] = number
     return review

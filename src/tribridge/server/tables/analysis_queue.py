@@ -17,7 +17,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
-from tribridge.server.table import Table
+from tribridge.server.tables.table import Table
 
 __all__ = ["AnalysisQueue", "busy_analysis"]
 

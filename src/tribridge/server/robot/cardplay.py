@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from tribridge.server.robot_params import PlayPosition
+from tribridge.server.robot.params import PlayPosition
 
 
 def choose_card(pos: PlayPosition, layouts: int, seed: int | None = None) -> tuple[int, list[tuple[int, float | None]]]:

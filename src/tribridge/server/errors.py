@@ -1,0 +1,84 @@
+"""The server's errors and their one mapping to HTTP answers, for the robot API and the tables alike.
+
+Every handler raises; nothing builds an error response by hand. Bad input 400 (``InvalidInput``,
+whose message is already bounded), a wrong token 403, an unknown table 404, a stale version or a
+taken chair 409, a limit 429 with ``Retry-After``, a full solver queue 503 with ``Retry-After``.
+Every answer is ``{"error": message}``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from tribridge.dd import QueueFull
+from tribridge.errors import InvalidInput, shorten
+from tribridge.server.edge import ERROR_QUOTE_CHARS
+
+__all__ = ["Conflict", "Forbidden", "NotFound", "TooMany", "add_error_handlers", "error_json"]
+
+
+class Forbidden(Exception):
+    """A missing or wrong seat token (HTTP 403)."""
+
+
+class NotFound(Exception):
+    """An unknown table (HTTP 404)."""
+
+
+class Conflict(Exception):
+    """A stale ``version`` or a chair already taken (HTTP 409)."""
+
+
+class TooMany(Exception):
+    """A limit was reached (HTTP 429 with ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = int(retry_after)
+
+
+def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
+    """``{"error": message}`` with ``status``, the message cut to a short prefix."""
+    return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
+
+
+STATUS_OF: dict[type[Exception], int] = {Forbidden: 403, NotFound: 404, Conflict: 409}
+
+
+def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
+    """Register the one mapping from the server's exceptions to JSON error answers."""
+
+    @app.exception_handler(InvalidInput)
+    async def invalid_input(request: Request, exc: InvalidInput) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:5]:
+            where = ".".join(shorten(str(x), 40) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {shorten(str(err.get('msg', 'invalid')), 80)}")
+        return error_json("; ".join(parts) or "invalid request", 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return error_json(str(exc.detail), exc.status_code)
+
+    async def table_error(request: Request, exc: Exception) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=STATUS_OF[type(exc)])
+
+    for exc_class in STATUS_OF:
+        app.add_exception_handler(exc_class, table_error)
+
+    @app.exception_handler(TooMany)
+    async def too_many(request: Request, exc: TooMany) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": str(exc.retry_after)})
+
+    @app.exception_handler(QueueFull)
+    async def busy(request: Request, exc: QueueFull) -> JSONResponse:
+        return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})

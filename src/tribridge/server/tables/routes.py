@@ -1,0 +1,211 @@
+"""The table API over HTTP and WebSocket (``docs/server.md``): small handlers over a ``TableManager``.
+
+Handlers raise; ``server.errors`` maps every exception to its status code for the whole app. The
+manager comes from ``deps.Manager``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Header, Request, WebSocket
+from fastapi.responses import PlainTextResponse
+
+from tribridge.cards import Seat
+from tribridge.errors import InvalidInput
+from tribridge.rules.game import DealRecord
+from tribridge.rules.scoring import scheme_names
+from tribridge.server.errors import Forbidden, TooMany
+from tribridge.server.tables.bots import bot_names
+from tribridge.server.tables.deps import Manager
+from tribridge.server.tables.limits import check_name
+from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.table import Table, score_sheet
+from tribridge.server.tables.views import view_for, visible_cards
+
+__all__ = ["router", "token_from"]
+
+BINARY_CLOSE_CODE = 1003  # "unsupported data"
+
+
+def token_from(authorization: str | None) -> str | None:
+    """The bearer token of an ``Authorization`` header, or None."""
+    if not authorization:
+        return None
+    parts = authorization.split(None, 1)
+    if len(parts) == 2 and parts[0].lower() == "bearer":
+        return parts[1].strip()
+    return None
+
+
+async def read_json(request: Request) -> Any:
+    """The request body as JSON (an empty body is ``{}``); 400 if it is not JSON."""
+    raw = await request.body()
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise InvalidInput("body", "expected a JSON object") from None
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+def table_info(table: Table) -> dict[str, Any]:
+    """Public facts about a table: id, scheme, chairs with names, deal number, phase, version, running totals."""
+    state = table.current()
+    return {
+        "table_id": table.table_id,
+        "scheme": table.scheme,
+        "chairs": table.chairs,
+        "deal_no": table.deal_no,
+        "phase": state.phase,
+        "version": table.version,
+        "totals": score_sheet(table)["totals"],
+    }
+
+
+router = APIRouter()
+
+
+def seated(manager: TableManager, table_id: str, authorization: str | None) -> tuple[Table, int]:
+    """The table and the chair of the bearer token (404 unknown table, 403 wrong token)."""
+    table = manager.get(table_id)
+    return table, manager.chair_of(table, token_from(authorization))
+
+
+@router.get("/api/bots")
+async def list_bots() -> dict[str, Any]:
+    """Bot names and scoring schemes for the lobby."""
+    return {"bots": bot_names(), "schemes": scheme_names()}
+
+
+@router.post("/api/tables")
+async def create_table(manager: Manager, request: Request) -> Any:
+    """Create a table (optionally taking a chair with ``take``); ``seed`` is echoed only when chosen."""
+    body = await read_json(request)
+    table, token = manager.create(body, _client(request))
+    out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
+    if "seed" in table.config["deals"]:
+        out["seed"] = table.config["deals"]["seed"]
+    if token is not None and table.all_bots:
+        out.update({"watch_token": token, "chair": 0})
+    elif token is not None:
+        out.update({"token": token, "chair": body["take"]})
+    return out
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(manager: Manager, table_id: str) -> Any:
+    """Public facts about a table (the lobby's "your tables")."""
+    return table_info(manager.get(table_id))
+
+
+@router.post("/api/tables/{table_id}/seats/{chair}")
+async def take(manager: Manager, table_id: str, chair: str, request: Request) -> Any:
+    """Take a free human chair (optional body ``{"name": ...}``); returns its token."""
+    table = manager.get(table_id)
+    try:
+        number = int(chair)
+    except ValueError:
+        raise InvalidInput("chair", f"expected 0, 1 or 2, got {chair[:20]!r}") from None
+    body = await read_json(request)
+    name = body.get("name") if isinstance(body, dict) else None
+    token = manager.take_seat(table, number, None if name is None else check_name(name, "name"))
+    manager.notify(table)
+    return {"token": token, "chair": number, "table_id": table_id}
+
+
+@router.get("/api/tables/{table_id}/state")
+async def state(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """The view of the token's chair."""
+    table, chair = seated(manager, table_id, authorization)
+    return view_for(table, chair)
+
+
+@router.get("/api/tables/{table_id}/hands/{seat}")
+async def hand_of(manager: Manager, table_id: str, seat: str, authorization: str | None = Header(default=None)) -> Any:
+    """A seat's remaining cards, only if the token's chair may see them (own, dummy after the lead, all when done)."""
+    table, chair = seated(manager, table_id, authorization)
+    target = Seat.parse(seat[:10], "seat")
+    cards = visible_cards(table.current().view(table.player_of(chair)), target)
+    if cards is None:
+        raise Forbidden(f"the cards of {target.letter} are hidden from chair {chair}")
+    return {"seat": target.letter, "cards": cards}
+
+
+@router.post("/api/tables/{table_id}/actions")
+async def action(
+    manager: Manager, table_id: str, request: Request, authorization: str | None = Header(default=None)
+) -> Any:
+    """Call, play, claim, answer a claim, or next; answers the new view (400 with the reason if illegal)."""
+    table, chair = seated(manager, table_id, authorization)
+    body = await read_json(request)
+    if not isinstance(body, dict):
+        raise InvalidInput("body", "expected a JSON object with a 'type'")
+    await manager.act(table, chair, body, body.get("version"))
+    return view_for(table, chair)
+
+
+@router.get("/api/tables/{table_id}/export.json")
+async def export_json(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """Finished deals of the table as JSON records."""
+    table, _chair = seated(manager, table_id, authorization)
+    return {
+        "table_id": table_id,
+        "scheme": table.scheme,
+        "chairs": table.chairs,
+        "deals": table.history,
+        "score_sheet": score_sheet(table),
+    }
+
+
+@router.get("/api/tables/{table_id}/export.pbn")
+async def export_pbn(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """Finished deals of the table as PBN."""
+    table, _chair = seated(manager, table_id, authorization)
+    text = "% PBN 2.1\n% EXPORT\n" + "\n".join(
+        DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
+        for r in table.history
+    )
+    return PlainTextResponse(text, media_type="application/x-chess-pbn")
+
+
+@router.websocket("/api/tables/{table_id}/ws")
+async def ws(manager: Manager, websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+    """Push the chair's view on connect and after every change; text from the client is ignored."""
+    await subscribe_socket(manager, websocket, table_id, token)
+
+
+async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, token: str | None) -> None:
+    """Serve one WebSocket: check the token, subscribe (within the per-table limit), read until it closes."""
+    table = manager.tables.get(table_id)
+    if table is None:
+        await websocket.close(code=4404)
+        return
+    try:
+        chair = manager.chair_of(table, token)
+    except Forbidden:
+        await websocket.close(code=4403)
+        return
+    await websocket.accept()
+    try:
+        sub = manager.subscribe(table, chair, websocket)
+    except TooMany as exc:
+        await websocket.close(code=4429, reason=str(exc)[:120])
+        return
+    try:
+        while not sub.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if message.get("bytes") is not None:
+                await sub.close(BINARY_CLOSE_CODE, "binary frames are not accepted: this socket takes text only")
+                break
+    except RuntimeError:  # the writer closed the socket while we waited for a message
+        pass
+    finally:
+        await manager.unsubscribe(table, sub)
