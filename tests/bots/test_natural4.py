@@ -25,7 +25,7 @@ def bid_deal(deal, dealer, check=None):
         seat = auction.turn
         v = Bid4View(seat, dealer, "None", tuple(deal[seat].cards), auction)
         d = decide_call(v)
-        assert auction.is_legal(d.call) is None, (auction.calls, d.call)
+        assert auction.is_legal(d.call), (auction.calls, d.call)
         if check:
             check(deal[seat], d)
         auction = auction.apply(d.call)

@@ -156,7 +156,7 @@ class Auction4:
         """Replay calls from the dealer, raising ``IllegalAction`` naming the first illegal one."""
         auction = cls(int(dealer))
         for i, call in enumerate(calls):
-            reason = auction.is_legal(call)
+            reason = auction.illegal_reason(call)
             if reason is not None:
                 raise IllegalAction(
                     field_name,
@@ -210,7 +210,11 @@ class Auction4:
             return 0
         return {DOUBLE: 1, REDOUBLE: 2}.get(last[1], 0)
 
-    def is_legal(self, call: str) -> str | None:
+    def is_legal(self, call: str) -> bool:
+        """Whether ``call`` may be made now (``illegal_reason`` says why not)."""
+        return self.illegal_reason(call) is None
+
+    def illegal_reason(self, call: str) -> str | None:
         """None if ``call`` is legal now, else the reason."""
         if self.is_over:
             return "the auction is already over"
@@ -241,11 +245,11 @@ class Auction4:
 
     def legal_calls(self) -> list[str]:
         """All legal calls now, pass first, then double/redouble, then bids upward."""
-        return [c for c in (PASS, DOUBLE, REDOUBLE) + ALL_BIDS if self.is_legal(c) is None]
+        return [c for c in (PASS, DOUBLE, REDOUBLE) + ALL_BIDS if self.is_legal(c)]
 
     def apply(self, call: str) -> Auction4:
         """The auction after ``call``; raises ``IllegalAction`` if it is illegal."""
-        reason = self.is_legal(call)
+        reason = self.illegal_reason(call)
         if reason is not None:
             raise IllegalAction("call", reason)
         return Auction4(self.dealer, self.calls + (call,))

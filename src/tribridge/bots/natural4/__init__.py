@@ -170,7 +170,7 @@ def decide_call(view: Bid4View) -> Decision:
         chosen = fitting[0]
     else:
         chosen = placement(hand, ctx)
-        if view.auction.is_legal(chosen.call) is not None:
+        if not view.auction.is_legal(chosen.call):
             chosen = Rule(PASS, FALLBACK)
         elif not chosen.meaning.holds(hand):  # say what the call is for, without claims this hand does not meet
             chosen = Rule(chosen.call, Meaning(chosen.meaning.label, alert=chosen.meaning.alert))

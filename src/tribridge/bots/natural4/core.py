@@ -178,7 +178,7 @@ class Rule:
 
     def fits(self, hand: HandInfo, ctx: Ctx) -> bool:
         """Whether this rule's call is legal now and the hand fits it."""
-        if not self.meaning.holds(hand) or ctx.auction.is_legal(self.call) is not None:
+        if not self.meaning.holds(hand) or not ctx.auction.is_legal(self.call):
             return False
         return self.test is None or bool(self.test(hand, ctx))
 

@@ -104,9 +104,9 @@ def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
     total = hand.hcp + _partner_estimate(ctx, hand)
     level = 5 if aces <= 2 else 7 if aces == 4 and total >= NEED_GRAND else 6
     call = bid_of(level, strain)
-    if ctx.auction.is_legal(call) is not None:
+    if not ctx.auction.is_legal(call):
         six = bid_of(6, strain)
-        call = six if aces >= 3 and ctx.auction.is_legal(six) is None else "P"
+        call = six if aces >= 3 and ctx.auction.is_legal(six) else "P"
     return call, "after-bw"
 
 
@@ -155,7 +155,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         level, strain = scored  # or the contract of ours that prices best over theirs
         why = "game" if level >= GAME[strain] else "compete"
         return bid_of(level, strain), why, strain
-    if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
+    if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N"):
         return "4N", "blackwood", strain
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
     if why == "part" and ctx.opponents_acted() and trumps >= 8:
@@ -256,7 +256,7 @@ def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: in
     if (
         last is not None
         and not ctx.ours()
-        and ctx.auction.is_legal("X") is None
+        and ctx.auction.is_legal("X")
         and int(last[0]) >= 2
         and total >= 25
         and (last[1] == "N" or hand.lens[strain_of(last)] >= 3)

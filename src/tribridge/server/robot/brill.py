@@ -91,9 +91,7 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     pos = rp.parse_bid_request(params, BRILL_MODELS)
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
     decision = natural4.decide_call(view)
-    if (
-        pos.auction.is_legal(decision.call) is not None
-    ):  # the bidder only makes legal calls; never answer an illegal one
+    if not pos.auction.is_legal(decision.call):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
     system, notes = natural4.SYSTEM, []
     for name in rp.SYSTEM_PARAMS:
