@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tribridge.bots.natural4 import Bid4View
-from tribridge.rules.bridge4 import (
+from tribridge.four.natural4 import Bid4View
+from tribridge.four.rules import (
     DOUBLE,
     PASS,
     STRAINS,

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tribridge.cards import SEAT_CHARS, Card, Hand, random_deal
-from tribridge.rules.bridge4 import Auction4, legal_cards, parse_call, trace_play
+from tribridge.four.rules import Auction4, legal_cards, parse_call, trace_play
 from tribridge.server.app import create_app
 from tribridge.server.robot.ben import pbn_play_order
 

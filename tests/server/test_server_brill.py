@@ -5,8 +5,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tribridge.cards import SEAT_CHARS, Card, Deal, random_deal
+from tribridge.four.rules import Auction4, parse_call
 from tribridge.rules.auction import Contract, Denom
-from tribridge.rules.bridge4 import Auction4, parse_call
 from tribridge.rules.play import PlayState
 from tribridge.server.app import create_app
 

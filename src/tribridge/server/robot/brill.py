@@ -11,12 +11,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from tribridge.bots import natural4
-from tribridge.bots.natural4.inference import pimc_with_auction
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
-from tribridge.rules.bridge4 import Auction4, to_brill
+from tribridge.four import natural4
+from tribridge.four.natural4.inference import pimc_with_auction
+from tribridge.four.rules import Auction4, to_brill
 from tribridge.server.heap import freeze_heap_once
 from tribridge.server.robot import params as rp
 

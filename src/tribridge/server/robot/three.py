@@ -19,8 +19,8 @@ from fastapi.responses import JSONResponse
 from tribridge.bots import BIDDER_NAMES, get_bidder
 from tribridge.cards import SEAT_CHARS, Hand, Seat
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.four.rules import Contract4, parse_ctx
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
-from tribridge.rules.bridge4 import Contract4, parse_ctx
 from tribridge.rules.view import bidding_view
 from tribridge.server.robot import params as rp
 from tribridge.server.robot.brill import DEFAULT_LAYOUTS, answer_json, card_answer, layouts_for, on_solver_pool

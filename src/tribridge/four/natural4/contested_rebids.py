@@ -3,11 +3,11 @@ reopening double when partner passed, and responder's answer to that reopening d
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.compete import answers_to_takeout, their_strain
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import CallKind, Meaning, Rule
-from tribridge.bots.natural4.system import at_least, at_most
-from tribridge.rules.bridge4 import same_side
+from tribridge.four.natural4.compete import answers_to_takeout, their_strain
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, Meaning, Rule
+from tribridge.four.natural4.system import at_least, at_most
+from tribridge.four.rules import same_side
 
 __all__ = ["after_negative_double", "reopenings", "answers_to_reopening", "REOPENING"]
 

@@ -1,4 +1,4 @@
-"""Tests of the four-handed bridge rules used by the robot API (rules/bridge4.py)."""
+"""Tests of the four-handed bridge rules used by the robot API (four/rules.py)."""
 
 import numpy as np
 import pytest
@@ -7,8 +7,7 @@ from hypothesis import strategies as st
 
 from tribridge.cards import Card, Deal, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import Contract, Denom
-from tribridge.rules.bridge4 import (
+from tribridge.four.rules import (
     Auction4,
     Contract4,
     legal_cards,
@@ -17,6 +16,7 @@ from tribridge.rules.bridge4 import (
     to_brill,
     trace_play,
 )
+from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.play import PlayState
 
 

@@ -3,8 +3,8 @@ Jacoby transfers), the strong 2♣ and weak twos. Each situation is a list of ru
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
 
 __all__ = ["openings", "responses", "opener_rebids", "responder_rebids"]
 

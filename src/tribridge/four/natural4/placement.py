@@ -4,12 +4,12 @@ a long suit), count the partnership's points from what partner has shown, and bi
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.compete import partner_aces
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import BLACKWOOD_KINDS, MAX_HCP, TO_PLAY_KINDS, CallKind, HandInfo, Meaning, Rule
-from tribridge.bots.natural4.expected import ContractValues
-from tribridge.bots.natural4.system import at_least
-from tribridge.bots.natural4.tricks import expected_tricks, sampled_tricks
+from tribridge.four.natural4.compete import partner_aces
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import BLACKWOOD_KINDS, MAX_HCP, TO_PLAY_KINDS, CallKind, HandInfo, Meaning, Rule
+from tribridge.four.natural4.expected import ContractValues
+from tribridge.four.natural4.system import at_least
+from tribridge.four.natural4.tricks import expected_tricks, sampled_tricks
 
 __all__ = ["placement", "placement_meanings", "plan"]
 

@@ -3,9 +3,9 @@ after the opponents interfere (negative double, redouble, raises), and Blackwood
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least
-from tribridge.bots.natural4.system import at_least, at_most, longest
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least
+from tribridge.four.natural4.system import at_least, at_most, longest
 
 __all__ = [
     "direct_actions",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tribridge.bots.natural4.core import CallKind, Meaning, Shown
-from tribridge.rules.bridge4 import DOUBLE, PASS, STRAINS, Auction4, is_bid, same_side
+from tribridge.four.natural4.core import CallKind, Meaning, Shown
+from tribridge.four.rules import DOUBLE, PASS, STRAINS, Auction4, is_bid, same_side
 
 __all__ = ["Ctx", "bid_of", "strain_of"]
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
-from tribridge.bots.natural4.contested_rebids import after_negative_double, answers_to_reopening, reopenings
-from tribridge.bots.natural4.context import Ctx
-from tribridge.bots.natural4.core import CallKind, HandInfo, Meaning, Rule, Shown
-from tribridge.bots.natural4.placement import placement, placement_meanings
-from tribridge.bots.natural4.system import opener_rebids, openings, responder_rebids, responses
-from tribridge.rules.bridge4 import PASS, Auction4, same_side
+from tribridge.four.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
+from tribridge.four.natural4.contested_rebids import after_negative_double, answers_to_reopening, reopenings
+from tribridge.four.natural4.context import Ctx
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, Shown
+from tribridge.four.natural4.placement import placement, placement_meanings
+from tribridge.four.natural4.system import opener_rebids, openings, responder_rebids, responses
+from tribridge.four.rules import PASS, Auction4, same_side
 
 __all__ = [
     "NAME",

@@ -14,7 +14,7 @@ from math import comb
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the context type only appears in annotations
-    from tribridge.bots.natural4.context import Ctx
+    from tribridge.four.natural4.context import Ctx
 
 __all__ = [
     "MAX_HCP",
