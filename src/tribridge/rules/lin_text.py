@@ -32,8 +32,8 @@ def seat_digit(seat: Seat) -> int:
 
 
 def clean_value(text: str) -> str:
-    """A value made safe inside ``key|value|``: no ``|`` and no line ends."""
-    return " ".join(text.replace("|", "/").split())
+    """A value made safe inside ``key|value|``: ``|`` becomes ``/``, a line end a space."""
+    return text.replace("|", "/").replace("\r", " ").replace("\n", " ")
 
 
 def hand_to_lin(hand: Hand) -> str:
