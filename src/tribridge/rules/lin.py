@@ -1,7 +1,7 @@
 """LIN files (the format of BBO's hand viewer) in and out, with the 3PAB deal record's LIN form.
 
-A LIN text is a run of ``key|value|`` pairs (two-letter keys); a file holds one board per
-``qx|o<n>|`` (a new board also starts at ``pn`` or ``md`` once the board being read has its ``md``).
+A LIN text is a run of ``key|value|`` pairs (two-letter keys); a file holds boards, each starting
+at ``qx|o<n>|`` (or at ``pn`` or ``md`` once the board being read has its ``md``).
 Newlines between pairs are allowed anywhere; every error names the line of the pair.
 
 The 3PAB record (``record_to_lin``), one line per deal::
@@ -369,15 +369,14 @@ class LinBoard:
 
 
 def read_lin(text: str, source: str = "lin") -> list[LinBoard]:
-    """Every board of a LIN text, in order (pairs before the first ``md`` that no board claims are a header, dropped)."""
+    """Every board of a LIN text, in order; pairs that no ``md`` follows (a ``vg``/``pn`` header) are no board."""
     if not isinstance(text, str):
         raise InvalidInput(source, f"expected LIN text, got {type(text).__name__}")
     boards: list[LinBoard] = []
     board: LinBoard | None = None
     for key, value, line in lin_pairs(text.removeprefix("\ufeff"), source):
         has_md = board is not None and board.first("md") is not None
-        repeated_qx = key == "qx" and board is not None and board.first("qx") is not None
-        if board is None or repeated_qx or (key in ("qx", "pn", "md") and has_md):
+        if board is None or key == "qx" or (key in ("pn", "md") and has_md):
             board = LinBoard(line, source)
             boards.append(board)
         board.pairs.append((key, value, line))
