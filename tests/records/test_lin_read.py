@@ -87,6 +87,10 @@ def test_a_claim_that_does_not_add_up_is_refused():
     text = record_to_lin(record).replace(f"mc|{record.declarer_tricks}|", f"mc|{record.declarer_tricks + 14}|")
     with pytest.raises(InvalidInput, match="mc: the claim gives"):
         read_lin(text, "c.lin")[0].record()
+    note = f"; claim {record.claimed[0].letter} {record.claimed[1]}"
+    text = text.replace(note, "").replace("|mc|", "\n|mc|")  # the declarer's claim from mc alone, on line 2
+    with pytest.raises(InvalidInput, match="c.lin:2: the claim's tricks: expected 0.."):
+        read_lin(text, "c.lin")[0].record()
 
 
 def test_the_format_is_chosen_by_content_then_extension():

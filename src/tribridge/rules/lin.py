@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tribridge.cards import Card, Deal, Hand, Seat
-from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import AuctionOptions, AuctionState, Call, Contract, reseat
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import AuctionOptions, AuctionState, Call, Contract, play_deal
 from tribridge.rules.deal import DealState, replay
 from tribridge.rules.game import DealRecord
 from tribridge.rules.lin_text import (
@@ -66,14 +66,14 @@ def _note(record: DealRecord) -> str:
         parts.append(f"dummy at {record.seat_map[widow].letter}")
         moved = [s for s in record.seat_map if s != widow and record.seat_map[s] != s]
         parts += [f"player dealt {s.letter} now at {record.seat_map[s].letter}" for s in moved]
-    parts.append(f"scoring {record.scheme}")
-    if record.options.ranking != "contract":
-        parts.append(f"ranking {record.options.ranking}")
-    if record.options.dealer_must_bid:
-        parts.append("dealer must bid")
-    if record.claimed is not None:
-        parts.append(f"claim {record.claimed[0].letter} {record.claimed[1]}")
-    return "; ".join(parts)
+    claim = record.claimed
+    facts = {  # each fact written only when the deal has it
+        f"scoring {record.scheme}": True,
+        "ranking value": record.options.ranking == "value",
+        "dealer must bid": record.options.dealer_must_bid,
+        "" if claim is None else f"claim {claim[0].letter} {claim[1]}": claim is not None,
+    }
+    return "; ".join(parts + [text for text, present in facts.items() if present])
 
 
 def _auction_pairs(record: DealRecord, explanations: Sequence[str | None]) -> list[str]:
@@ -250,12 +250,11 @@ class LinBoard:
 
     def dealt(self) -> tuple[Deal, Seat]:
         """The hands as dealt and the dealer (a 3PAB record's reseating undone)."""
-        deal, dealer = self.deal(), self.dealer()
         contract = self.contract() if self.is_3pab else None
         if contract is None:
-            return deal, dealer
-        seat_map = reseat(dealer, contract.declarer)
-        return Deal(tuple(deal[seat_map[Seat(s)]] for s in range(4))), dealer  # type: ignore[arg-type]
+            return self.deal(), self.dealer()
+        # the reseating swaps two hands (or none), so moving the hands again puts them back
+        return play_deal(self.deal(), self.dealer(), contract.declarer), self.dealer()
 
     def four_handed_calls(self) -> list[tuple[Call, int, str | None]]:
         """The ``mb`` calls as written (an ``!`` alert mark dropped), each with its line and its ``an`` text."""
@@ -336,10 +335,13 @@ class LinBoard:
                 raise self.error(line, f"pc: expected a card like SA or HT, got {value!r}") from None
         try:
             return replay(deal, dealer, tuple(calls), tuple(c for c, _ in cards), self.options(), claim)
-        except IllegalAction as exc:
+        except InvalidInput as exc:  # IllegalAction too
             m = re.match(r"^(calls|cards)\[(\d+)\]$", exc.field)
             lines = call_lines if m and m.group(1) == "calls" else [n for _, n in cards]
-            raise self.error(lines[int(m.group(2))] if m else self.first("mc")[1], exc.detail) from None  # type: ignore[index]
+            claim_line = (self.first("mc") or self.first("st") or ("", self.line))[1]
+            if m:
+                raise self.error(lines[int(m.group(2))], exc.detail) from None
+            raise self.error(claim_line, f"the claim's tricks: {exc.detail}") from None
 
     def _check_seats(self, parts: list[str], line: int, dealer: Seat) -> None:
         """The ``st`` note's widow and the ``pn`` widow agree with the dealer and the auction."""
