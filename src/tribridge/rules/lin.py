@@ -120,15 +120,15 @@ def record_to_lin(
     by_play_seat = {record.seat_map[record.widow]: _WIDOW}
     for player in record.auction().bidders:
         by_play_seat[record.seat_map[player]] = (
-            clean_value(given.get(player, "")).replace(",", " ") or _SEAT_NAMES[player]
+            clean_value(given.get(player, "")).replace(",", " ").strip() or _SEAT_NAMES[player]
         )
-    play_deal = record.play_deal
+    hands = record.play_deal
     number = 1 if board is None else board
     pairs = [
         f"qx|o{number}|",
         "pn|" + ",".join(by_play_seat[s] for s in SEATS_FROM_SOUTH) + "|",
         f"st|{_note(record)}|",
-        f"md|{seat_digit(record.dealer)}" + ",".join(hand_to_lin(play_deal[s]) for s in SEATS_FROM_SOUTH) + "|",
+        f"md|{seat_digit(record.dealer)}" + ",".join(hand_to_lin(hands[s]) for s in SEATS_FROM_SOUTH) + "|",
         "rh||",
         *([] if board is None else [f"ah|Board {board}|"]),
         "sv|o|",
@@ -351,7 +351,7 @@ class LinBoard:
         widow_seats = [s for s, name in self.names.items() if name == _WIDOW]
         contract = self.contract()
         dummy = dealer.partner if contract is None else contract.declarer.partner
-        if widow_seats and widow_seats != [dummy]:
+        if widow_seats and dummy not in widow_seats:
             raise self.error(self.values("pn")[0][1], f"pn: the widow (dummy) sits at {dummy.letter}")
 
     def _claim(self, parts: list[str], line: int, before: DealState) -> tuple[Seat, int] | None:
