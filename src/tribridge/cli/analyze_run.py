@@ -13,7 +13,7 @@ from tribridge.cards import SUIT_SYMBOLS, Deal
 from tribridge.cli.common import json_ready, print_json, progress_bar
 from tribridge.dd import STRAIN_NAMES, dd_tables_array
 from tribridge.errors import InvalidInput
-from tribridge.rules.pbn import read_boards
+from tribridge.rules.records import read_hand_records
 
 __all__ = ["diagram", "format_text", "run", "run_file"]
 
@@ -96,7 +96,7 @@ def run_file(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise InvalidInput("--file", f"cannot read {args.file!r}: {exc.strerror}") from None
-    boards = read_boards(text, "<stdin>" if args.file == "-" else path.name)
+    boards = read_hand_records(text, "<stdin>" if args.file == "-" else path.name)
     if not boards:
         raise InvalidInput("--file", f"no boards in {args.file!r}")
     with progress_bar("boards", len(boards)) as bar:
