@@ -15,6 +15,7 @@ from fastapi.responses import PlainTextResponse
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.game import DealRecord
+from tribridge.rules.lin import history_to_lin
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.bots import bot_names
@@ -172,6 +173,13 @@ async def export_pbn(manager: Manager, table_id: str, authorization: str | None 
         for r in table.history
     )
     return PlainTextResponse(text, media_type="application/x-chess-pbn")
+
+
+@router.get("/api/tables/{table_id}/export.lin")
+async def export_lin(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """Finished deals of the table as LIN (BBO's hand viewer), one line per deal."""
+    table, _chair = seated(manager, table_id, authorization)
+    return PlainTextResponse(history_to_lin(table.history), media_type="text/plain; charset=utf-8")
 
 
 @router.websocket("/api/tables/{table_id}/ws")
