@@ -8,7 +8,7 @@ below it; the sign follows the difference.
 
 from __future__ import annotations
 
-from numbers import Real
+from fractions import Fraction
 
 __all__ = ["IMP_STEPS", "imps"]
 
@@ -41,7 +41,8 @@ IMP_STEPS: tuple[int, ...] = (
 """The lower bound of each IMP: a difference of at least ``IMP_STEPS[k]`` points is worth ``k + 1`` IMPs."""
 
 
-def imps(diff: Real) -> int:
+def imps(diff: int | Fraction) -> int:
     """IMPs for a point difference (signed; a fraction counts as the step below it)."""
-    n = sum(1 for step in IMP_STEPS if abs(diff) >= step)
+    size = Fraction(diff) if diff >= 0 else -Fraction(diff)
+    n = sum(1 for step in IMP_STEPS if size >= step)
     return n if diff >= 0 else -n
