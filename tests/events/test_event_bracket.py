@@ -21,7 +21,13 @@ def test_knockout_runs_to_one_champion(teams, rule):
         return {"best seed": ordered[0], "worst seed": ordered[-1], "middle": ordered[len(ordered) // 2]}[rule]
 
     result = run_knockout(teams, decide)
-    lost = [t for stage in result.stages for m in stage.matches for t in m.teams if result.winners[(stage.number, m.index)] != t]
+    lost = [
+        t
+        for stage in result.stages
+        for m in stage.matches
+        for t in m.teams
+        if result.winners[(stage.number, m.index)] != t
+    ]
     assert sorted(lost + [result.champion]) == list(range(teams))  # everybody but the champion loses once
     two_team = [m for stage in result.stages for m in stage.matches if len(m.teams) == 2]
     assert len(two_team) == (teams - 1) % 2  # one two-team match exactly when the count is even

@@ -51,7 +51,12 @@ def test_individual_event_deals_its_boards_and_totals_add_up():
     assert sorted({t.board.number for t in result.travellers}) == [1, 2, 3, 4, 5, 6]
     assert all(len(t.results) == 3 for t in result.travellers)  # 7 players: three tables, two fillers
     for standing in result.standings:
-        mine = [(r, r.players.index(standing.name)) for t in result.travellers for r in t.results if standing.name in r.players]
+        mine = [
+            (r, r.players.index(standing.name))
+            for t in result.travellers
+            for r in t.results
+            if standing.name in r.players
+        ]
         assert standing.boards == 6 and standing.unplayed == 0
         assert standing.matchpoints == sum(r.matchpoints[c] for r, c in mine)
         assert standing.imps == sum(r.imps[c] for r, c in mine)
@@ -69,7 +74,9 @@ def test_daily_event_compares_every_entrant_in_one_chair():
 
 
 def test_teams_knockout_of_four_and_workers_do_not_change_results():
-    spec = EventSpec("teams", ("random", "paper+random", "random/random+dd/random", "random+dd"), 3, seed=5, filler="random")
+    spec = EventSpec(
+        "teams", ("random", "paper+random", "random/random+dd/random", "random+dd"), 3, seed=5, filler="random"
+    )
     one = run_event(spec)
     check_against_rules(one, seeded_boards(5, 6))
     assert [m.stage for m in one.matches] == [1, 2]
@@ -80,7 +87,9 @@ def test_teams_knockout_of_four_and_workers_do_not_change_results():
 
 
 def test_cli_json_and_pbn(capsys, tmp_path):
-    command = "event run --form individual --bots random,paper+random,random+dd,random --boards 3 --seed 3 --filler random"
+    command = (
+        "event run --form individual --bots random,paper+random,random+dd,random --boards 3 --seed 3 --filler random"
+    )
     assert main(shlex.split(command) + ["--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert {"standings", "travellers"} <= set(data)

@@ -103,9 +103,7 @@ def total_score_rows(result: EventResult) -> tuple[list[tuple[str, str]], list[l
         ("TotalPercentage", "R"),
         ("TotalIMP", "R"),
     ]
-    rows = [
-        [s.rank, s.name, s.bot, s.boards, s.matchpoints, s.top, s.percent, s.imps] for s in result.standings
-    ]
+    rows = [[s.rank, s.name, s.bot, s.boards, s.matchpoints, s.top, s.percent, s.imps] for s in result.standings]
     return columns, rows
 
 
