@@ -7,21 +7,11 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from test_docs import table_rows  # tests/ is on the path (its conftest)
 from tribridge.events.movement import individual_movement
 from tribridge.events.scoring import butler_datum, butler_imps, matchpoints, team_imps
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "events.md").read_text(encoding="utf-8")
-
-
-def table_rows(header_start: str) -> list[list[str]]:
-    lines = DOC.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(header_start))
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.startswith("|"):
-            break
-        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
-    return rows
 
 
 def number(text: str) -> Fraction:
@@ -29,7 +19,7 @@ def number(text: str) -> Fraction:
 
 
 def test_worked_example_recomputes():
-    rows = table_rows("| table | score | beaten |")
+    rows = table_rows(DOC, "| table | score | beaten |")
     scores = [int(r[1]) for r in rows]
     mps = matchpoints(scores)
     for i, (_t, score, beaten, tied, mp, pct, others, datum, diff, got) in enumerate(rows):

@@ -22,6 +22,7 @@ from tribridge.events.results import (
     TeamStandingJson,
     Traveller,
     TravellerJson,
+    reading,
 )
 
 __all__ = ["FORMS", "EventJson", "EventResult", "Form"]
@@ -85,7 +86,7 @@ class EventResult:
     @classmethod
     def from_json(cls, data: EventJson) -> EventResult:
         """Inverse of ``to_json``."""
-        try:
+        with reading("event"):
             form = data["form"]
             if form not in FORMS:
                 raise InvalidInput("event.form", f"expected one of {', '.join(FORMS)}, got {form!r}")
@@ -105,9 +106,3 @@ class EventResult:
                 return cls(*common, team_standings=teams, matches=matches)
             singles = tuple(Standing.from_json(s) for s in data["standings"])  # type: ignore[arg-type]
             return cls(*common, standings=singles, matches=matches)
-        except KeyError as exc:
-            raise InvalidInput(f"event.{exc.args[0]}", "missing") from None
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, InvalidInput):
-                raise
-            raise InvalidInput("event", f"malformed event: {exc}") from None

@@ -8,7 +8,8 @@ scores alone, so they can always be recomputed from the travellers. Chairs are n
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
@@ -30,9 +31,25 @@ __all__ = [
     "TeamStandingJson",
     "Traveller",
     "TravellerJson",
+    "reading",
 ]
 
 Three = tuple[int, int, int]
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """While reading ``what`` from JSON, a missing key or a wrong type becomes ``InvalidInput`` naming it."""
+    try:
+        yield
+    except InvalidInput:
+        raise
+    except KeyError as exc:
+        raise InvalidInput(f"{what}.{exc.args[0]}", "missing") from None
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise InvalidInput(what, f"malformed {what}: {exc}") from None
+
+
 T = TypeVar("T")
 U = TypeVar("U")
 
@@ -127,7 +144,7 @@ class TableResult:
     @classmethod
     def from_json(cls, data: TableResultJson) -> TableResult:
         """Inverse of ``to_json`` (types checked)."""
-        try:
+        with reading("result"):
             return cls(
                 int(data["round"]),
                 int(data["table"]),
@@ -142,12 +159,6 @@ class TableResult:
                 _three(data["tops"], int, "tops"),
                 _three(data["imps"], int, "imps"),
             )
-        except KeyError as exc:
-            raise InvalidInput(f"result.{exc.args[0]}", "missing") from None
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, InvalidInput):
-                raise
-            raise InvalidInput("result", f"malformed table result: {exc}") from None
 
 
 def _three(value: Sequence[T], kind: Callable[[T], U], field: str) -> tuple[U, U, U]:
@@ -224,7 +235,7 @@ class Standing:
     @classmethod
     def from_json(cls, data: StandingJson) -> Standing:
         """Inverse of ``to_json`` (types checked)."""
-        try:
+        with reading("standing"):
             return cls(
                 str(data["rank"]),
                 str(data["name"]),
@@ -236,10 +247,6 @@ class Standing:
                 float(data["percent"]),
                 int(data["imps"]),
             )
-        except KeyError as exc:
-            raise InvalidInput(f"standing.{exc.args[0]}", "missing") from None
-        except (TypeError, ValueError) as exc:
-            raise InvalidInput("standing", f"malformed standing: {exc}") from None
 
 
 class EntrantJson(TypedDict):
@@ -265,11 +272,9 @@ class Entrant:
     @classmethod
     def from_json(cls, data: EntrantJson) -> Entrant:
         """Inverse of ``to_json``."""
-        try:
+        with reading("entrant"):
             team = data.get("team")
             return cls(str(data["name"]), str(data["bot"]), None if team is None else str(team))
-        except KeyError as exc:
-            raise InvalidInput(f"entrant.{exc.args[0]}", "missing") from None
 
 
 class TeamBoardJson(TypedDict):
@@ -295,7 +300,8 @@ class TeamBoard:
     @classmethod
     def from_json(cls, data: TeamBoardJson) -> TeamBoard:
         """Inverse of ``to_json``."""
-        return cls(int(data["board"]), tuple(int(p) for p in data["points"]), tuple(int(i) for i in data["imps"]))
+        with reading("team board"):
+            return cls(int(data["board"]), tuple(int(p) for p in data["points"]), tuple(int(i) for i in data["imps"]))
 
 
 class TeamMatchJson(TypedDict):
@@ -348,15 +354,16 @@ class TeamMatch:
     @classmethod
     def from_json(cls, data: TeamMatchJson) -> TeamMatch:
         """Inverse of ``to_json`` (the totals are recomputed from the boards)."""
-        filler = data.get("filler")
-        return cls(
-            int(data["stage"]),
-            int(data["match"]),
-            tuple(str(t) for t in data["teams"]),
-            None if filler is None else str(filler),
-            tuple(TeamBoard.from_json(b) for b in data["boards"]),
-            str(data["winner"]),
-        )
+        with reading("match"):
+            filler = data.get("filler")
+            return cls(
+                int(data["stage"]),
+                int(data["match"]),
+                tuple(str(t) for t in data["teams"]),
+                None if filler is None else str(filler),
+                tuple(TeamBoard.from_json(b) for b in data["boards"]),
+                str(data["winner"]),
+            )
 
 
 class TeamStandingJson(TypedDict):
@@ -399,12 +406,13 @@ class TeamStanding:
     @classmethod
     def from_json(cls, data: TeamStandingJson) -> TeamStanding:
         """Inverse of ``to_json``."""
-        return cls(
-            str(data["rank"]),
-            str(data["team"]),
-            tuple(str(m) for m in data["members"]),
-            tuple(str(b) for b in data["bots"]),
-            int(data["stage"]),
-            int(data["imps"]),
-            int(data["points"]),
-        )
+        with reading("team standing"):
+            return cls(
+                str(data["rank"]),
+                str(data["team"]),
+                tuple(str(m) for m in data["members"]),
+                tuple(str(b) for b in data["bots"]),
+                int(data["stage"]),
+                int(data["imps"]),
+                int(data["points"]),
+            )
