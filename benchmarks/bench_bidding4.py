@@ -32,42 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from tribridge.rules.duplicate import duplicate_score
+from tribridge.rules.imps import imps
 
-IMP_STEPS = (
-    20,
-    50,
-    90,
-    130,
-    170,
-    220,
-    270,
-    320,
-    370,
-    430,
-    500,
-    600,
-    750,
-    900,
-    1100,
-    1300,
-    1500,
-    1750,
-    2000,
-    2250,
-    2500,
-    3000,
-    3500,
-    4000,
-)  # WBF IMP scale: the lower bounds of 1..24 IMPs
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
 DD_CHUNK = 50
-
-
-def imps(diff: int) -> int:
-    """IMPs for a point difference (signed)."""
-    n = sum(1 for step in IMP_STEPS if abs(diff) >= step)
-    return n if diff >= 0 else -n
 
 
 def vulnerable(vul: str, seat: int) -> bool:
