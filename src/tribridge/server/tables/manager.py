@@ -35,11 +35,11 @@ from tribridge.server.tables.bots import bot_decision, warm_up
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.limits import RateWindow, TableLimits
 from tribridge.server.tables.push import Subscriber
-from tribridge.server.tables.store import Store, token_hash
+from tribridge.server.tables.store import Store, StoredTable, open_store, token_hash
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.views import view_for
 
-__all__ = ["TableManager"]
+__all__ = ["TableManager", "replay_table"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -52,6 +52,17 @@ def analyse_at_priority(
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
         return analyse(state, scheme, chair_seats, names)
+
+
+def replay_table(stored: StoredTable) -> Table:
+    """A table rebuilt from the store: its configuration, chairs and every logged action in order."""
+    table = Table(stored.table_id, stored.config, dict(stored.token_hashes), dict(stored.names), last_active=-1e18)
+    table.begin()
+    for seq, chair, action in stored.actions:
+        table.install(table.prepare(chair, action))
+        if seq != table.log_len:
+            raise RuntimeError(f"table {stored.table_id}: action log out of order at {seq}")
+    return table
 
 
 class TableManager:
@@ -75,7 +86,7 @@ class TableManager:
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store, replay every table, start the analysis queue and the bots."""
-        self.store = Store(self.db_path)
+        self.store = open_store(self.db_path)
         self.stopping = False
         solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
@@ -116,15 +127,7 @@ class TableManager:
     def _replay(self, table_id: str) -> Table | None:
         assert self.store is not None
         stored = self.store.load(table_id)
-        if stored is None:
-            return None
-        table = Table(table_id, stored.config, dict(stored.token_hashes), dict(stored.names), last_active=-1e18)
-        table.begin()
-        for seq, chair, action in stored.actions:
-            table.install(table.prepare(chair, action))
-            if seq != table.log_len:
-                raise RuntimeError(f"table {table_id}: action log out of order at {seq}")
-        return table
+        return None if stored is None else replay_table(stored)
 
     # --- tables ----------------------------------------------------------------------------
     def live_tables(self, client: str | None = None) -> int:
@@ -166,7 +169,7 @@ class TableManager:
         table_id = secrets.token_urlsafe(8)
         table = Table(table_id, config)
         table.begin()
-        self.store.create_table(table_id, config)
+        self.store.create_table(table_id, config, client)
         self.tables[table_id] = table
         self.creators[table_id] = client
         self.creations.add(client)
