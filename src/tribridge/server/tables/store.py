@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -27,6 +28,7 @@ from tribridge.errors import InvalidInput
 
 __all__ = [
     "LoggedAction",
+    "Seats",
     "SeqTaken",
     "Store",
     "StoreTooNew",
@@ -84,6 +86,14 @@ class StoredTable:
 
 
 @dataclass(frozen=True)
+class Seats:
+    """A table's taken chairs: each one's token hash, and the names their players gave."""
+
+    token_hashes: dict[int, str]
+    names: dict[int, str]
+
+
+@dataclass(frozen=True)
 class TableActivity:
     """When a table was created, by which client, and when something last happened at it (wall-clock seconds)."""
 
@@ -96,8 +106,13 @@ class TableActivity:
 class Store(Protocol):
     """What the server needs from a game store; ``SqliteStore`` and ``PostgresStore`` implement it."""
 
+    shared: bool  # whether other server processes may write to this store (PostgreSQL) or not (SQLite)
+
     def close(self) -> None:
         """Release the connections (and checkpoint, where the backend has one)."""
+
+    def listen(self) -> AsyncIterator[str]:
+        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed)."""
 
     # --- tables and their logs ------------------------------------------------------------------
     def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
@@ -117,6 +132,9 @@ class Store(Protocol):
 
     def load(self, table_id: str) -> StoredTable | None:
         """A table's configuration, token hashes, names and actions, or None if unknown."""
+
+    def seats(self, table_id: str) -> Seats:
+        """A table's taken chairs (token hashes and names), as committed."""
 
     def import_table(self, stored: StoredTable) -> None:
         """Write a whole table as ``load`` returns it (copying between stores), in one transaction."""

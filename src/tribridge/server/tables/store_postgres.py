@@ -8,7 +8,9 @@ together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,7 +32,10 @@ from tribridge.server.tables.store_sql import (
 
 __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresStore"]
 
+log = logging.getLogger("tribridge.server.tables")
+
 NOTIFY_CHANNEL = "tribridge"
+LISTEN_RETRY_SECONDS = 1.0
 MIGRATION_LOCK = 0x7472_6962  # the advisory lock key held while migrating ("trib")
 
 TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL would be 4 bytes here)
@@ -52,6 +57,8 @@ class _PgTx:
 
 class PostgresStore(SqlStore):
     """The PostgreSQL game store at ``url`` (``postgresql://USER@HOST[:PORT]/DB``); ``pool_size`` connections at most."""
+
+    shared = True
 
     def __init__(self, url: str, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
         self.url = url
@@ -83,9 +90,23 @@ class PostgresStore(SqlStore):
         """Hold the migration advisory lock until this transaction ends."""
         tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
 
-    def after_append(self, tx: Tx, table_id: str, seq: int) -> None:
-        """``NOTIFY tribridge, '<table_id>:<seq>'``, delivered when the action commits."""
-        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{table_id}:{seq}"))
+    def announce(self, tx: Tx, table_id: str, what: str) -> None:
+        """``NOTIFY tribridge, '<table_id>:<what>'`` (an action's number, ``seat``, ``new``), sent at commit."""
+        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{table_id}:{what}"))
+
+    async def listen(self) -> AsyncIterator[str]:
+        """``LISTEN tribridge`` on a connection of its own; ``*`` once listening (and after each reconnection)."""
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                async with conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    yield "*"  # notifications sent before LISTEN took effect are lost: re-read everything
+                    async for note in conn.notifies():
+                        yield note.payload
+            except psycopg.OperationalError as exc:
+                log.warning("store listener lost its connection: %s; reconnecting", exc)
+                await asyncio.sleep(LISTEN_RETRY_SECONDS)
 
     def close(self) -> None:
         """Close every pooled connection."""

@@ -9,14 +9,16 @@ and lists its numbered schema migrations (``migrate``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from tribridge.server.tables.store import (
     LoggedAction,
+    Seats,
     SeqTaken,
     StoredTable,
     StoreTooNew,
@@ -133,6 +135,8 @@ def _json(value: Any) -> str:
 class SqlStore:
     """The ``Store`` methods as SQL; subclasses provide ``transaction``, ``is_duplicate`` and the migrations."""
 
+    shared = False
+
     # --- what a backend provides ----------------------------------------------------------------
     def transaction(self) -> AbstractContextManager[Tx]:
         """A transaction (committed when the block ends cleanly, rolled back on an exception)."""
@@ -145,8 +149,13 @@ class SqlStore:
     def lock_for_migration(self, tx: Tx) -> None:
         """Keep other processes out of the schema while this transaction migrates it."""
 
-    def after_append(self, tx: Tx, table_id: str, seq: int) -> None:
-        """Extra work inside an action's transaction (PostgreSQL's NOTIFY)."""
+    def announce(self, tx: Tx, table_id: str, what: str) -> None:
+        """Tell the other processes, when ``tx`` commits, that ``what`` changed at a table (PostgreSQL's NOTIFY)."""
+
+    async def listen(self) -> AsyncIterator[str]:
+        """Other processes' commits; a store only this process writes has none, so this waits forever."""
+        await asyncio.Event().wait()
+        yield "*"  # never reached
 
     def migrate(self, steps: Sequence[Migration], version_table_sql: str) -> int:
         """Apply the steps beyond the store's ``schema_version`` in one transaction; returns the version now."""
@@ -179,6 +188,7 @@ class SqlStore:
                 "INSERT INTO game_tables (table_id, created, config, creator, last_active) VALUES (?, ?, ?, ?, ?)",
                 (table_id, now, _json(config), creator, now),
             )
+            self.announce(tx, table_id, "new")
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (and its player's name); False if the chair was already taken."""
@@ -190,6 +200,7 @@ class SqlStore:
                     (table_id, chair, token_hash(token), now, name),
                 )
                 tx.execute("UPDATE game_tables SET last_active = ? WHERE table_id = ?", (now, table_id))
+                self.announce(tx, table_id, "seat")
         except Exception as exc:
             if self.is_duplicate(exc):
                 return False
@@ -206,7 +217,7 @@ class SqlStore:
                     (table_id, seq, chair, _json(action), now),
                 )
                 tx.execute("UPDATE game_tables SET last_active = ? WHERE table_id = ?", (now, table_id))
-                self.after_append(tx, table_id, seq)
+                self.announce(tx, table_id, str(seq))
         except Exception as exc:
             if self.is_duplicate(exc):
                 raise SeqTaken(table_id, seq) from None
@@ -241,6 +252,14 @@ class SqlStore:
                 "SELECT seq, chair, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
             ).fetchall()
         return stored_table(table_id, tuple(row), list(tokens), list(acts))
+
+    def seats(self, table_id: str) -> Seats:
+        """A table's taken chairs (token hashes and names), as committed."""
+        with self.transaction() as tx:
+            rows = tx.execute(
+                "SELECT chair, token_hash, name FROM seat_tokens WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        return Seats({int(c): str(h) for c, h, _n in rows}, {int(c): str(n) for c, _h, n in rows if n})
 
     def import_table(self, stored: StoredTable) -> None:
         """Write a whole table as ``load`` returns it (copying between stores), in one transaction."""
@@ -337,6 +356,7 @@ class SqlStore:
                 "ON CONFLICT (table_id, deal_no) DO UPDATE SET document = excluded.document, created = excluded.created",
                 (table_id, deal_no, document, time.time()),
             )
+            self.announce(tx, table_id, f"analysis:{deal_no}")
 
     def get_analysis(self, table_id: str, deal_no: int) -> str | None:
         """The JSON text of a deal's stored analysis, or None."""
