@@ -55,7 +55,7 @@ def env(illegal_reward: float = -1000.0, **kwargs: Any) -> AECEnv:
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
     """One 3PAB deal as an AEC game; see the module docstring."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "tribridge_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "tribridge_v0", "is_parallelizable": False}
 
     def __init__(
         self,
