@@ -5,7 +5,8 @@ games: ``env`` wrapped, ``raw_env`` the class); ``BiddingBatch`` steps many bidd
 numpy. The action numbers are in ``env.actions``, the observation vector in ``env.encoding``.
 """
 
-from tribridge.env.aec import AGENTS, MODES, contract_tricks, env, raw_env
+from tribridge.env.aec import AGENTS, MODES, env, raw_env
 from tribridge.env.batch import BiddingBatch
+from tribridge.env.contracts import contract_tricks, settle
 
-__all__ = ["AGENTS", "MODES", "BiddingBatch", "contract_tricks", "env", "raw_env"]
+__all__ = ["AGENTS", "MODES", "BiddingBatch", "contract_tricks", "env", "raw_env", "settle"]

@@ -17,7 +17,6 @@ the calls only and the observation the bidding block (``env.encoding.BIDDING_SIZ
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -29,7 +28,7 @@ from tribridge.bots import Bot, get_bot
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream, seed_sequence
 from tribridge.env.actions import N_ACTIONS, N_CALLS, action_of, decode
-from tribridge.env.contracts import check_tricks_source, dd_contract_tricks, estimated_trick_table
+from tribridge.env.contracts import check_tricks_source, settle
 from tribridge.env.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionOptions, Call
@@ -205,7 +204,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         if not self._over(state):
             self.agent_selection = self._agent_of(state.turn)  # type: ignore[arg-type]
             return
-        self.state = self._finished(state)
+        self.state = state if state.is_terminal() else settle(state, self.tricks)
         points = self.state.points(self.scheme)
         self.scores = {AGENTS[i]: int(points[p]) for i, p in enumerate(self.state.players)}
         values = np.array([self.scores[a] for a in AGENTS], dtype=np.float64)
@@ -217,26 +216,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
             self.infos[agent] = {"scores": dict(self.scores), "contract": str(self.state.contract or "passed out")}
         if self.agent_selection not in self.agents:
             self.agent_selection = self.agents[0]
-
-    def _finished(self, state: DealState) -> DealState:
-        """The state itself after the play; in the bidding mode, the contract taken with its table's tricks."""
-        if state.is_terminal() or state.play is None or state.contract is None:
-            return state
-        tricks = contract_tricks(state, self.tricks)
-        return replace(state, play=state.play.agreed_claim(state.contract.declarer, tricks))
-
-
-def contract_tricks(state: DealState, source: str) -> int:
-    """Tricks of the contract of a finished auction from the bidding mode's trick source (``dd`` or ``estimate``)."""
-    contract = state.contract
-    if contract is None:
-        raise InvalidInput("state", "the deal was thrown in: there is no contract")
-    owners = state.deal.to_owners()[None, :]
-    dealer = np.array([int(state.dealer)])
-    position = state.players.index(contract.declarer)
-    if check_tricks_source(source) == "estimate":
-        return int(estimated_trick_table(owners, dealer)[0, position, int(contract.denom)])
-    return int(dd_contract_tricks(owners, dealer, np.array([position]), np.array([int(contract.denom)]))[0])
 
 
 def _opponent_bots(opponents: Mapping[str, str]) -> dict[str, Bot]:

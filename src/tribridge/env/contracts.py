@@ -11,6 +11,7 @@ Calling positions are 0 (dealer), 1 (dealer's left), 2 (dealer's right), as in `
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from tribridge.cards import owners_to_masks
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import ALL_BIDS, Contract, bidders_for, reseat
+from tribridge.rules.deal import DealState
 from tribridge.rules.scoring import ScoringScheme, get_scheme, score_deal
 
 __all__ = [
@@ -26,10 +28,12 @@ __all__ = [
     "POSITION_SEATS",
     "TRICK_SOURCES",
     "check_tricks_source",
+    "contract_tricks",
     "dd_contract_tricks",
     "estimated_trick_table",
     "play_owners",
     "score_table",
+    "settle",
 ]
 
 TRICK_SOURCES = ("dd", "estimate")
@@ -135,3 +139,26 @@ def dd_contract_tricks(
     played = play_owners(owners, dealers, positions)
     declarers = POSITION_SEATS[np.asarray(dealers, np.int64), positions]
     return dd_declarer_tricks(played, declarers, np.asarray(strains, np.int64), cache=cache, workers=1)
+
+
+def contract_tricks(state: DealState, source: str) -> int:
+    """Tricks of the contract of a finished auction from the trick source (``dd`` or ``estimate``)."""
+    contract = state.contract
+    if contract is None:
+        raise InvalidInput("state", "the deal was thrown in: there is no contract")
+    owners = state.deal.to_owners()[None, :]
+    dealer = np.array([int(state.dealer)])
+    position = state.players.index(contract.declarer)
+    if check_tricks_source(source) == "estimate":
+        return int(estimated_trick_table(owners, dealer)[0, position, int(contract.denom)])
+    return int(dd_contract_tricks(owners, dealer, np.array([position]), np.array([int(contract.denom)]))[0])
+
+
+def settle(state: DealState, source: str) -> DealState:
+    """The finished deal of an auction that is over: the contract taken with the source's tricks (as an agreed claim)."""
+    if state.phase == "auction":
+        raise InvalidInput("state", "the auction is not over")
+    if state.is_terminal() or state.play is None or state.contract is None:
+        return state
+    tricks = contract_tricks(state, source)
+    return replace(state, play=state.play.agreed_claim(state.contract.declarer, tricks))
