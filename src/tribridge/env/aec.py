@@ -139,10 +139,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         state = self._live_state()
-        if action is None or not self._legal_mask(agent)[int(action)]:
-            raise IllegalAction("action", f"{action!r} is not legal for {agent} now")
+        if action is None or not 0 <= int(action) < self._action_space.n:
+            raise IllegalAction("action", f"{action!r} is not an action number 0..{self._action_space.n - 1}")
+        try:
+            self.state = state.apply(decode(int(action)), self._seat(agent))  # the rules refuse an illegal action
+        except IllegalAction as exc:
+            raise IllegalAction("action", f"{action} is not legal for {agent} now: {exc.detail}") from None
         self._cumulative_rewards[agent] = 0.0
-        self.state = state.apply(decode(int(action)), self._seat(agent))
         self._clear_rewards()
         self._advance()
         self._accumulate_rewards()
@@ -150,8 +153,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and action mask."""
         state = self._live_state()
-        vector = encode_view(state.view(self._seat(agent)), bidding_only=self.mode == "bidding")
-        return {"observation": vector, "action_mask": self._legal_mask(agent)}
+        view = state.view(self._seat(agent))
+        mask = np.zeros(self._action_space.n, dtype=np.int8)
+        if not self._over(state):
+            numbers = [action_of(a) for a in view.legal if not isinstance(a, MakeClaim)]  # type: ignore[arg-type]
+            mask[numbers] = 1
+        return {"observation": encode_view(view, bidding_only=self.mode == "bidding"), "action_mask": mask}
 
     def render(self) -> str | None:
         """The deal as text: dealer, auction, contract, tricks, and the scores when over."""
@@ -179,31 +186,18 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
     def _seat(self, agent: str) -> Seat:
         return self._live_state().players[AGENTS.index(agent)]
 
-    def _agent_of(self, seat: Seat) -> str:
-        return AGENTS[self._live_state().players.index(seat)]
-
-    def _legal_mask(self, agent: str) -> np.ndarray:
-        state = self._live_state()
-        mask = np.zeros(self._action_space.n, dtype=np.int8)
-        if state.turn != self._seat(agent) or self._over(state):
-            return mask
-        for action in state.legal_actions(state.turn):
-            if not isinstance(action, MakeClaim):
-                mask[action_of(action)] = 1  # type: ignore[arg-type]
-        return mask
-
     def _over(self, state: DealState) -> bool:
         return state.is_terminal() or (self.mode == "bidding" and state.phase != "auction")
 
     def _advance(self) -> None:
         """Let the bots act, then select the agent on turn, or end the deal and hand out the rewards."""
         state = self._live_state()
-        while not self._over(state) and self._agent_of(state.turn) in self.bots:  # type: ignore[arg-type]
-            state = state.apply(_bot_action(self.bots[self._agent_of(state.turn)], state))  # type: ignore[arg-type]
-        self.state = state
-        if not self._over(state):
-            self.agent_selection = self._agent_of(state.turn)  # type: ignore[arg-type]
-            return
+        while not self._over(state):
+            agent = AGENTS[state.players.index(state.turn)]  # type: ignore[arg-type]
+            if agent not in self.bots:
+                self.state, self.agent_selection = state, agent
+                return
+            state = state.apply(_bot_action(self.bots[agent], state))
         self.state = state if state.is_terminal() else settle(state, self.tricks)
         points = self.state.points(self.scheme)
         self.scores = {AGENTS[i]: int(points[p]) for i, p in enumerate(self.state.players)}

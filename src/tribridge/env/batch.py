@@ -34,7 +34,7 @@ from tribridge.env.contracts import (
     POSITION_SEATS,
     check_tricks_source,
     dd_contract_tricks,
-    estimated_trick_table,
+    estimated_contract_tricks,
     score_table,
 )
 from tribridge.env.encoding import BIDDING_SIZE, BLOCKS
@@ -95,7 +95,6 @@ class BiddingBatch:
         self.declarer_tricks = np.full(n, -1, dtype=np.int64)
         self.scores = np.zeros((n, 3), dtype=np.int64)
         self.rewards = np.zeros((n, 3), dtype=np.float64)
-        self._trick_table = estimated_trick_table(self.owners, self.dealers) if self.tricks == "estimate" else None
 
     # --- what the players see ------------------------------------------------------------------
     def legal_mask(self) -> np.ndarray:
@@ -182,8 +181,8 @@ class BiddingBatch:
             return
         bid, declarer, doubling = self.top_bid[played], self.holder[played], self.doubling[played]
         strain = bid % 5
-        if self._trick_table is not None:
-            tricks = self._trick_table[played, declarer, strain].astype(np.int64)
+        if self.tricks == "estimate":
+            tricks = estimated_contract_tricks(self.owners[played], self.dealers[played], declarer, strain)
         else:
             tricks = dd_contract_tricks(self.owners[played], self.dealers[played], declarer, strain, self.dd_cache)
         self.declarer_tricks[played] = tricks

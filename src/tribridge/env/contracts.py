@@ -16,7 +16,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from tribridge.cards import owners_to_masks
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import ALL_BIDS, Contract, bidders_for, reseat
 from tribridge.rules.deal import DealState
@@ -30,7 +29,7 @@ __all__ = [
     "check_tricks_source",
     "contract_tricks",
     "dd_contract_tricks",
-    "estimated_trick_table",
+    "estimated_contract_tricks",
     "play_owners",
     "score_table",
     "settle",
@@ -111,20 +110,26 @@ def play_owners(owners: np.ndarray, dealers: np.ndarray, positions: np.ndarray) 
     return np.take_along_axis(mapping, np.asarray(owners, np.int64), axis=1).astype(np.uint8)
 
 
-def estimated_trick_table(owners: np.ndarray, dealers: np.ndarray) -> np.ndarray:
-    """``int8[n, 3, 5]``: whole tricks each calling position would take with the widow as dummy, per strain C D H S NT."""
+def _seat_masks(owners: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    """``int64[n, 4]`` suit masks (bit r = rank r) of the hand of ``seats[i]`` in deal ``i``."""
+    held = np.asarray(owners) == np.asarray(seats)[:, None]
+    return (held.reshape(-1, 4, 13) * (np.int64(1) << np.arange(13, dtype=np.int64))).sum(axis=2)
+
+
+def estimated_contract_tricks(
+    owners: np.ndarray, dealers: np.ndarray, positions: np.ndarray, strains: np.ndarray
+) -> np.ndarray:
+    """``int64[n]``: the trick estimator's whole tricks for the declarer at calling ``positions`` with the widow."""
     from tribridge.estimators.tricks import estimate_tricks, whole_tricks  # numba kernels: compiled on first use
 
-    owners = np.asarray(owners)
-    n = len(owners)
-    if n == 0:
-        return np.zeros((0, 3, 5), dtype=np.int8)
-    masks = np.stack([owners_to_masks(row) for row in owners])  # [n, seat, suit]
-    seats = POSITION_SEATS[np.asarray(dealers, np.int64)]  # [n, 3]
-    widows = (seats[:, 0] + 2) % 4
-    declarer_masks = masks[np.arange(n)[:, None], seats].reshape(3 * n, 4)
-    widow_masks = np.repeat(masks[np.arange(n), widows], 3, axis=0)
-    return whole_tricks(estimate_tricks(declarer_masks, widow_masks)).reshape(n, 3, 5)
+    positions = np.asarray(positions, np.int64)
+    if len(positions) == 0:
+        return np.zeros(0, dtype=np.int64)
+    dealers = np.asarray(dealers, np.int64)
+    declarer = _seat_masks(owners, POSITION_SEATS[dealers, positions])
+    widow = _seat_masks(owners, (dealers + 2) % 4)
+    expected = estimate_tricks(declarer, widow)[np.arange(len(positions)), np.asarray(strains, np.int64)]
+    return whole_tricks(expected).astype(np.int64)
 
 
 def dd_contract_tricks(
@@ -146,12 +151,10 @@ def contract_tricks(state: DealState, source: str) -> int:
     contract = state.contract
     if contract is None:
         raise InvalidInput("state", "the deal was thrown in: there is no contract")
-    owners = state.deal.to_owners()[None, :]
-    dealer = np.array([int(state.dealer)])
+    tricks_of = estimated_contract_tricks if check_tricks_source(source) == "estimate" else dd_contract_tricks
     position = state.players.index(contract.declarer)
-    if check_tricks_source(source) == "estimate":
-        return int(estimated_trick_table(owners, dealer)[0, position, int(contract.denom)])
-    return int(dd_contract_tricks(owners, dealer, np.array([position]), np.array([int(contract.denom)]))[0])
+    args = (np.array([int(state.dealer)]), np.array([position]), np.array([int(contract.denom)]))
+    return int(tricks_of(state.deal.to_owners()[None, :], *args)[0])
 
 
 def settle(state: DealState, source: str) -> DealState:

@@ -99,9 +99,11 @@ def encode_view(view: SeatView, bidding_only: bool = False) -> np.ndarray:
 
 def _encode_auction(view: SeatView, out: np.ndarray) -> None:
     """The ``opening_passes``, ``bids``, ``doubles`` and ``redoubles`` blocks."""
+    order = bidders_for(view.dealer)
+    me = order.index(view.player)
     last_bid = -1
     for made in view.calls:
-        r = calling_offset(view.dealer, view.player, made.player)
+        r = (order.index(made.player) - me) % 3
         call = made.call
         if call.kind == "bid":
             assert call.denom is not None
