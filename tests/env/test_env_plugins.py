@@ -130,3 +130,16 @@ def test_documented_match_with_the_example_file(tmp_path: Path, monkeypatch, cap
     assert result["bots"] == ["mine/greedy_bot.py:make", "random", "random"]
     assert result["deals"] == 3 and result["games"] == 18
     assert len(result["summary"]) == 3
+
+
+def test_server_accepts_only_what_the_operator_enabled(capsys) -> None:
+    """A table's bot name may be a plug-in only after enable(); serve --plugin refuses a spec that cannot load."""
+    from tribridge.server.table_bots import check_bot_name
+
+    spec = f"{EXAMPLE}:make"
+    with pytest.raises(InvalidInput, match="not enabled"):
+        check_bot_name(spec, "chairs[1].bot")
+    assert main(["serve", "--port", "0", "--plugin", "no_such_module_xyz:make"]) == 2
+    assert "cannot import" in capsys.readouterr().err
+    plugins.enable(spec)
+    assert check_bot_name(spec, "chairs[1].bot") == spec.lower()
