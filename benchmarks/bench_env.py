@@ -128,14 +128,15 @@ def through_batch(owners: np.ndarray, dealers: np.ndarray, calls: np.ndarray) ->
     return steps
 
 
-def _rate(fn: Callable[[], int], repeats: int) -> float:
-    """Median steps per second of ``fn`` (which returns its steps)."""
-    rates = []
+def _rates(fns: dict[str, Callable[[], int]], repeats: int) -> dict[str, float]:
+    """Median steps per second of each function (which returns its steps), the functions taking turns each repeat."""
+    rates: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(repeats):
-        t = time.perf_counter()
-        steps = fn()
-        rates.append(steps / (time.perf_counter() - t))
-    return statistics.median(rates)
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            steps = fn()
+            rates[name].append(steps / (time.perf_counter() - t))
+    return {name: statistics.median(r) for name, r in rates.items()}
 
 
 def main() -> None:
@@ -150,9 +151,15 @@ def main() -> None:
     for mode in ("full", "bidding"):
         games = random_games(args.games, mode, args.seed)
         through_env(games[:2], mode)  # warm up (the estimator's kernels compile on first use)
-        env_rate = _rate(lambda g=games, m=mode: through_env(g, m), args.repeats)
-        bare_rate = _rate(lambda g=games, m=mode: through_deal_state(g, m), args.repeats)
-        view_rate = _rate(lambda g=games, m=mode: through_deal_state(g, m, views=True), args.repeats)
+        rates = _rates(
+            {
+                "env": lambda g=games, m=mode: through_env(g, m),
+                "bare": lambda g=games, m=mode: through_deal_state(g, m),
+                "views": lambda g=games, m=mode: through_deal_state(g, m, views=True),
+            },
+            args.repeats,
+        )
+        env_rate, bare_rate, view_rate = rates["env"], rates["bare"], rates["views"]
         out[mode] = {
             "env_steps_per_s": round(env_rate),
             "deal_state_steps_per_s": round(bare_rate),
@@ -161,8 +168,14 @@ def main() -> None:
             "overhead_vs_views": round(view_rate / env_rate, 3),
         }
     owners, dealers, calls, games = batch_game(args.batch, args.seed)
-    batch_rate = _rate(lambda: through_batch(owners, dealers, calls), args.repeats)
-    base_rate = _rate(lambda: through_deal_state(games[: args.games], "bidding"), args.repeats)
+    rates = _rates(
+        {
+            "batch": lambda: through_batch(owners, dealers, calls),
+            "base": lambda: through_deal_state(games[: args.games], "bidding"),
+        },
+        args.repeats,
+    )
+    batch_rate, base_rate = rates["batch"], rates["base"]
     out["batch"] = {
         "batch_steps_per_s": round(batch_rate),
         "deal_state_steps_per_s": round(base_rate),

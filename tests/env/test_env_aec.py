@@ -28,18 +28,21 @@ def test_pettingzoo_api(kwargs: dict) -> None:
         api_test(env(**kwargs), num_cycles=200)
 
 
-def _play_randomly(e, rng: np.random.Generator) -> list[tuple[str, int]]:
-    """Random legal actions to the end; the (agent, action) pairs taken."""
+def _play_randomly(e, rng: np.random.Generator) -> tuple[list[tuple[str, int]], dict[str, float]]:
+    """Random legal actions to the end; the (agent, action) pairs taken and each agent's summed rewards."""
     taken = []
+    rewards = {a: 0.0 for a in e.possible_agents}
     for agent in e.agent_iter():
-        obs, _reward, terminated, truncated, _info = e.last()
+        obs, reward, terminated, truncated, _info = e.last()
+        rewards[agent] += reward
+        assert obs["observation"].shape == e.observation_space(agent)["observation"].shape
         if terminated or truncated:
             e.step(None)
             continue
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
         taken.append((agent, action))
         e.step(action)
-    return taken
+    return taken, rewards
 
 
 @settings(max_examples=15, deadline=None)
@@ -48,19 +51,8 @@ def test_random_games_score_as_deal_state(seed: int, scheme: str, relative: bool
     """A random full game through the environment ends with DealState's points for the same actions."""
     e = env(scheme=scheme, relative=relative)
     e.reset(seed=seed)
-    rewards = {a: 0.0 for a in AGENTS}
-    taken = []
-    rng = np.random.default_rng(seed)
-    for agent in e.agent_iter():
-        obs, reward, terminated, truncated, _info = e.last()
-        rewards[agent] += reward
-        assert obs["observation"].shape == (FULL_SIZE,)
-        if terminated or truncated:
-            e.step(None)
-            continue
-        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
-        taken.append((agent, action))
-        e.step(action)
+    assert e.observation_space("player_0")["observation"].shape == (FULL_SIZE,)
+    taken, rewards = _play_randomly(e, np.random.default_rng(seed))
     state = DealState.start(random_deal(random_stream(seed, 0)), 0)
     for agent, action in taken:
         assert state.turn == state.players[AGENTS.index(agent)]
@@ -118,7 +110,7 @@ def test_opponents_act_inside_step() -> None:
     e = env(opponents={"player_1": "random", "player_2": "random"})
     e.reset(seed=2)
     assert e.agents == ["player_0"]
-    taken = _play_randomly(e, np.random.default_rng(0))
+    taken, _rewards = _play_randomly(e, np.random.default_rng(0))
     assert {agent for agent, _ in taken} <= {"player_0"}
     assert e.unwrapped.state.is_terminal()
 
