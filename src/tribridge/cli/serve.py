@@ -41,6 +41,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="another origin allowed to call the game endpoints, e.g. https://example.org (repeatable; "
         "default: same origin only; the robot APIs allow any origin)",
     )
+    p.add_argument(
+        "--plugin",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="accept the plug-in bot pkg.module:factory or file.py:factory as a bot name (repeatable; "
+        "clients can name only the plug-ins enabled here; see docs/research.md)",
+    )
     p.add_argument("--api-docs", action="store_true", help="serve the OpenAPI schema at /openapi.json (off by default)")
     p.set_defaults(func=run)
 
@@ -54,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
+    from tribridge.bots import plugins
     from tribridge.dd import shutdown_pool
     from tribridge.errors import InvalidInput
     from tribridge.server.app import create_app, default_db_path, setup_logging
@@ -72,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         if Path(sqlite_file).is_dir():
             raise InvalidInput("--db", f"{args.db!r} is a directory; give a file name such as games.sqlite")
     origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
+    for spec in args.plugin:
+        plugins.enable(spec)
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
