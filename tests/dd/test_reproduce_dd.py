@@ -133,9 +133,9 @@ def test_small_scale_report_has_the_dd_section(tmp_path, monkeypatch, comparison
     report.reproduce("quick", tmp_path, seed=SEED, workers=1, only=["dd"])
     text = (tmp_path / "report.md").read_text()
     assert "## The game study judged by double dummy" in text
-    dd = comparison["dd"]
-    low, high = dd["made_ci"]
-    assert f"| made % of opened contracts | {dd['made_pct']:.1f} % [{low:.1f}, {high:.1f}] |" in text
+    dd = comparison.dd
+    low, high = dd.made_ci
+    assert f"| made % of opened contracts | {dd.made_pct:.1f} % [{low:.1f}, {high:.1f}] |" in text
     assert "65.86 % / 66.00 % / 66.03 %" in text and "93.42 % / 93.50 % / 93.75 %" in text  # Table IV beside
     assert f"--outcome dd --runs 1 --deals {DEALS} --seed {SEED}" in text
     figure = (tmp_path / "game_dd.png").read_bytes()
