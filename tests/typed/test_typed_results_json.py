@@ -51,7 +51,15 @@ def test_nt_and_capture_json_keys():
     nt = _round_trip(nt_study(500, 2, 3, levels=(1, 2)).to_json())
     assert list(nt) == ["study", "hands", "runs", "seed", "levels", "results", "table3", "table4"]
     assert list(nt["results"][0]) == ["run", "single", "with_partner"]
-    assert list(nt["table4"][0]) == ["level", "column", "ours_per_100k", "published", "difference", "standard_error", "z"]
+    assert list(nt["table4"][0]) == [
+        "level",
+        "column",
+        "ours_per_100k",
+        "published",
+        "difference",
+        "standard_error",
+        "z",
+    ]
     cap = _round_trip(capture_study(500, 2, 3, CaptureReading()).to_json())
     assert list(cap) == ["study", "deals", "runs", "seed", "readings", "closest_reading", "ranking"]
     reading = cap["readings"]["max/static/1"]
