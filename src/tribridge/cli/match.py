@@ -129,9 +129,7 @@ def run(args: argparse.Namespace) -> int:
             log.close()
     labels = bot_labels(result.bots)
     if args.json:
-        data = json_ready(result.to_json())
-        for row, label in zip(data["summary"], labels):
-            row["label"] = label
+        data = json_ready(result.to_json(labels))
         if args.deals_file:
             data["deals_file"] = args.deals_file
         print_json(data)
