@@ -134,7 +134,7 @@ def test_documented_match_with_the_example_file(tmp_path: Path, monkeypatch, cap
 
 def test_server_accepts_only_what_the_operator_enabled(capsys) -> None:
     """A table's bot name may be a plug-in only after enable(); serve --plugin refuses a spec that cannot load."""
-    from tribridge.server.table_bots import check_bot_name
+    from tribridge.server.tables.bots import check_bot_name
 
     spec = f"{EXAMPLE}:make"
     with pytest.raises(InvalidInput, match="not enabled"):

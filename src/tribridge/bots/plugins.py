@@ -16,7 +16,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from tribridge.bots.protocols import Bidder, CardPlayer
@@ -60,6 +60,13 @@ def enable(spec: str) -> str:
     listed = [s for s in os.environ.get(ENV_VAR, "").split(_SEPARATOR) if s and _key(s) != key]
     os.environ[ENV_VAR] = _SEPARATOR.join([*listed, spec.strip()])
     return key
+
+
+def enable_named(names: Iterable[str]) -> None:
+    """Enable every plug-in spec among bot names a user gave (on a command line, to the environment)."""
+    for name in names:
+        if is_spec(name):
+            enable(name)
 
 
 def enabled() -> tuple[str, ...]:

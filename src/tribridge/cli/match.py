@@ -81,9 +81,7 @@ def run(args: argparse.Namespace) -> int:
     names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
     if len(names) != 3:
         raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
-    for name in names:
-        if plugins.is_spec(name):  # a plug-in the user names on the command line is enabled
-            plugins.enable(name)
+    plugins.enable_named(names)  # a plug-in the user names on the command line is enabled
 
     options: dict[str, dict] = {}
     pimc_options = {

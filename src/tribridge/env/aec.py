@@ -24,7 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tribridge.bots import Bot, get_bot
+from tribridge.bots import Bot, get_bot, plugins
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream, seed_sequence
 from tribridge.env.actions import N_ACTIONS, N_CALLS, action_of, decode
@@ -213,7 +213,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
 
 
 def _opponent_bots(opponents: Mapping[str, str]) -> dict[str, Bot]:
-    """The bots named for players (``{"player_1": "paper"}``), any bot name ``get_bot`` knows."""
+    """The bots named for players (``{"player_1": "paper"}``), any bot name ``get_bot`` knows or a plug-in spec."""
+    plugins.enable_named(opponents.values())
     out: dict[str, Bot] = {}
     for agent, name in opponents.items():
         if agent not in AGENTS:
