@@ -162,9 +162,13 @@ def test_10_mb_bad_call_gets_a_short_400(tmp_path):
 
 def test_long_bad_robot_request_gets_a_short_400(client):
     r = client.get(
-        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000}
+        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 10_000}
     )
     assert r.status_code == 400 and len(r.content) < SHORT
+    r = client.get(  # past the cap on the request line and headers (16 KiB)
+        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000}
+    )
+    assert r.status_code == 431 and len(r.content) < SHORT
 
 
 def test_lone_surrogate_in_a_bad_call_gets_400_not_500(client):

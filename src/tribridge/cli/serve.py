@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tribridge.errors import InvalidInput
+from tribridge.server.connections import ConnectionLimits
+from tribridge.server.edge import DEFAULT_BODY_TIMEOUT
 from tribridge.server.tables.limits import add_limit_flags, limits_from_args
 
 
@@ -41,7 +44,83 @@ def register(sub: argparse._SubParsersAction) -> None:
         "default: same origin only; the robot APIs allow any origin)",
     )
     p.add_argument("--api-docs", action="store_true", help="serve the OpenAPI schema at /openapi.json (off by default)")
+    add_connection_flags(p)
     p.set_defaults(func=run)
+
+
+def add_connection_flags(p: argparse.ArgumentParser) -> None:
+    """Flags for the connection timeouts and caps, proxy trust and the Host allow-list (docs/server.md)."""
+    d = ConnectionLimits()
+    p.add_argument(
+        "--forwarded-allow-ips",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="a proxy (IP address or network, or *) whose X-Forwarded-For/-Proto are believed (repeatable; "
+        "default: none, every client is its socket's address)",
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a Host name the server answers for, e.g. bridge.example.org or *.example.org (repeatable; default: any)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=d.header_timeout,
+        help=f"seconds a client has to send its request headers (default {d.header_timeout:g})",
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=DEFAULT_BODY_TIMEOUT,
+        help=f"seconds a client has to send a request body (default {DEFAULT_BODY_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--keep-alive",
+        type=int,
+        default=d.keep_alive,
+        help=f"seconds an idle kept-alive connection stays open (default {d.keep_alive})",
+    )
+    p.add_argument(
+        "--max-header-bytes",
+        type=int,
+        default=d.max_header_bytes,
+        help=f"cap on the request line and headers in bytes (default {d.max_header_bytes})",
+    )
+    p.add_argument("--max-connections", type=int, default=d.total, help=f"open connections in all (default {d.total})")
+    p.add_argument(
+        "--max-connections-per-client",
+        type=int,
+        default=d.per_client,
+        help=f"open connections from one address (default {d.per_client})",
+    )
+    p.add_argument(
+        "--ws-max-bytes",
+        type=int,
+        default=d.ws_max_bytes,
+        help=f"cap on a WebSocket message from a client in bytes (default {d.ws_max_bytes})",
+    )
+
+
+def connection_limits(args: argparse.Namespace) -> ConnectionLimits:
+    """The ``ConnectionLimits`` of a parsed command line (``InvalidInput`` naming the flag of a bad value)."""
+    chosen = {
+        "--header-timeout": ("header_timeout", args.header_timeout),
+        "--keep-alive": ("keep_alive", args.keep_alive),
+        "--max-header-bytes": ("max_header_bytes", args.max_header_bytes),
+        "--max-connections": ("total", args.max_connections),
+        "--max-connections-per-client": ("per_client", args.max_connections_per_client),
+        "--ws-max-bytes": ("ws_max_bytes", args.ws_max_bytes),
+        "--body-timeout": ("body_timeout", args.body_timeout),
+    }
+    for flag, (_name, value) in chosen.items():
+        if value <= 0:
+            raise InvalidInput(flag, f"expected a number > 0, got {value}")
+    fields = {name: value for name, value in chosen.values() if name != "body_timeout"}
+    return ConnectionLimits(**fields, forwarded_allow_ips=tuple(args.forwarded_allow_ips))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,9 +133,9 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tribridge.dd import shutdown_pool
-    from tribridge.errors import InvalidInput
     from tribridge.server.app import create_app, default_db_path, setup_logging
-    from tribridge.server.edge import normalize_origin
+    from tribridge.server.edge import normalize_host, normalize_origin
+    from tribridge.server.protocols import uvicorn_options
 
     if not 0 <= args.port <= 65535:
         raise InvalidInput("--port", f"expected 0..65535, got {args.port}")
@@ -69,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         if Path(args.db).is_dir():
             raise InvalidInput("--db", f"{args.db!r} is a directory; give a file name such as games.sqlite")
     origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
+    hosts = [normalize_host(h) for h in args.allowed_hosts]
+    connections = connection_limits(args)
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -84,11 +165,21 @@ def run(args: argparse.Namespace) -> int:
         log_requests=not args.no_access_log,
         cors_origins=origins,
         api_docs=args.api_docs,
+        body_timeout=args.body_timeout,
+        allowed_hosts=hosts,
+        max_header_bytes=connections.max_header_bytes,
     )
     app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {db})", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        **uvicorn_options(connections),
+    )
     server = uvicorn.Server(config)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
     # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.

@@ -23,7 +23,9 @@ from fastapi.staticfiles import StaticFiles
 from tribridge import __version__
 from tribridge.dd import solver_pool
 from tribridge.server.edge import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_MAX_JSON_DEPTH,
     SECURITY_HEADERS,
     EdgeMiddleware,
@@ -122,16 +124,27 @@ def create_app(
     api_docs: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    allowed_hosts: Iterable[str] = (),
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
 ) -> FastAPI:
     """The tribridge server app on the SQLite store at ``db_path`` (default: the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
     layouts the PIMC card search of the robot API samples per card; ``cors_origins``: other origins
     allowed to call the game endpoints (the robot APIs allow any); ``api_docs``: serve the OpenAPI
-    schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``: request limits (``server.edge``).
+    schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``, ``body_timeout``, ``max_header_bytes``: request limits,
+    ``allowed_hosts``: the ``Host`` names answered (empty: any) (``server.edge``).
     """
     robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
-    policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
+    policy = EdgePolicy(
+        max_body_bytes=max_body_bytes,
+        max_json_depth=max_json_depth,
+        cors_origins=tuple(cors_origins),
+        body_timeout=body_timeout,
+        allowed_hosts=tuple(allowed_hosts),
+        max_header_bytes=max_header_bytes,
+    )
     policy = policy.with_robot_paths(getattr(route, "path", "") for router in robot_routers for route in router.routes)
     path = Path(db_path) if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)
