@@ -103,6 +103,13 @@ def add_connection_flags(p: argparse.ArgumentParser) -> None:
         default=d.ws_max_bytes,
         help=f"cap on a WebSocket message from a client in bytes (default {d.ws_max_bytes})",
     )
+    p.add_argument(
+        "--robot-queue",
+        type=int,
+        default=None,
+        help="robot-API jobs that may wait for a solver process; past it the robot API answers 503 "
+        "(default: the solver pool's limit, see docs/server.md)",
+    )
 
 
 def connection_limits(args: argparse.Namespace) -> ConnectionLimits:
@@ -132,7 +139,8 @@ def run(args: argparse.Namespace) -> int:
 
     import uvicorn
 
-    from tribridge.dd import shutdown_pool
+    from tribridge.dd import Priority, configure_pool, shutdown_pool
+    from tribridge.dd.pool import DEFAULT_QUEUE_LIMITS
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_host, normalize_origin
     from tribridge.server.protocols import uvicorn_options
@@ -150,6 +158,8 @@ def run(args: argparse.Namespace) -> int:
     origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
     hosts = [normalize_host(h) for h in args.allowed_hosts]
     connections = connection_limits(args)
+    if args.robot_queue is not None and args.robot_queue < 1:
+        raise InvalidInput("--robot-queue", f"expected a whole number >= 1, got {args.robot_queue}")
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -159,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
+    if args.robot_queue is not None:
+        configure_pool(queue_limits={**DEFAULT_QUEUE_LIMITS, Priority.ROBOT_API: args.robot_queue})
     app = create_app(
         db_path=db,
         bot_delay=args.bot_delay,
