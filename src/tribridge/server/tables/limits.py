@@ -5,6 +5,7 @@ A table is *live* while something happened at it (created, an action, a subscrib
 ``tables_per_client`` live tables, when ``live_tables`` tables are live in all, or when the
 client (``creations_per_minute_per_client``) or everyone (``creations_per_minute``) created that
 many tables in the last minute. A table takes at most ``sockets_per_table`` WebSocket subscribers.
+A player makes at most ``claims_per_deal`` claims in one deal (400 past it).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class TableLimits:
     idle_seconds: float = 3600.0
     analysis_queue: int = 32
     send_timeout: float = 5.0
+    claims_per_deal: int = 3
 
 
 LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field

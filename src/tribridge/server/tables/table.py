@@ -85,6 +85,7 @@ class Prepared:
     state: DealState
     deal_no: int
     record: dict[str, Any] | None = None
+    claimer: int | None = None  # the chair, when the action is a claim
 
 
 @dataclass
@@ -102,6 +103,7 @@ class Table:
     analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
 
     # --- facts -----------------------------------------------------------------------------------
     @property
@@ -201,7 +203,7 @@ class Table:
         player = self.player_of(chair)
         new = state.apply(self._action_of(state, chair, kind, action), player)
         record = self.record_of(new, self.deal_no) if new.phase == "done" else None
-        return Prepared(new, self.deal_no, record)
+        return Prepared(new, self.deal_no, record, chair if kind == "claim" else None)
 
     def _action_of(self, state: DealState, chair: int, kind: str, action: dict[str, Any]) -> Action:
         """The rules' action for a JSON action (its fields type-checked); the turn checked for calls and cards."""
@@ -224,10 +226,19 @@ class Table:
             raise InvalidInput(key, f"expected a {key} like {example}, got {text!r}"[:200])
         return Call.parse(text, "call") if key == "call" else Card.parse(text, "card")
 
+    def check_claim_cap(self, chair: int | None, action: Any, cap: int) -> None:
+        """Refuse (400) a claim by ``chair`` that already made ``cap`` claims in this deal."""
+        if isinstance(action, dict) and action.get("type") == "claim" and chair is not None:
+            if self.claims.get(chair, 0) >= cap:
+                raise IllegalAction("type", f"at most {cap} claims per player in a deal: play on")
+
     def install(self, prepared: Prepared) -> None:
         """Make a prepared state current (after it is committed)."""
         if prepared.deal_no != self.deal_no:
             self.analysis.clear()  # analyses are kept for the current deal only
+            self.claims.clear()
+        if prepared.claimer is not None:
+            self.claims[prepared.claimer] = self.claims.get(prepared.claimer, 0) + 1
         self.state, self.deal_no = prepared.state, prepared.deal_no
         self.log_len += 1
         if prepared.record is not None:
