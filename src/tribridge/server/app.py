@@ -6,6 +6,7 @@ The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -177,14 +178,19 @@ def create_app(
     add_error_handlers(app)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        """Liveness: ok, the version, the number of tables, whether the solver processes have started (no paths)."""
-        return {
-            "ok": True,
+    async def healthz() -> JSONResponse:
+        """Health: ok (503 when not), the version, the number of tables, whether the solver processes have started,
+        and whether the store can commit (no paths)."""
+        store = manager.store
+        problem = "the store is not open" if store is None else await asyncio.to_thread(store.can_commit)
+        body = {
+            "ok": problem is None,
             "version": __version__,
             "tables": manager.table_count(),
             "solvers_ready": solver_pool().warmed(),
+            "store": problem or "ok",
         }
+        return JSONResponse(body, status_code=200 if problem is None else 503)
 
     for router in robot_routers:
         app.include_router(router)

@@ -11,6 +11,7 @@ A player makes at most ``claims_per_deal`` claims in one deal (400 past it).
 from __future__ import annotations
 
 import argparse
+import re
 import time
 import unicodedata
 from collections import deque
@@ -121,8 +122,15 @@ class RateWindow:
         return max(1, int(events[0] + self.seconds - now + 0.999))
 
 
+# letters and symbols that render as nothing (Hangul fillers, the blank Braille pattern, ...)
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+# the names the server gives chairs itself: "Bot (pimc)", "Player 2"
+RESERVED_NAME = re.compile(r"^\s*(bot\s*[(\[{<]|bot$|player\s*\d)", re.IGNORECASE)
+
+
 def check_name(value: Any, field: str) -> str:
-    """A player's name: text of 1..40 characters without control characters or lone surrogates, trimmed."""
+    """A player's name: 1..40 characters, trimmed, something visible in it; no control, format, blank-looking or
+    separator characters but the plain space; not one the server gives chairs itself ("Bot (...)", "Player N")."""
     if not isinstance(value, str):
         raise InvalidInput(field, f"expected a name (text), got {type(value).__name__}")
     name = value.strip()
@@ -132,6 +140,15 @@ def check_name(value: Any, field: str) -> str:
         raise InvalidInput(field, "a name must be valid Unicode text (it holds a lone surrogate)") from None
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
         raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters, got {len(name)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    categories = [unicodedata.category(ch) for ch in name]
+    if any(cat in ("Cc", "Cf", "Cs", "Co", "Cn") for cat in categories):
         raise InvalidInput(field, "a name may not hold control, format or unassigned characters")
+    if any(cat in ("Zl", "Zp") or (cat == "Zs" and ch != " ") for ch, cat in zip(name, categories)):
+        raise InvalidInput(field, "a name may not hold line or paragraph separators, or spaces other than ' '")
+    if any(ch in BLANK_LOOKING for ch in name):
+        raise InvalidInput(field, "a name may not hold characters that show as blank (such as U+3164, U+2800)")
+    if not any(cat[0] in "LNPS" for cat in categories):
+        raise InvalidInput(field, "a name must hold a visible letter, digit or sign")
+    if RESERVED_NAME.match(unicodedata.normalize("NFKC", name)):
+        raise InvalidInput(field, "a name may not look like the server's own ('Bot (...)', 'Player N')")
     return name

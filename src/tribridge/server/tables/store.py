@@ -40,7 +40,13 @@ CREATE TABLE IF NOT EXISTS actions (
     created REAL NOT NULL,
     PRIMARY KEY (table_id, seq)
 );
+CREATE TABLE IF NOT EXISTS health (
+    id INTEGER PRIMARY KEY,
+    checked REAL NOT NULL
+);
 """
+BUSY_MS = 5000  # how long a write waits for another writer before it fails
+HEALTH_BUSY_MS = 250  # how long the health probe waits for another writer
 
 
 def token_hash(token: str) -> str:
@@ -68,7 +74,7 @@ class Store:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             _create_private(self.path)
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=BUSY_MS / 1000)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
@@ -112,6 +118,18 @@ class Store:
                 "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
                 (table_id, seq, chair, json.dumps(action, sort_keys=True), time.time()),
             )
+
+    def can_commit(self) -> str | None:
+        """None when a write commits right now, else why not (the probe waits at most ``HEALTH_BUSY_MS``)."""
+        with self._lock:
+            try:
+                self._conn.execute(f"PRAGMA busy_timeout={HEALTH_BUSY_MS}")
+                self._conn.execute("INSERT OR REPLACE INTO health (id, checked) VALUES (1, ?)", (time.time(),))
+            except sqlite3.Error as exc:
+                return f"the store cannot commit: {exc}"
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout={BUSY_MS}")
+        return None
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
