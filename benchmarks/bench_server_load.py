@@ -45,13 +45,14 @@ from benchmarks.bench_server import (
     start_server,
     stop_server,
 )
+from tribridge.testing import ws_token_message
 
 PIMC_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 IDLE_CPU_SHARE = 0.10  # of one CPU, over a whole second
 
 
-def _ws_url(url: str, table_id: str, token: str) -> str:
-    return url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+def _ws_url(url: str, table_id: str) -> str:
+    return url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws"
 
 
 async def _create(client: httpx.AsyncClient, chairs: list[dict[str, Any]], take: int | None) -> dict[str, Any]:
@@ -93,7 +94,8 @@ async def person_waits(url: str, bot_actions: int, max_seconds: float, seed: int
         table = await _create(client, PIMC_CHAIRS, take=0)
         tid, token = table["table_id"], table["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        async with websockets.connect(_ws_url(url, tid, token), max_size=None) as ws:
+        async with websockets.connect(_ws_url(url, tid), max_size=None) as ws:
+            await ws.send(ws_token_message(token))
             view = json.loads(await ws.recv())
             since = time.perf_counter()
             while len(waits) < bot_actions and time.monotonic() < deadline:
@@ -135,7 +137,8 @@ def _summary(waits: list[float]) -> dict[str, Any]:
 async def _watch(url: str, table_id: str, token: str, stop: asyncio.Event) -> int:
     """Hold a WebSocket on a table until ``stop``; the number of views received."""
     seen = 0
-    async with websockets.connect(_ws_url(url, table_id, token), max_size=None) as ws:
+    async with websockets.connect(_ws_url(url, table_id), max_size=None) as ws:
+        await ws.send(ws_token_message(token))
         while not stop.is_set():
             try:
                 await asyncio.wait_for(ws.recv(), timeout=0.5)

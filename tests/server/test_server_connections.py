@@ -13,6 +13,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from live_server import start_server
+from tribridge.testing import ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -117,8 +118,9 @@ def test_connections_per_client_are_capped_and_given_back(guarded):
 
 def test_websockets_count_towards_the_cap_and_a_big_message_closes_them(guarded):
     body = httpx.post(guarded + "/api/tables", json={"take": 0}, timeout=30).json()
-    ws_url = guarded.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws?token={body['token']}"
+    ws_url = guarded.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws"
     with ws_connect(ws_url, max_size=None) as ws:
+        ws.send(ws_token_message(body["token"]))
         assert json.loads(ws.recv(timeout=10))["my_chair"] == 0
         ws.send("x" * 2048)
         with pytest.raises(ConnectionClosed) as closed:
@@ -127,7 +129,7 @@ def test_websockets_count_towards_the_cap_and_a_big_message_closes_them(guarded)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     with contextlib.ExitStack() as stack:
         for _ in range(PER_CLIENT):
-            stack.enter_context(ws_connect(ws_url, max_size=None))
+            stack.enter_context(ws_connect(ws_url, max_size=None)).send(ws_token_message(body["token"]))
         with socket.create_connection(("127.0.0.1", port_of(guarded))) as extra:
             assert (wait_closed(extra, 5) or b"").startswith(b"HTTP/1.1 503")
     time.sleep(0.3)
@@ -176,3 +178,26 @@ def test_forwarded_for_from_a_named_proxy_is_believed_and_the_total_is_capped(tm
     finally:
         proc.terminate()
         proc.wait(60)
+
+
+def close_code(ws):
+    """The close code the server sent on ``ws`` (receiving until it closes)."""
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(10):
+            ws.recv(timeout=10)
+    return closed.value.rcvd.code if closed.value.rcvd is not None else None
+
+
+def test_the_websocket_token_travels_in_the_first_message_not_the_url(guarded):
+    body = httpx.post(guarded + "/api/tables", json={"take": 0}, timeout=30).json()
+    base = guarded.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws"
+    with ws_connect(base, max_size=None) as ws:
+        ws.send(ws_token_message(body["token"]))
+        assert json.loads(ws.recv(timeout=10))["my_chair"] == 0
+    with ws_connect(f"{base}?token={body['token']}", max_size=None) as ws:
+        assert close_code(ws) == 4400
+    with ws_connect(base, max_size=None) as ws:
+        ws.send(ws_token_message("wrong"))
+        assert close_code(ws) == 4403
+    with ws_connect(base, max_size=None) as ws:  # says nothing: closed once the wait for a token is over
+        assert close_code(ws) == 4403

@@ -341,13 +341,14 @@ def test_websocket_origin_is_checked(tmp_path):
     with make_client(tmp_path, cors_origins=["https://friend.example"]) as c:
         tid, auth = new_table(c)
         token = auth["Authorization"].split()[1]
-        url = f"/api/tables/{tid}/ws?token={token}"
+        url = f"/api/tables/{tid}/ws"
         with pytest.raises(WebSocketDisconnect) as refused:
             with c.websocket_connect(url, headers={"Origin": "https://elsewhere.example"}):
                 pass
         assert refused.value.code == 1008
         for origin in ("http://testserver", "https://friend.example"):
             with c.websocket_connect(url, headers={"Origin": origin}) as ws:
+                ws.send_json({"token": token})
                 assert ws.receive_json()["table_id"] == tid
 
 

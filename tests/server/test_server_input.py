@@ -12,6 +12,7 @@ from websockets.sync.client import connect as ws_connect
 
 from live_server import start_server
 from tribridge.server.edge import DEFAULT_MAX_JSON_DEPTH, json_depth, json_depth_reference
+from tribridge.testing import ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -89,8 +90,9 @@ def test_healthz_reports_a_store_that_cannot_commit(live):
 def test_a_bot_table_goes_on_after_a_failed_commit(live):
     url, db = live
     table = httpx.post(url + "/api/tables", json={"chairs": [{"kind": "bot", "bot": "random"}] * 3}, timeout=10).json()
-    ws_url = url.replace("http", "ws") + f"/api/tables/{table['table_id']}/ws?token={table['watch_token']}"
+    ws_url = url.replace("http", "ws") + f"/api/tables/{table['table_id']}/ws"
     with ws_connect(ws_url, max_size=None) as ws:
+        ws.send(ws_token_message(table["watch_token"]))
         version = json.loads(ws.recv(timeout=10))["version"]
         other = locked(db)
         time.sleep(6.5)  # longer than a write waits for the lock: a bot's commit fails meanwhile

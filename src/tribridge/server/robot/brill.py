@@ -51,6 +51,7 @@ async def robot_answer(fn: Callable[..., dict[str, Any]], *args: Any) -> JSONRes
     runs in a solver process. Bad input raises ``InvalidInput`` (400); a full queue ``QueueFull`` (503).
     """
     answer = await solver_pool().run(fn, *args, priority=Priority.ROBOT_API)
+    freeze_heap_once("robot answer")  # what the first answer left here (the pool's machinery) lives on: freeze it
     return JSONResponse(answer)
 
 

@@ -6,6 +6,7 @@ manager comes from ``deps.Manager``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -27,6 +28,7 @@ from tribridge.server.tables.views import view_for, visible_cards
 __all__ = ["router", "token_from"]
 
 BINARY_CLOSE_CODE = 1003  # "unsupported data"
+AUTH_SECONDS = 5.0  # a WebSocket must send its token this soon after it opens
 
 
 def token_from(authorization: str | None) -> str | None:
@@ -175,23 +177,42 @@ async def export_pbn(manager: Manager, table_id: str, authorization: str | None 
 
 
 @router.websocket("/api/tables/{table_id}/ws")
-async def ws(manager: Manager, websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-    """Push the chair's view on connect and after every change; text from the client is ignored."""
-    await subscribe_socket(manager, websocket, table_id, token)
+async def ws(manager: Manager, websocket: WebSocket, table_id: str) -> None:
+    """Push the chair's view once the first message ``{"token": ...}`` names a chair, and after every change."""
+    await subscribe_socket(manager, websocket, table_id)
 
 
-async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, token: str | None) -> None:
-    """Serve one WebSocket: check the token, subscribe (within the per-table limit), read until it closes."""
+async def first_message_token(websocket: WebSocket) -> str | None:
+    """The token of the socket's first message ``{"token": "..."}`` (sent within ``AUTH_SECONDS``), or None."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+    except TimeoutError:
+        return None
+    text = message.get("text") if message["type"] == "websocket.receive" else None
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    token = data.get("token") if isinstance(data, dict) else None
+    return token if isinstance(token, str) else None
+
+
+async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
+    """Serve one WebSocket: read the token from its first message, subscribe (within the per-table limit), read
+    until it closes. A token in the URL is refused (URLs end up in logs)."""
     table = manager.tables.get(table_id)
     if table is None:
         await websocket.close(code=4404)
         return
-    try:
-        chair = manager.chair_of(table, token)
-    except Forbidden:
-        await websocket.close(code=4403)
-        return
     await websocket.accept()
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')
+        return
+    try:
+        chair = manager.chair_of(table, await first_message_token(websocket))
+    except Forbidden as exc:
+        await websocket.close(code=4403, reason=str(exc)[:120])
+        return
     try:
         sub = manager.subscribe(table, chair, websocket)
     except TooMany as exc:
