@@ -35,7 +35,7 @@ from tribridge.server.edge import (
 from tribridge.server.errors import add_error_handlers
 from tribridge.server.heap import freeze_heap
 from tribridge.server.robot import ben, brill, three
-from tribridge.server.tables import review, routes
+from tribridge.server.tables import exports, review, routes
 from tribridge.server.tables.manager import TableManager
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -172,6 +172,7 @@ def create_app(
     )
     app.state.manager = manager
     app.state.robot_layouts = int(robot_layouts)
+    app.state.exports = exports.ExportCache()
 
     app.add_middleware(EdgeMiddleware, policy=policy)
     app.add_middleware(LogMiddleware, log_requests=log_requests)
@@ -195,6 +196,7 @@ def create_app(
     for router in robot_routers:
         app.include_router(router)
     app.include_router(routes.router)
+    app.include_router(exports.router)
     app.include_router(review.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")

@@ -5,7 +5,9 @@ A table is *live* while something happened at it (created, an action, a subscrib
 ``tables_per_client`` live tables, when ``live_tables`` tables are live in all, or when the
 client (``creations_per_minute_per_client``) or everyone (``creations_per_minute``) created that
 many tables in the last minute. A table takes at most ``sockets_per_table`` WebSocket subscribers.
-A player makes at most ``claims_per_deal`` claims in one deal (400 past it).
+A player makes at most ``claims_per_deal`` claims in one deal (400 past it); a table plays at most
+``deals_per_table`` deals (400 on the ``next`` past it); a client exports at most
+``exports_per_minute_per_client`` game records a minute (429).
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ class TableLimits:
     analysis_queue: int = 32
     send_timeout: float = 5.0
     claims_per_deal: int = 3
+    deals_per_table: int = 1000
+    exports_per_minute_per_client: int = 20
 
 
 LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field
@@ -55,6 +59,9 @@ LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field
     "--max-client-creations-per-minute": "creations_per_minute_per_client",
     "--max-sockets-per-table": "sockets_per_table",
     "--analysis-queue": "analysis_queue",
+    "--max-claims-per-deal": "claims_per_deal",
+    "--max-deals-per-table": "deals_per_table",
+    "--max-client-exports-per-minute": "exports_per_minute_per_client",
 }
 
 

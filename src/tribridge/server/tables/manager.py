@@ -233,7 +233,7 @@ class TableManager:
                     raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
                 if expect_version != table.version:
                     raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
-            table.check_claim_cap(chair, action, self.limits.claims_per_deal)
+            table.check_caps(chair, action, self.limits.claims_per_deal, self.limits.deals_per_table)
             prepared: Prepared = table.prepare(chair, action)
             clean: dict[str, Any] = {k: action[k] for k in ("type", "call", "card", "tricks") if k in action}
             self.store.append_action(table.table_id, table.log_len + 1, chair, clean)

@@ -11,11 +11,9 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Header, Request, WebSocket
-from fastapi.responses import PlainTextResponse
 
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
-from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.bots import bot_names
@@ -25,7 +23,7 @@ from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, visible_cards
 
-__all__ = ["router", "token_from"]
+__all__ = ["client_of", "router", "seated", "token_from"]
 
 BINARY_CLOSE_CODE = 1003  # "unsupported data"
 AUTH_SECONDS = 5.0  # a WebSocket must send its token this soon after it opens
@@ -52,7 +50,8 @@ async def read_json(request: Request) -> Any:
         raise InvalidInput("body", "expected a JSON object") from None
 
 
-def _client(request: Request) -> str:
+def client_of(request: Request) -> str:
+    """The client's address (a proxy's client only when the proxy is trusted: ``--forwarded-allow-ips``)."""
     return request.client.host if request.client is not None else "unknown"
 
 
@@ -89,7 +88,7 @@ async def list_bots() -> dict[str, Any]:
 async def create_table(manager: Manager, request: Request) -> Any:
     """Create a table (optionally taking a chair with ``take``); ``seed`` is echoed only when chosen."""
     body = await read_json(request)
-    table, token = manager.create(body, _client(request))
+    table, token = manager.create(body, client_of(request))
     out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
     if "seed" in table.config["deals"]:
         out["seed"] = table.config["deals"]["seed"]
@@ -150,30 +149,6 @@ async def action(
         raise InvalidInput("body", "expected a JSON object with a 'type'")
     await manager.act(table, chair, body, body.get("version"))
     return view_for(table, chair)
-
-
-@router.get("/api/tables/{table_id}/export.json")
-async def export_json(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as JSON records."""
-    table, _chair = seated(manager, table_id, authorization)
-    return {
-        "table_id": table_id,
-        "scheme": table.scheme,
-        "chairs": table.chairs,
-        "deals": table.history,
-        "score_sheet": score_sheet(table),
-    }
-
-
-@router.get("/api/tables/{table_id}/export.pbn")
-async def export_pbn(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as PBN."""
-    table, _chair = seated(manager, table_id, authorization)
-    text = "% PBN 2.1\n% EXPORT\n" + "\n".join(
-        DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
-        for r in table.history
-    )
-    return PlainTextResponse(text, media_type="application/x-chess-pbn")
 
 
 @router.websocket("/api/tables/{table_id}/ws")

@@ -104,6 +104,7 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
+    sheet_memo: tuple[int, dict[str, Any]] | None = None  # (deals finished, their score sheet)
 
     # --- facts -----------------------------------------------------------------------------------
     @property
@@ -226,11 +227,14 @@ class Table:
             raise InvalidInput(key, f"expected a {key} like {example}, got {text!r}"[:200])
         return Call.parse(text, "call") if key == "call" else Card.parse(text, "card")
 
-    def check_claim_cap(self, chair: int | None, action: Any, cap: int) -> None:
-        """Refuse (400) a claim by ``chair`` that already made ``cap`` claims in this deal."""
-        if isinstance(action, dict) and action.get("type") == "claim" and chair is not None:
-            if self.claims.get(chair, 0) >= cap:
-                raise IllegalAction("type", f"at most {cap} claims per player in a deal: play on")
+    def check_caps(self, chair: int | None, action: Any, claims_per_deal: int, deals: int) -> None:
+        """Refuse (400) a claim by a chair that made ``claims_per_deal`` claims in this deal, and the ``next``
+        past the table's ``deals`` deals."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "claim" and chair is not None and self.claims.get(chair, 0) >= claims_per_deal:
+            raise IllegalAction("type", f"at most {claims_per_deal} claims per player in a deal: play on")
+        if kind == "next" and self.deal_no >= deals:
+            raise IllegalAction("type", f"this table has played its limit of {deals} deals: start a new table")
 
     def install(self, prepared: Prepared) -> None:
         """Make a prepared state current (after it is committed)."""
@@ -306,7 +310,16 @@ def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any
 
 
 def score_sheet(table: Table) -> dict[str, Any]:
-    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won)."""
+    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won).
+
+    Kept on the table until another deal finishes (treat it as read-only)."""
+    memo = table.sheet_memo
+    if memo is None or memo[0] != len(table.history):
+        table.sheet_memo = memo = (len(table.history), _score_sheet(table))
+    return memo[1]
+
+
+def _score_sheet(table: Table) -> dict[str, Any]:
     scheme = get_scheme(table.scheme)
     names = ("0", "1", "2")
     deals = []
