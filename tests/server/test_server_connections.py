@@ -116,11 +116,16 @@ def test_connections_per_client_are_capped_and_given_back(guarded):
     assert httpx.get(guarded + "/healthz", timeout=5).status_code == 200
 
 
+def new_table_socket(url):
+    """A new table's WebSocket address and chair 0's token."""
+    body = httpx.post(url + "/api/tables", json={"take": 0}, timeout=30).json()
+    return url.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws", body["token"]
+
+
 def test_websockets_count_towards_the_cap_and_a_big_message_closes_them(guarded):
-    body = httpx.post(guarded + "/api/tables", json={"take": 0}, timeout=30).json()
-    ws_url = guarded.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws"
+    ws_url, token = new_table_socket(guarded)
     with ws_connect(ws_url, max_size=None) as ws:
-        ws.send(ws_token_message(body["token"]))
+        ws.send(ws_token_message(token))
         assert json.loads(ws.recv(timeout=10))["my_chair"] == 0
         ws.send("x" * 2048)
         with pytest.raises(ConnectionClosed) as closed:
@@ -129,7 +134,7 @@ def test_websockets_count_towards_the_cap_and_a_big_message_closes_them(guarded)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009
     with contextlib.ExitStack() as stack:
         for _ in range(PER_CLIENT):
-            stack.enter_context(ws_connect(ws_url, max_size=None)).send(ws_token_message(body["token"]))
+            stack.enter_context(ws_connect(ws_url, max_size=None)).send(ws_token_message(token))
         with socket.create_connection(("127.0.0.1", port_of(guarded))) as extra:
             assert (wait_closed(extra, 5) or b"").startswith(b"HTTP/1.1 503")
     time.sleep(0.3)
@@ -189,12 +194,11 @@ def close_code(ws):
 
 
 def test_the_websocket_token_travels_in_the_first_message_not_the_url(guarded):
-    body = httpx.post(guarded + "/api/tables", json={"take": 0}, timeout=30).json()
-    base = guarded.replace("http", "ws") + f"/api/tables/{body['table_id']}/ws"
+    base, token = new_table_socket(guarded)
     with ws_connect(base, max_size=None) as ws:
-        ws.send(ws_token_message(body["token"]))
+        ws.send(ws_token_message(token))
         assert json.loads(ws.recv(timeout=10))["my_chair"] == 0
-    with ws_connect(f"{base}?token={body['token']}", max_size=None) as ws:
+    with ws_connect(f"{base}?token={token}", max_size=None) as ws:
         assert close_code(ws) == 4400
     with ws_connect(base, max_size=None) as ws:
         ws.send(ws_token_message("wrong"))

@@ -66,43 +66,17 @@ def add_connection_flags(p: argparse.ArgumentParser) -> None:
         metavar="HOST",
         help="a Host name the server answers for, e.g. bridge.example.org or *.example.org (repeatable; default: any)",
     )
-    p.add_argument(
-        "--header-timeout",
-        type=float,
-        default=d.header_timeout,
-        help=f"seconds a client has to send its request headers (default {d.header_timeout:g})",
-    )
-    p.add_argument(
-        "--body-timeout",
-        type=float,
-        default=DEFAULT_BODY_TIMEOUT,
-        help=f"seconds a client has to send a request body (default {DEFAULT_BODY_TIMEOUT:g})",
-    )
-    p.add_argument(
-        "--keep-alive",
-        type=int,
-        default=d.keep_alive,
-        help=f"seconds an idle kept-alive connection stays open (default {d.keep_alive})",
-    )
-    p.add_argument(
-        "--max-header-bytes",
-        type=int,
-        default=d.max_header_bytes,
-        help=f"cap on the request line and headers in bytes (default {d.max_header_bytes})",
-    )
-    p.add_argument("--max-connections", type=int, default=d.total, help=f"open connections in all (default {d.total})")
-    p.add_argument(
-        "--max-connections-per-client",
-        type=int,
-        default=d.per_client,
-        help=f"open connections from one address (default {d.per_client})",
-    )
-    p.add_argument(
-        "--ws-max-bytes",
-        type=int,
-        default=d.ws_max_bytes,
-        help=f"cap on a WebSocket message from a client in bytes (default {d.ws_max_bytes})",
-    )
+    numbers = [  # (flag, type, default, what it bounds)
+        ("--header-timeout", float, d.header_timeout, "seconds a client has to send its request headers"),
+        ("--body-timeout", float, DEFAULT_BODY_TIMEOUT, "seconds a client has to send a request body"),
+        ("--keep-alive", int, d.keep_alive, "seconds an idle kept-alive connection stays open"),
+        ("--max-header-bytes", int, d.max_header_bytes, "cap on the request line and headers in bytes"),
+        ("--max-connections", int, d.total, "open connections in all"),
+        ("--max-connections-per-client", int, d.per_client, "open connections from one address"),
+        ("--ws-max-bytes", int, d.ws_max_bytes, "cap on a WebSocket message from a client in bytes"),
+    ]
+    for flag, kind, default, what in numbers:
+        p.add_argument(flag, type=kind, default=default, help=f"{what} (default {default:g})")
     p.add_argument(
         "--robot-queue",
         type=int,

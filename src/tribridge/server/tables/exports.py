@@ -83,29 +83,23 @@ class ExportCache:
         return text
 
 
-async def _export(manager: Manager, request: Request, table_id: str, authorization: str | None, kind: str) -> str:
-    table, _chair = seated(manager, table_id, authorization)
-    cache: ExportCache = request.app.state.exports
-    cache.check_rate(client_of(request), manager.limits.exports_per_minute_per_client)
-    return await cache.text(table, kind)
+def _export_route(kind: str, media_type: str, doc: str) -> None:
+    """Register ``GET /api/tables/{id}/export.<kind>``: any chair's token, the per-client rate, the kept text."""
+
+    async def export(
+        manager: Manager, request: Request, table_id: str, authorization: str | None = Header(default=None)
+    ) -> Response:
+        table, _chair = seated(manager, table_id, authorization)
+        cache: ExportCache = request.app.state.exports
+        cache.check_rate(client_of(request), manager.limits.exports_per_minute_per_client)
+        return Response(await cache.text(table, kind), media_type=media_type)
+
+    export.__doc__ = doc
+    router.add_api_route(f"/api/tables/{{table_id}}/export.{kind}", export, methods=["GET"], name=f"export_{kind}")
 
 
-@router.get("/api/tables/{table_id}/export.json")
-async def export_json(
-    manager: Manager, request: Request, table_id: str, authorization: str | None = Header(default=None)
-) -> Response:
-    """Finished deals of the table as JSON records."""
-    text = await _export(manager, request, table_id, authorization, "json")
-    return Response(text, media_type="application/json")
-
-
-@router.get("/api/tables/{table_id}/export.pbn")
-async def export_pbn(
-    manager: Manager, request: Request, table_id: str, authorization: str | None = Header(default=None)
-) -> Response:
-    """Finished deals of the table as PBN."""
-    text = await _export(manager, request, table_id, authorization, "pbn")
-    return Response(text, media_type="application/x-chess-pbn")
+_export_route("json", "application/json", "Finished deals of the table as JSON records.")
+_export_route("pbn", "application/x-chess-pbn", "Finished deals of the table as PBN.")
 
 
 def _whole(value: str | None, name: str, default: int, low: int, high: int) -> int:
