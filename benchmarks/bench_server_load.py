@@ -32,12 +32,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -347,45 +347,45 @@ def bench_flood(
 # --------------------------------------------------------------------------------------------- (c) abuse
 
 
-async def _timed_people(url: str, seconds: float, floods: list[Any]) -> tuple[list[float], list[float]]:
-    """Actions' and page loads' latencies over ``seconds`` while the ``floods`` (coroutine makers) run."""
+async def _timed_people(url: str, seconds: float) -> tuple[list[float], list[float]]:
+    """Actions' and page loads' latencies over ``seconds``."""
     stop = asyncio.Event()
     actions: list[float] = []
     pages: list[float] = []
-    tasks = [asyncio.create_task(f(stop)) for f in floods]
     people = [
         asyncio.create_task(server_attacks.person_actions(url, stop, actions)),
         asyncio.create_task(server_attacks.page_loads(url, stop, pages)),
     ]
     await asyncio.sleep(seconds)
     stop.set()
-    await asyncio.gather(*people, *tasks, return_exceptions=True)
+    await asyncio.gather(*people, return_exceptions=True)
     return actions, pages
 
 
-def bench_abuse(url: str, seconds: float = 20.0) -> dict[str, Any]:
-    """(c) A person's action and the page's load, idle and under the four floods; ratios and what the floods got."""
-    idle_actions, idle_pages = asyncio.run(_timed_people(url, seconds, []))
-    counts: dict[str, Counter[str]] = {k: Counter() for k in ("history", "slow", "robot", "claims")}
-    floods = [
-        lambda stop: server_attacks.history_flood(url, stop, counts["history"]),
-        lambda stop: server_attacks.slow_connections(url, stop, counts["slow"]),
-        lambda stop: server_attacks.robot_flood(url, stop, counts["robot"]),
-        lambda stop: server_attacks.claim_flood(url, stop, counts["claims"]),
-    ]
-    actions, pages = asyncio.run(_timed_people(url, seconds, floods))
+def _p50_ms(values: list[float]) -> float | None:
+    return round(statistics.median(values) * 1e3, 2) if values else None
 
-    def p50_ms(values: list[float]) -> float | None:
-        return round(statistics.median(values) * 1e3, 2) if values else None
 
+def bench_abuse(url: str, seconds: float = 20.0, warm_up: float = 5.0) -> dict[str, Any]:
+    """(c) A person's action and the page's load, idle and under the four floods (run by a process of their own,
+    started ``warm_up`` seconds before the timing); ratios and what the floods got."""
+    idle_actions, idle_pages = asyncio.run(_timed_people(url, seconds))
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    floods = context.Process(target=server_attacks.all_floods, args=(url, seconds + warm_up, queue))
+    floods.start()
+    time.sleep(warm_up)
+    actions, pages = asyncio.run(_timed_people(url, seconds))
+    counts = queue.get(timeout=120)
+    floods.join(60)
     out: dict[str, Any] = {
         "seconds_per_phase": seconds,
-        "action_p50_ms": {"idle": p50_ms(idle_actions), "attacked": p50_ms(actions)},
+        "action_p50_ms": {"idle": _p50_ms(idle_actions), "attacked": _p50_ms(actions)},
         "action_p95_ms_attacked": round(percentile(actions, 95) * 1e3, 2) if actions else None,
-        "page_p50_ms": {"idle": p50_ms(idle_pages), "attacked": p50_ms(pages)},
+        "page_p50_ms": {"idle": _p50_ms(idle_pages), "attacked": _p50_ms(pages)},
         "page_p95_ms_attacked": round(percentile(pages, 95) * 1e3, 2) if pages else None,
         "actions": {"idle": len(idle_actions), "attacked": len(actions)},
-        "floods": {k: dict(v) for k, v in counts.items()},
+        "floods": counts,
     }
     ratios = {}
     for key in ("action_p50_ms", "page_p50_ms"):

@@ -1,5 +1,8 @@
 """The visitors the abuse case of ``bench_server_load`` sends at a server, and the two people it times meanwhile.
 
+``all_floods`` runs the four floods together for a while (in a process of its own, so that the timed
+people's client is not slowed by the load generator's own event loop).
+
 Each coroutine runs until ``stop`` is set and counts what it got: a person acting at a three-person
 table (each action's latency), the page loading (index and scripts), a history and export flood, slow
 connections trickling their headers, a robot-API flood of slow ``simulation`` bids, and a claim flood at a
@@ -16,6 +19,7 @@ from typing import Any
 import httpx
 
 __all__ = [
+    "all_floods",
     "claim_flood",
     "history_flood",
     "page_loads",
@@ -169,3 +173,23 @@ async def claim_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> No
             if move is not None and view["claim"] is None:
                 await client.post(f"/api/tables/{tid}/actions", json=move, headers=auth)
             await asyncio.sleep(0.05)
+
+
+async def _floods(url: str, seconds: float) -> dict[str, dict[str, int]]:
+    stop = asyncio.Event()
+    counts: dict[str, Counter[str]] = {k: Counter() for k in ("history", "slow", "robot", "claims")}
+    tasks = [
+        asyncio.create_task(history_flood(url, stop, counts["history"])),
+        asyncio.create_task(slow_connections(url, stop, counts["slow"])),
+        asyncio.create_task(robot_flood(url, stop, counts["robot"])),
+        asyncio.create_task(claim_flood(url, stop, counts["claims"])),
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {k: dict(v) for k, v in counts.items()}
+
+
+def all_floods(url: str, seconds: float, results: Any) -> None:
+    """Run the four floods against ``url`` for ``seconds``; put what each got on the queue ``results``."""
+    results.put(asyncio.run(_floods(url, seconds)))
