@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from tribridge.testing import start_server as launch_server
+from tribridge.testing import ws_token_message
 
 
 def start_server(db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
@@ -357,9 +358,10 @@ def watch(url: str, table_id: str, token: str, stop: Any) -> None:
     from websockets.exceptions import WebSocketException
     from websockets.sync.client import connect
 
-    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws"
     try:
         with connect(ws_url, max_size=None) as ws:
+            ws.send(ws_token_message(token))
             while not stop.is_set():
                 try:
                     ws.recv(timeout=0.5)

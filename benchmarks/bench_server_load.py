@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks server_load bots     # (a) a person's wait for two pimc bots, alone and under load
     .venv/bin/python -m benchmarks server_load flood    # (b) /apis/brill/bid during an analysis flood; time to idle
+    .venv/bin/python -m benchmarks server_load abuse    # (c) a person and the page, idle then under four floods
     .venv/bin/python -m benchmarks server_load all --json
 
 Targets (issue 16): (a) with ``--bot-delay 0``, the wait per bot action at a table of one person and
@@ -16,6 +17,14 @@ Case (a) starts once ``/healthz`` says the server's solver processes are ready (
 the server). The loaded case also reports how much the all-bot tables played (views pushed to
 their watchers) and the /lead clients' latency: bots at all-bot tables and robot-API requests
 rank below a person's bots, so they slow down first.
+
+(c) abuse: a person's action at a three-person table and the page's load (index and scripts), idle (the
+baseline) and then while one client floods history pages and exports of a 40-deal table, 100 connections
+trickle their headers a byte a second, 16 clients ask ``/apis/3pab/bid`` with the slow ``simulation``
+model in a closed loop, and a person at a table of two ``pimc`` bots claims every trick again and again.
+Targets: the action's and the page's p50 within 3x of idle, and the robot API's 503 seen. The server runs
+with ``--max-connections-per-client 1000`` since every visitor here shares the loopback address, and with
+``--robot-queue 8`` so that 16 robot clients can fill the robot queue.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -35,6 +45,7 @@ import httpx
 import numpy as np
 import websockets
 
+from benchmarks import server_attacks
 from benchmarks.bench_server import (
     RawHttpClient,
     bid_requests,
@@ -45,13 +56,14 @@ from benchmarks.bench_server import (
     start_server,
     stop_server,
 )
+from tribridge.testing import ws_token_message
 
 PIMC_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 IDLE_CPU_SHARE = 0.10  # of one CPU, over a whole second
 
 
-def _ws_url(url: str, table_id: str, token: str) -> str:
-    return url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={token}"
+def _ws_url(url: str, table_id: str) -> str:
+    return url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws"
 
 
 async def _create(client: httpx.AsyncClient, chairs: list[dict[str, Any]], take: int | None) -> dict[str, Any]:
@@ -93,7 +105,8 @@ async def person_waits(url: str, bot_actions: int, max_seconds: float, seed: int
         table = await _create(client, PIMC_CHAIRS, take=0)
         tid, token = table["table_id"], table["token"]
         auth = {"Authorization": f"Bearer {token}"}
-        async with websockets.connect(_ws_url(url, tid, token), max_size=None) as ws:
+        async with websockets.connect(_ws_url(url, tid), max_size=None) as ws:
+            await ws.send(ws_token_message(token))
             view = json.loads(await ws.recv())
             since = time.perf_counter()
             while len(waits) < bot_actions and time.monotonic() < deadline:
@@ -135,7 +148,8 @@ def _summary(waits: list[float]) -> dict[str, Any]:
 async def _watch(url: str, table_id: str, token: str, stop: asyncio.Event) -> int:
     """Hold a WebSocket on a table until ``stop``; the number of views received."""
     seen = 0
-    async with websockets.connect(_ws_url(url, table_id, token), max_size=None) as ws:
+    async with websockets.connect(_ws_url(url, table_id), max_size=None) as ws:
+        await ws.send(ws_token_message(token))
         while not stop.is_set():
             try:
                 await asyncio.wait_for(ws.recv(), timeout=0.5)
@@ -330,6 +344,60 @@ def bench_flood(
     }
 
 
+# --------------------------------------------------------------------------------------------- (c) abuse
+
+
+async def _timed_people(url: str, seconds: float) -> tuple[list[float], list[float]]:
+    """Actions' and page loads' latencies over ``seconds``."""
+    stop = asyncio.Event()
+    actions: list[float] = []
+    pages: list[float] = []
+    people = [
+        asyncio.create_task(server_attacks.person_actions(url, stop, actions)),
+        asyncio.create_task(server_attacks.page_loads(url, stop, pages)),
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*people, return_exceptions=True)
+    return actions, pages
+
+
+def _p50_ms(values: list[float]) -> float | None:
+    return round(statistics.median(values) * 1e3, 2) if values else None
+
+
+def bench_abuse(url: str, seconds: float = 20.0, warm_up: float = 5.0) -> dict[str, Any]:
+    """(c) A person's action and the page's load, idle and under the four floods (run by a process of their own,
+    started ``warm_up`` seconds before the timing); ratios and what the floods got."""
+    idle_actions, idle_pages = asyncio.run(_timed_people(url, seconds))
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    floods = context.Process(target=server_attacks.all_floods, args=(url, seconds + warm_up, queue))
+    floods.start()
+    time.sleep(warm_up)
+    actions, pages = asyncio.run(_timed_people(url, seconds))
+    counts = queue.get(timeout=120)
+    floods.join(60)
+    out: dict[str, Any] = {
+        "seconds_per_phase": seconds,
+        "action_p50_ms": {"idle": _p50_ms(idle_actions), "attacked": _p50_ms(actions)},
+        "action_p95_ms_attacked": round(percentile(actions, 95) * 1e3, 2) if actions else None,
+        "page_p50_ms": {"idle": _p50_ms(idle_pages), "attacked": _p50_ms(pages)},
+        "page_p95_ms_attacked": round(percentile(pages, 95) * 1e3, 2) if pages else None,
+        "actions": {"idle": len(idle_actions), "attacked": len(actions)},
+        "floods": counts,
+    }
+    ratios = {}
+    for key in ("action_p50_ms", "page_p50_ms"):
+        idle, hit = out[key]["idle"], out[key]["attacked"]
+        ratios[key] = round(hit / idle, 2) if idle and hit else None
+    out["ratio_attacked_to_idle"] = ratios
+    out["robot_503_seen"] = counts["robot"].get("503", 0) > 0
+    out["target"] = "action and page p50 within 3x of idle; the robot API's 503 observed"
+    out["meets_target"] = out["robot_503_seen"] and all(r is not None and r <= 3 for r in ratios.values())
+    return out
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -340,12 +408,13 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("which", choices=["bots", "flood", "all"], nargs="?", default="all")
+    parser.add_argument("which", choices=["bots", "flood", "abuse", "all"], nargs="?", default="all")
     parser.add_argument("--bot-actions", type=int, default=40, help="bot actions timed per case of (a)")
     parser.add_argument("--tables", type=int, default=10, help="all-bot pimc tables in the loaded case of (a)")
     parser.add_argument("--lead-clients", type=int, default=10, help="concurrent /apis/brill/lead clients in (a)")
     parser.add_argument("--max-seconds", type=float, default=300.0, help="stop a case of (a) after this long")
     parser.add_argument("--flood-seconds", type=float, default=20.0)
+    parser.add_argument("--abuse-seconds", type=float, default=20.0, help="seconds of each phase of (c)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
@@ -364,6 +433,14 @@ def main(argv: list[str] | None = None) -> int:
             proc, url = start_server(Path(tmp) / "flood.sqlite", bot_delay=0.0)
             try:
                 results["flood"] = bench_flood(url, proc.pid, args.flood_seconds)
+            finally:
+                stop_server(proc)
+        if args.which in ("abuse", "all"):
+            extra = ("--max-connections-per-client", "1000", "--max-connections", "1000", "--robot-queue", "8")
+            proc, url = start_server(Path(tmp) / "abuse.sqlite", bot_delay=0.6, extra=extra)
+            try:
+                wait_until_ready(url)
+                results["abuse"] = bench_abuse(url, args.abuse_seconds)
             finally:
                 stop_server(proc)
     print_results(results, args.json)

@@ -32,6 +32,10 @@ class InvalidInput(ValueError):
         self.detail = shorten(str(message), MAX_MESSAGE_CHARS)
         super().__init__(f"{self.field}: {self.detail}")
 
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:
+        """Pickle by field and detail (it crosses from a solver process to the server)."""
+        return type(self), (self.field, self.detail)
+
 
 class IllegalAction(InvalidInput):
     """An action the rules do not allow in the current state (a call or a card)."""

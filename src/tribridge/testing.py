@@ -1,18 +1,21 @@
 """Helpers for driving a real tribridge server from tests, benchmarks and scripts.
 
 ``start_server`` runs ``tribridge serve`` in a child process on a free loopback port and waits until
-``/healthz`` answers; ``CHROMIUM`` and ``CHROMIUM_ARGS`` are how the browser checks start Debian's
-Chromium headless.
+``/healthz`` answers; ``ws_token_message`` is the first message a table's WebSocket sends (its token);
+``CHROMIUM`` and ``CHROMIUM_ARGS`` are how the browser checks start Debian's Chromium headless.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
+
+__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "start_server", "ws_token_message"]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -25,6 +28,11 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def ws_token_message(token: str) -> str:
+    """The first message of a table's WebSocket: the chair's token (``{"token": ...}``)."""
+    return json.dumps({"token": token})
 
 
 def start_server(

@@ -162,9 +162,13 @@ def test_10_mb_bad_call_gets_a_short_400(db_url):
 
 def test_long_bad_robot_request_gets_a_short_400(client):
     r = client.get(
-        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000}
+        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 10_000}
     )
     assert r.status_code == 400 and len(r.content) < SHORT
+    r = client.get(  # past the cap on the request line and headers (16 KiB)
+        "/apis/brill/bid", params={"seat": "N", "dealer": "N", "vul": "None", "ctx": "", "hand": "A" * 60_000}
+    )
+    assert r.status_code == 431 and len(r.content) < SHORT
 
 
 def test_lone_surrogate_in_a_bad_call_gets_400_not_500(client):
@@ -337,13 +341,14 @@ def test_websocket_origin_is_checked(db_url):
     with make_client(db_url, cors_origins=["https://friend.example"]) as c:
         tid, auth = new_table(c)
         token = auth["Authorization"].split()[1]
-        url = f"/api/tables/{tid}/ws?token={token}"
+        url = f"/api/tables/{tid}/ws"
         with pytest.raises(WebSocketDisconnect) as refused:
             with c.websocket_connect(url, headers={"Origin": "https://elsewhere.example"}):
                 pass
         assert refused.value.code == 1008
         for origin in ("http://testserver", "https://friend.example"):
             with c.websocket_connect(url, headers={"Origin": origin}) as ws:
+                ws.send_json({"token": token})
                 assert ws.receive_json()["table_id"] == tid
 
 

@@ -56,21 +56,25 @@ def test_rate_window_forgets_old_events():
 def test_sockets_per_table_are_limited(db_url):
     with make_client(db_url, sockets_per_table=2) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
-        url = f"/api/tables/{body['table_id']}/ws?token={body['token']}"
+        url, hello = f"/api/tables/{body['table_id']}/ws", {"token": body["token"]}
         with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
+            a.send_json(hello), b.send_json(hello)
             a.receive_json(), b.receive_json()
             with c.websocket_connect(url) as third:
+                third.send_json(hello)
                 message = third.receive()
                 assert message["type"] == "websocket.close" and message["code"] == 4429
                 assert "too many sockets" in message["reason"]
         with c.websocket_connect(url) as again:  # room again once they closed
+            again.send_json(hello)
             assert again.receive_json()["my_chair"] == 0
 
 
 def test_binary_frames_are_closed_with_1003(db_url):
     with make_client(db_url) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
-        with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token={body['token']}") as ws:
+        with c.websocket_connect(f"/api/tables/{body['table_id']}/ws") as ws:
+            ws.send_json({"token": body["token"]})
             ws.receive_json()
             ws.send_bytes(b"\x00\x01")
             message = ws.receive()
@@ -86,7 +90,8 @@ def test_all_bot_tables_pause_without_a_subscriber(db_url):
         assert table.log_len == 0  # nobody watches: not a single action
         r = c.post(f"/api/tables/{tid}/actions", headers={"Authorization": f"Bearer {watch}"}, json={"type": "next"})
         assert r.status_code == 403 and "watcher" in r.json()["error"]
-        with c.websocket_connect(f"/api/tables/{tid}/ws?token={watch}") as ws:
+        with c.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": watch})
             ws.receive_json()
             deadline = time.time() + 30
             while time.time() < deadline and table.log_len < 5:
@@ -115,7 +120,8 @@ def test_bots_decide_in_solver_processes_in_their_class(db_url):
             time.sleep(0.05)
         assert solver_pool().stats()["completed"]["INTERACTIVE"] > before["INTERACTIVE"]
         bots = c.post("/api/tables", json={"chairs": BOTS}).json()
-        with c.websocket_connect(f"/api/tables/{bots['table_id']}/ws?token={bots['watch_token']}") as ws:
+        with c.websocket_connect(f"/api/tables/{bots['table_id']}/ws") as ws:
+            ws.send_json({"token": bots["watch_token"]})
             ws.receive_json()
             while time.time() < deadline and solver_pool().stats()["completed"]["BATCH"] == before["BATCH"]:
                 time.sleep(0.05)
@@ -194,7 +200,8 @@ def test_bad_socket_tokens_still_close(db_url):
     with make_client(db_url, sockets_per_table=1) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
         with pytest.raises(WebSocketDisconnect):
-            with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token=wrong") as ws:
+            with c.websocket_connect(f"/api/tables/{body['table_id']}/ws") as ws:
+                ws.send_json({"token": "wrong"})
                 ws.receive_json()
 
 
@@ -224,4 +231,4 @@ def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_a
         after_first = gc.get_freeze_count()
         assert after_first > at_start
         assert c.get("/apis/brill/bid", params=params).status_code == 200
-        assert gc.get_freeze_count() == after_first  # once: later answers freeze nothing
+        assert gc.get_freeze_count() <= after_first  # once: later answers freeze nothing (frozen objects may die)

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from live_server import start_server
+from tribridge.testing import ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -38,6 +39,12 @@ def silent_websocket(url, path):
         head += sock.recv(1)
     assert head.startswith(b"HTTP/1.1 101"), head
     return sock
+
+
+def client_text_frame(text):
+    """A masked WebSocket text frame (what a client sends) holding ``text`` (under 126 bytes)."""
+    data, mask = text.encode(), os.urandom(4)
+    return bytes([0x81, 0x80 | len(data)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(data))
 
 
 def rss_kib(pid):
@@ -72,7 +79,8 @@ def test_never_reading_socket_does_not_freeze_the_table(db_url):
             for chair in (1, 2):
                 tokens[chair] = c.post(f"/api/tables/{tid}/seats/{chair}").json()["token"]
             headers = {ch: {"Authorization": f"Bearer {t}"} for ch, t in tokens.items()}
-            silent = silent_websocket(url, f"/api/tables/{tid}/ws?token={tokens[0]}")
+            silent = silent_websocket(url, f"/api/tables/{tid}/ws")
+            silent.sendall(client_text_frame(ws_token_message(tokens[0])))
             view = c.get(f"/api/tables/{tid}/state", headers=headers[0]).json()
             slowest, rss_early = 0.0, None
             for i in range(ACTIONS):  # every chair passes, then the next deal: views grow with the score sheet

@@ -167,8 +167,9 @@ def test_declarer_claim_needs_both_defenders_and_survives_restart(db_url):
         assert view(c2, tid, tokens[0])["tricks"]["declarer"] == 13
 
 
-def test_bots_answer_a_claim_as_double_dummy_says(client):
-    """A person claims at a table of two bots: they agree exactly when double dummy confirms; a concession always."""
+def test_bots_answer_a_claim_as_the_claimers_layouts_say(client):
+    """A person claims at a table of two bots: they agree exactly when the claim makes on every layout the claimer
+    could face; a concession always."""
     r = client.post("/api/tables", json={"chairs": ONE_HUMAN, "take": 0, "seed": 3})
     tid, token = r.json()["table_id"], r.json()["token"]
     deadline = time.time() + 60
@@ -186,13 +187,13 @@ def test_bots_answer_a_claim_as_double_dummy_says(client):
         else:
             time.sleep(0.02)
     assert v["claim"] is None
-    # claim every remaining trick: the bots agree exactly when double dummy confirms it
-    from tribridge.server.tables.bots import claim_is_sound
+    # claim every remaining trick: the bots agree exactly when it makes on every layout the claimer could face
+    from tribridge.server.tables.claims import claim_holds_everywhere
 
     table = client.app.state.manager.tables[tid]
     left = table.current().play.tricks_left
     assert act(client, tid, token, {"type": "claim", "tricks": left}).status_code == 200
-    sound = claim_is_sound(table.current())
+    sound = claim_holds_everywhere(table.current())
     while time.time() < deadline and view(client, tid, token)["claim"] is not None:
         time.sleep(0.05)
     answered = view(client, tid, token)
@@ -214,11 +215,44 @@ def _declarer_total(play):
     return max(totals) if declarer_side else min(totals)
 
 
+def _layouts_the_claimer_could_face(state, claimer):
+    """Every PlayState whose hidden cards (to ``claimer``) are dealt another way, voids respected (plain reference)."""
+    import itertools
+
+    from tribridge.cards import Deal
+    from tribridge.rules.play import PlayState
+
+    play = state.play
+    mine = state.seat_of(claimer)
+    seen = {mine, play.dummy}
+    hidden = [s for s in Seat if s not in seen]
+    unseen = sorted(c for s in hidden for c in play.remaining(s))
+    owners = [None] * 52
+    for s in Seat:
+        for c in play.deal[s].cards:
+            owners[c] = int(s)
+    out = []
+    for chosen in itertools.combinations(unseen, len(play.remaining(hidden[0]))):
+        rest = [c for c in unseen if c not in chosen]
+        if any(c // 13 in play.voids_shown[hidden[0]] for c in chosen):
+            continue
+        if any(c // 13 in play.voids_shown[hidden[1]] for c in rest):
+            continue
+        layout = list(owners)
+        for c in chosen:
+            layout[c] = int(hidden[0])
+        for c in rest:
+            layout[c] = int(hidden[1])
+        out.append(PlayState(Deal.from_owners(layout), play.contract, play.played))
+    return out
+
+
 @given(st.integers(0, 2**31))
 @settings(max_examples=8, deadline=None)
 def test_claim_check_agrees_with_exhaustive_search(seed):
-    """``claim_is_sound`` (double dummy) against a plain search of the last two tricks, for every claim size."""
-    from tribridge.server.tables.bots import claim_is_sound
+    """``claim_holds_everywhere`` against a plain search of the last two tricks on every layout the claimer could
+    face, for every claim size."""
+    from tribridge.server.tables.claims import claim_holds_everywhere
 
     rng = np.random.default_rng(seed)
     state = DealState.start(random_deal(rng), Seat.N)
@@ -228,13 +262,15 @@ def test_claim_check_agrees_with_exhaustive_search(seed):
         legal = state.play.legal_cards()
         state = state.apply(legal[int(rng.integers(len(legal)))])
     play = state.play
-    declarer_rest = _declarer_total(play) - play.declarer_tricks
     for claimer in state.players:
         on_declarer_side = (int(state.seat_of(claimer)) - int(play.contract.declarer)) % 2 == 0
-        best = declarer_rest if on_declarer_side else play.tricks_left - declarer_rest
+        worst = play.tricks_left
+        for layout in _layouts_the_claimer_could_face(state, claimer):
+            declarer_rest = _declarer_total(layout) - layout.declarer_tricks
+            worst = min(worst, declarer_rest if on_declarer_side else play.tricks_left - declarer_rest)
         for tricks in range(play.tricks_left + 1):
             claimed = state.apply(MakeClaim(tricks), claimer)
-            assert claim_is_sound(claimed) == (best >= tricks), (claimer, tricks, best)
+            assert claim_holds_everywhere(claimed) == (worst >= tricks), (claimer, tricks, worst)
 
 
 # --- finding 5: typed options, names ------------------------------------------------------------------

@@ -202,7 +202,8 @@ def test_invalid_actions_change_nothing(client):
 
 def test_websocket_pushes_every_change(client):
     tid, tokens = new_table(client)
-    with client.websocket_connect(f"/api/tables/{tid}/ws?token={tokens[1]}") as ws:
+    with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+        ws.send_json({"token": tokens[1]})
         first = ws.receive_json()
         assert first["my_chair"] == 1 and first["version"] == state(client, tid, tokens[1])["version"]
         view, token = turn_token(client, tid, tokens)
@@ -211,7 +212,8 @@ def test_websocket_pushes_every_change(client):
         assert pushed["version"] == first["version"] + 1 and pushed["auction"][-1]["call"] == "P"
         assert cards_in(pushed) <= set(pushed["hand"])
     with pytest.raises(Exception):
-        with client.websocket_connect(f"/api/tables/{tid}/ws?token=wrong") as ws:
+        with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:
+            ws.send_json({"token": "wrong"})
             ws.receive_json()
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from tribridge.errors import InvalidInput
+from tribridge.server.connections import ConnectionLimits
+from tribridge.server.edge import DEFAULT_BODY_TIMEOUT
 from tribridge.server.tables.limits import add_limit_flags, limits_from_args
 
 
@@ -50,7 +53,64 @@ def register(sub: argparse._SubParsersAction) -> None:
         "clients can name only the plug-ins enabled here; see docs/research.md)",
     )
     p.add_argument("--api-docs", action="store_true", help="serve the OpenAPI schema at /openapi.json (off by default)")
+    add_connection_flags(p)
     p.set_defaults(func=run)
+
+
+def add_connection_flags(p: argparse.ArgumentParser) -> None:
+    """Flags for the connection timeouts and caps, proxy trust and the Host allow-list (docs/server.md)."""
+    d = ConnectionLimits()
+    p.add_argument(
+        "--forwarded-allow-ips",
+        action="append",
+        default=[],
+        metavar="IP",
+        help="a proxy (IP address or network, or *) whose X-Forwarded-For/-Proto are believed (repeatable; "
+        "default: none, every client is its socket's address)",
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="a Host name the server answers for, e.g. bridge.example.org or *.example.org (repeatable; default: any)",
+    )
+    numbers = [  # (flag, type, default, what it bounds)
+        ("--header-timeout", float, d.header_timeout, "seconds a client has to send its request headers"),
+        ("--body-timeout", float, DEFAULT_BODY_TIMEOUT, "seconds a client has to send a request body"),
+        ("--keep-alive", int, d.keep_alive, "seconds an idle kept-alive connection stays open"),
+        ("--max-header-bytes", int, d.max_header_bytes, "cap on the request line and headers in bytes"),
+        ("--max-connections", int, d.total, "open connections in all"),
+        ("--max-connections-per-client", int, d.per_client, "open connections from one address"),
+        ("--ws-max-bytes", int, d.ws_max_bytes, "cap on a WebSocket message from a client in bytes"),
+    ]
+    for flag, kind, default, what in numbers:
+        p.add_argument(flag, type=kind, default=default, help=f"{what} (default {default:g})")
+    p.add_argument(
+        "--robot-queue",
+        type=int,
+        default=None,
+        help="robot-API jobs that may wait for a solver process; past it the robot API answers 503 "
+        "(default: the solver pool's limit, see docs/server.md)",
+    )
+
+
+def connection_limits(args: argparse.Namespace) -> ConnectionLimits:
+    """The ``ConnectionLimits`` of a parsed command line (``InvalidInput`` naming the flag of a bad value)."""
+    chosen = {
+        "--header-timeout": ("header_timeout", args.header_timeout),
+        "--keep-alive": ("keep_alive", args.keep_alive),
+        "--max-header-bytes": ("max_header_bytes", args.max_header_bytes),
+        "--max-connections": ("total", args.max_connections),
+        "--max-connections-per-client": ("per_client", args.max_connections_per_client),
+        "--ws-max-bytes": ("ws_max_bytes", args.ws_max_bytes),
+        "--body-timeout": ("body_timeout", args.body_timeout),
+    }
+    for flag, (_name, value) in chosen.items():
+        if value <= 0:
+            raise InvalidInput(flag, f"expected a number > 0, got {value}")
+    fields = {name: value for name, value in chosen.values() if name != "body_timeout"}
+    return ConnectionLimits(**fields, forwarded_allow_ips=tuple(args.forwarded_allow_ips))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -63,10 +123,11 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from tribridge.bots import plugins
-    from tribridge.dd import shutdown_pool
-    from tribridge.errors import InvalidInput
+    from tribridge.dd import Priority, configure_pool, shutdown_pool
+    from tribridge.dd.pool import DEFAULT_QUEUE_LIMITS
     from tribridge.server.app import create_app, default_db_path, setup_logging
-    from tribridge.server.edge import normalize_origin
+    from tribridge.server.edge import normalize_host, normalize_origin
+    from tribridge.server.protocols import uvicorn_options
     from tribridge.server.tables.store import sqlite_path, store_label
 
     if not 0 <= args.port <= 65535:
@@ -83,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
     origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
     for spec in args.plugin:
         plugins.enable(spec)
+    hosts = [normalize_host(h) for h in args.allowed_hosts]
+    connections = connection_limits(args)
+    if args.robot_queue is not None and args.robot_queue < 1:
+        raise InvalidInput("--robot-queue", f"expected a whole number >= 1, got {args.robot_queue}")
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -92,17 +157,29 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise InvalidInput("--port", f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     port = sock.getsockname()[1]
+    if args.robot_queue is not None:
+        configure_pool(queue_limits={**DEFAULT_QUEUE_LIMITS, Priority.ROBOT_API: args.robot_queue})
     app = create_app(
         db_path=db,
         bot_delay=args.bot_delay,
         log_requests=not args.no_access_log,
         cors_origins=origins,
         api_docs=args.api_docs,
+        body_timeout=args.body_timeout,
+        allowed_hosts=hosts,
+        max_header_bytes=connections.max_header_bytes,
     )
     app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {store_label(db)})", flush=True)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=5)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        **uvicorn_options(connections),
+    )
     server = uvicorn.Server(config)
     # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
     # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.

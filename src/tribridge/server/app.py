@@ -6,6 +6,7 @@ The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -23,7 +24,9 @@ from fastapi.staticfiles import StaticFiles
 from tribridge import __version__
 from tribridge.dd import solver_pool
 from tribridge.server.edge import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_HEADER_BYTES,
     DEFAULT_MAX_JSON_DEPTH,
     SECURITY_HEADERS,
     EdgeMiddleware,
@@ -32,7 +35,7 @@ from tribridge.server.edge import (
 from tribridge.server.errors import add_error_handlers
 from tribridge.server.heap import freeze_heap
 from tribridge.server.robot import ben, brill, three
-from tribridge.server.tables import review, routes
+from tribridge.server.tables import exports, review, routes
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.store import store_label
 
@@ -123,16 +126,27 @@ def create_app(
     api_docs: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
+    body_timeout: float = DEFAULT_BODY_TIMEOUT,
+    allowed_hosts: Iterable[str] = (),
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES,
 ) -> FastAPI:
     """The tribridge server app on the store ``db_path`` names (``store.open_store``; default: the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
     layouts the PIMC card search of the robot API samples per card; ``cors_origins``: other origins
     allowed to call the game endpoints (the robot APIs allow any); ``api_docs``: serve the OpenAPI
-    schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``: request limits (``server.edge``).
+    schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``, ``body_timeout``, ``max_header_bytes``: request limits,
+    ``allowed_hosts``: the ``Host`` names answered (empty: any) (``server.edge``).
     """
     robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
-    policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
+    policy = EdgePolicy(
+        max_body_bytes=max_body_bytes,
+        max_json_depth=max_json_depth,
+        cors_origins=tuple(cors_origins),
+        body_timeout=body_timeout,
+        allowed_hosts=tuple(allowed_hosts),
+        max_header_bytes=max_header_bytes,
+    )
     policy = policy.with_robot_paths(getattr(route, "path", "") for router in robot_routers for route in router.routes)
     path = db_path if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)
@@ -159,24 +173,31 @@ def create_app(
     )
     app.state.manager = manager
     app.state.robot_layouts = int(robot_layouts)
+    app.state.exports = exports.ExportCache()
 
     app.add_middleware(EdgeMiddleware, policy=policy)
     app.add_middleware(LogMiddleware, log_requests=log_requests)
     add_error_handlers(app)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        """Liveness: ok, the version, the number of tables, whether the solver processes have started (no paths)."""
-        return {
-            "ok": True,
+    async def healthz() -> JSONResponse:
+        """Health: ok (503 when not), the version, the number of tables, whether the solver processes have started,
+        and whether the store can commit (no paths)."""
+        store = manager.store
+        problem = "the store is not open" if store is None else await asyncio.to_thread(store.can_commit)
+        body = {
+            "ok": problem is None,
             "version": __version__,
             "tables": manager.table_count(),
             "solvers_ready": solver_pool().warmed(),
+            "store": problem or "ok",
         }
+        return JSONResponse(body, status_code=200 if problem is None else 503)
 
     for router in robot_routers:
         app.include_router(router)
     app.include_router(routes.router)
+    app.include_router(exports.router)
     app.include_router(review.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")

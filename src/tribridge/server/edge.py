@@ -8,8 +8,15 @@ reads the request:
   way round, since the bytes are counted as they arrive);
 - a ``POST``/``PUT``/``PATCH`` body must be ``application/json`` (415 otherwise; an empty body
   may come without a type), which rules out the cross-origin "simple request" with ``text/plain``;
-- a JSON body nested deeper than ``max_json_depth`` is refused with 400, measured by a linear
-  scan (:func:`json_depth`), never by a recursive parser;
+- a request body not complete within ``body_timeout`` seconds of its headers gets 408 (and the
+  connection is closed): a slow body holds no handler;
+- a JSON body nested deeper than ``max_json_depth`` is refused with 400, measured on the decoded
+  text (UTF-8, -16 or -32, as JSON allows) by a linear scan (:func:`json_depth`), never by a
+  recursive parser;
+- request headers (with the target) larger than ``max_header_bytes`` get 431 (uvicorn's own cap,
+  set to the same size, stops a slow sender's headers before they are complete);
+- with ``allowed_hosts`` set, a request or WebSocket whose ``Host`` is not one of them gets 400
+  (``*.example.org`` allows the subdomains);
 - the robot APIs (:meth:`EdgePolicy.is_robot_path`) answer any origin (``Access-Control-Allow-Origin: *``);
   everything else is same-origin, plus the origins of ``cors_origins``: a request or WebSocket
   handshake whose ``Origin`` is neither gets 403 (safe methods excepted for plain HTTP, whose
@@ -22,10 +29,12 @@ reads the request:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -33,22 +42,29 @@ from tribridge.errors import InvalidInput, shorten
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_MAX_ERROR_BYTES",
+    "DEFAULT_MAX_HEADER_BYTES",
     "DEFAULT_MAX_JSON_DEPTH",
     "ERROR_QUOTE_CHARS",
     "SECURITY_HEADERS",
     "EdgeMiddleware",
     "EdgePolicy",
+    "decode_json_text",
     "error_body",
+    "header_bytes",
     "json_depth",
     "json_depth_reference",
+    "normalize_host",
     "normalize_origin",
 ]
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024
 DEFAULT_MAX_JSON_DEPTH = 32
 DEFAULT_MAX_ERROR_BYTES = 1024
+DEFAULT_BODY_TIMEOUT = 10.0
+DEFAULT_MAX_HEADER_BYTES = 16 * 1024
 ERROR_QUOTE_CHARS = 200
 
 # Scripts, styles, images and connections from this server only; nothing may frame the page.
@@ -80,8 +96,8 @@ _CORS_NAMES = frozenset(
 )
 _SECURITY_NAMES = frozenset(name for name, _ in SECURITY_HEADERS)
 # a JSON string (escapes included); what is left once strings are removed holds the brackets that nest
-_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_JSON_BRACKET = re.compile(rb"[\[\]{}]")
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 Scope = Mapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -91,12 +107,14 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 def json_depth(body: bytes) -> int:
     """The deepest nesting of arrays and objects in JSON text (brackets inside strings do not count).
 
-    Linear and non-recursive: strings are cut out by one regular expression, then the brackets
-    left are counted. Text that is not JSON gets a number too (the parser refuses it later).
+    The body is decoded first as a JSON parser reads it (UTF-8, -16 or -32, told by its first
+    bytes), so no encoding hides a bracket. Linear and non-recursive: strings are cut out by one
+    regular expression, then the brackets left are counted. Text that is not JSON gets a number
+    too (the parser refuses it later).
     """
     depth = deepest = 0
-    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub(b'""', body)):
-        if bracket in (b"[", b"{"):
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub('""', decode_json_text(body))):
+        if bracket in ("[", "{"):
             depth += 1
             deepest = max(deepest, depth)
         else:
@@ -104,11 +122,16 @@ def json_depth(body: bytes) -> int:
     return deepest
 
 
+def decode_json_text(body: bytes) -> str:
+    """JSON bytes as text, in the encoding ``json.loads`` would read them with (bad bytes replaced)."""
+    return body.decode(json.detect_encoding(body), "replace")
+
+
 def json_depth_reference(body: bytes) -> int:
     """The same as :func:`json_depth`, one character at a time (the readable reference)."""
     depth = deepest = 0
     in_string = escaped = False
-    for char in body.decode("utf-8", "replace"):
+    for char in decode_json_text(body):
         if in_string:
             if escaped:
                 escaped = False
@@ -143,6 +166,25 @@ def normalize_origin(origin: str, field_name: str = "cors_origins") -> str:
     return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
+def normalize_host(host: str) -> str:
+    """A host name for ``allowed_hosts`` (``example.org``, ``*.example.org``, ``127.0.0.1``, ``[::1]``), lower case."""
+    text = str(host).strip().lower().rstrip(".")
+    bare = text[2:] if text.startswith("*.") else text
+    if not bare or not re.fullmatch(r"[a-z0-9.\-]+|\[[0-9a-f:.]+\]", bare):
+        raise InvalidInput(
+            "--allowed-hosts", f"expected a host name such as example.org, got {shorten(repr(host), 80)}"
+        )
+    return text
+
+
+def _host_name(host: str) -> str:
+    """The name part of a ``Host`` header (no port), lower case."""
+    text = host.strip().lower()
+    if text.startswith("["):
+        return text.split("]", 1)[0] + "]"
+    return text.rsplit(":", 1)[0].rstrip(".") if ":" in text else text.rstrip(".")
+
+
 def error_body(message: str) -> bytes:
     """``{"error": message}`` as JSON bytes, the message cut to a short prefix."""
     return json.dumps({"error": shorten(message, ERROR_QUOTE_CHARS)}).encode()
@@ -158,26 +200,34 @@ class EdgePolicy:
     cors_origins: tuple[str, ...] = ()
     robot_prefixes: tuple[str, ...] = ("/apis/",)
     robot_paths: frozenset[str] = field(default_factory=lambda: frozenset({"/apis"}))
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    allowed_hosts: tuple[str, ...] = ()
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
 
     def __post_init__(self) -> None:
-        for name in ("max_body_bytes", "max_json_depth", "max_error_bytes"):
+        for name in ("max_body_bytes", "max_json_depth", "max_error_bytes", "max_header_bytes"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidInput(name, f"expected a positive integer, got {shorten(repr(value), 80)}")
+        if isinstance(self.body_timeout, bool) or not isinstance(self.body_timeout, (int, float)):
+            raise InvalidInput("body_timeout", f"expected seconds, got {shorten(repr(self.body_timeout), 80)}")
+        if self.body_timeout <= 0:
+            raise InvalidInput("body_timeout", f"expected seconds > 0, got {self.body_timeout}")
         origins = tuple(normalize_origin(o) for o in self.cors_origins)
         object.__setattr__(self, "cors_origins", origins)
         object.__setattr__(self, "robot_paths", frozenset(self.robot_paths))
+        object.__setattr__(self, "allowed_hosts", tuple(normalize_host(h) for h in self.allowed_hosts))
 
     def with_robot_paths(self, paths: Iterable[str]) -> EdgePolicy:
         """This policy with more exact robot-API paths (e.g. the routes of a robot router at the root)."""
-        return EdgePolicy(
-            self.max_body_bytes,
-            self.max_json_depth,
-            self.max_error_bytes,
-            self.cors_origins,
-            self.robot_prefixes,
-            self.robot_paths | frozenset(paths),
-        )
+        return replace(self, robot_paths=self.robot_paths | frozenset(paths))
+
+    def host_allowed(self, host: str | None) -> bool:
+        """True without an allow-list, else when ``Host`` (its name, port dropped) is listed or under a ``*.`` entry."""
+        if not self.allowed_hosts:
+            return True
+        name = _host_name(host or "")
+        return any(name == h or (h.startswith("*.") and name.endswith(h[1:])) for h in self.allowed_hosts)
 
     def is_robot_path(self, path: str) -> bool:
         """True for the robot APIs, which answer any origin."""
@@ -193,6 +243,12 @@ class EdgePolicy:
         return origin.strip().rstrip("/").lower() in self.cors_origins
 
 
+def header_bytes(scope: Scope) -> int:
+    """The size of a request's target and headers as sent (names, values and their separators)."""
+    target = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+    return target + sum(len(k) + len(v) + 4 for k, v in scope.get("headers", ()))
+
+
 def _header(scope: Scope, name: bytes) -> str | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
@@ -206,6 +262,10 @@ def _is_json_type(content_type: str | None) -> bool:
 
 class _TooLarge(Exception):
     """The body passed the limit while it was read."""
+
+
+class _TooSlow(Exception):
+    """The body was not complete by the deadline."""
 
 
 async def _send_error(send: Send, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
@@ -231,13 +291,19 @@ class EdgeMiddleware:
             await self.app(scope, receive, send)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        origin = _header(scope, b"origin")
-        if self.policy.is_robot_path(scope["path"]) or self.policy.origin_allowed(origin, _header(scope, b"host")):
+        origin, host = _header(scope, b"origin"), _header(scope, b"host")
+        if header_bytes(scope) > self.policy.max_header_bytes:
+            reason = "headers too large"
+        elif not self.policy.host_allowed(host):
+            reason = "host not served here"
+        elif self.policy.is_robot_path(scope["path"]) or self.policy.origin_allowed(origin, host):
             await self.app(scope, receive, send)
             return
+        else:
+            reason = "origin not allowed"
         message = await receive()  # websocket.connect; closing before accepting answers the handshake with 403
         if message["type"] == "websocket.connect":
-            await send({"type": "websocket.close", "code": 1008, "reason": "origin not allowed"})
+            await send({"type": "websocket.close", "code": 1008, "reason": reason})
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path, method = scope["path"], scope["method"]
@@ -245,6 +311,13 @@ class EdgeMiddleware:
         robot = self.policy.is_robot_path(path)
         cors = self._cors_headers(robot, origin)
         reply = self._wrap_send(send, cors)
+        if header_bytes(scope) > self.policy.max_header_bytes:
+            message = f"headers: larger than the limit of {self.policy.max_header_bytes} bytes"
+            await _send_error(reply, 431, message, [(b"connection", b"close")])
+            return
+        if not self.policy.host_allowed(_header(scope, b"host")):
+            await _send_error(reply, 400, "host: this server does not answer for that Host (see --allowed-hosts)")
+            return
         if method == "OPTIONS" and origin is not None and _header(scope, b"access-control-request-method"):
             await self._preflight(robot, origin, scope, reply)
             return
@@ -264,6 +337,10 @@ class EdgeMiddleware:
         except _TooLarge:
             await _send_error(reply, 413, self._too_large(), [(b"connection", b"close")])
             return
+        except _TooSlow:
+            message = f"body: not received within {self.policy.body_timeout:g} s"
+            await _send_error(reply, 408, message, [(b"connection", b"close")])
+            return
         if method in BODY_METHODS and body and content_type is None:
             await _send_error(reply, 415, f"{method} bodies must be application/json (no Content-Type was sent)")
             return
@@ -278,11 +355,15 @@ class EdgeMiddleware:
         return f"body: larger than the limit of {self.policy.max_body_bytes} bytes"
 
     async def _read_body(self, receive: Receive) -> bytes:
-        """The whole request body, counted as it arrives; _TooLarge past the limit."""
+        """The whole request body, counted as it arrives; _TooLarge past the limit, _TooSlow past the deadline."""
         chunks: list[bytes] = []
         size = 0
+        deadline = time.monotonic() + self.policy.body_timeout
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                raise _TooSlow from None
             if message["type"] != "http.request":
                 break
             chunk = message.get("body", b"")

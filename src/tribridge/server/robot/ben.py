@@ -130,19 +130,19 @@ def answer_ben_explain(params: Mapping[str, str]) -> dict[str, Any]:
 @router.get("/bid")
 async def ben_bid(request: Request) -> JSONResponse:
     """BEN's /bid: the call for the seat on turn."""
-    return brill.answer_json(lambda: answer_ben_bid(request.query_params))
+    return await brill.robot_answer(answer_ben_bid, brill.query_of(request))
 
 
 @router.get("/lead")
-def ben_lead(request: Request) -> JSONResponse:
+async def ben_lead(request: Request) -> JSONResponse:
     """BEN's /lead: the opening lead."""
-    return brill.answer_json(lambda: answer_ben_card(request.query_params, True, brill.layouts_for(request)))
+    return await brill.robot_answer(answer_ben_card, brill.query_of(request), True, brill.layouts_for(request))
 
 
 @router.get("/play")
-def ben_play(request: Request) -> JSONResponse:
+async def ben_play(request: Request) -> JSONResponse:
     """BEN's /play: the next card (dummy's when the declarer asks on dummy's turn)."""
-    return brill.answer_json(lambda: answer_ben_card(request.query_params, False, brill.layouts_for(request)))
+    return await brill.robot_answer(answer_ben_card, brill.query_of(request), False, brill.layouts_for(request))
 
 
 @router.get("/explain")

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
+from tribridge.dd.pool import in_solver_process
 from tribridge.four import natural4
 from tribridge.four.natural4.inference import pimc_with_auction
 from tribridge.four.rules import Auction4, to_brill
@@ -31,20 +32,32 @@ DEFAULT_LAYOUTS = 32
 router = APIRouter()
 
 
-def _params(request: Request) -> Mapping[str, str]:
-    return request.query_params
-
-
 def layouts_for(request: Request) -> int:
     """Layouts per card decision configured on the app (``create_app(robot_layouts=...)``)."""
     return int(getattr(request.app.state, "robot_layouts", DEFAULT_LAYOUTS))
 
 
 def answer_json(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
-    """Run an answer builder and send its dict as JSON (bad input raises ``InvalidInput``: the app answers 400)."""
+    """Run a cheap answer builder here and send its dict as JSON (bad input raises ``InvalidInput``: 400)."""
     answer = fn()
     freeze_heap_once("robot answer")  # the first answer has loaded the bidder or player: freeze what it loaded
     return JSONResponse(answer)
+
+
+async def robot_answer(fn: Callable[..., dict[str, Any]], *args: Any) -> JSONResponse:
+    """One robot-API decision as one ``ROBOT_API`` job on the solver pool, awaited (the event loop never waits).
+
+    ``fn`` is a top-level answer builder and ``args`` plain values (the query as a dict), since the job
+    runs in a solver process. Bad input raises ``InvalidInput`` (400); a full queue ``QueueFull`` (503).
+    """
+    answer = await solver_pool().run(fn, *args, priority=Priority.ROBOT_API)
+    freeze_heap_once("robot answer")  # what the first answer left here (the pool's machinery) lives on: freeze it
+    return JSONResponse(answer)
+
+
+def query_of(request: Request) -> dict[str, str]:
+    """The request's query parameters as a plain dict (the last value of a repeated one, as ``.get`` reads)."""
+    return dict(request.query_params)
 
 
 # ---- four-handed: /apis/brill -------------------------------------------------------------
@@ -127,11 +140,15 @@ def answer_bid(params: Mapping[str, str]) -> dict[str, Any]:
 @router.get("/apis/brill/bid")
 async def brill_bid(request: Request) -> JSONResponse:
     """The natural bidder's call for the seat on turn."""
-    return answer_json(lambda: answer_bid(_params(request)))
+    return await robot_answer(answer_bid, query_of(request))
 
 
 def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
-    """Run a card decision (sampling and solving) as one ROBOT_API job on the solver pool; QueueFull if full."""
+    """Run a card decision (sampling and solving) as one ROBOT_API job on the solver pool; QueueFull if full.
+
+    Inside a solver process (a robot-API job already) it runs right here."""
+    if in_solver_process():
+        return fn(*args)
     return solver_pool().call(fn, *args, priority=Priority.ROBOT_API)
 
 
@@ -172,12 +189,12 @@ def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LA
 
 
 @router.get("/apis/brill/lead")
-def brill_lead(request: Request) -> JSONResponse:
+async def brill_lead(request: Request) -> JSONResponse:
     """The opening lead of declarer's left-hand opponent."""
-    return answer_json(lambda: answer_card(_params(request), lead=True, layouts=layouts_for(request)))
+    return await robot_answer(answer_card, query_of(request), True, layouts_for(request))
 
 
 @router.get("/apis/brill/play")
-def brill_play(request: Request) -> JSONResponse:
+async def brill_play(request: Request) -> JSONResponse:
     """The next card (dummy's when declarer asks on dummy's turn)."""
-    return answer_json(lambda: answer_card(_params(request), lead=False, layouts=layouts_for(request)))
+    return await robot_answer(answer_card, query_of(request), False, layouts_for(request))

@@ -23,7 +23,14 @@ from tribridge.four.rules import Contract4, parse_ctx
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
 from tribridge.rules.view import bidding_view
 from tribridge.server.robot import params as rp
-from tribridge.server.robot.brill import DEFAULT_LAYOUTS, answer_json, card_answer, layouts_for, on_solver_pool
+from tribridge.server.robot.brill import (
+    DEFAULT_LAYOUTS,
+    card_answer,
+    layouts_for,
+    on_solver_pool,
+    query_of,
+    robot_answer,
+)
 
 ENDPOINTS = ["/apis/3pab/bid", "/apis/3pab/lead", "/apis/3pab/play"]
 CARD_MODELS = ["pimc"]
@@ -149,18 +156,18 @@ async def three_root() -> JSONResponse:
 
 
 @router.get("/apis/3pab/bid")
-def three_bid(request: Request) -> JSONResponse:
-    """A bot's call for the three-player seat on turn."""
-    return answer_json(lambda: answer_bid3(request.query_params))
+async def three_bid(request: Request) -> JSONResponse:
+    """A bot's call for the three-player seat on turn (every model, ``simulation`` too, on the solver pool)."""
+    return await robot_answer(answer_bid3, query_of(request))
 
 
 @router.get("/apis/3pab/lead")
-def three_lead(request: Request) -> JSONResponse:
+async def three_lead(request: Request) -> JSONResponse:
     """The opening lead (declarer's left-hand opponent in play seats)."""
-    return answer_json(lambda: answer_card3(request.query_params, lead=True, layouts=layouts_for(request)))
+    return await robot_answer(answer_card3, query_of(request), True, layouts_for(request))
 
 
 @router.get("/apis/3pab/play")
-def three_play(request: Request) -> JSONResponse:
+async def three_play(request: Request) -> JSONResponse:
     """The next card; the declarer asks for the widow's (dummy's) card."""
-    return answer_json(lambda: answer_card3(request.query_params, lead=False, layouts=layouts_for(request)))
+    return await robot_answer(answer_card3, query_of(request), False, layouts_for(request))

@@ -104,7 +104,8 @@ export class TableConnection {
       return;
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${proto}://${location.host}${this.base()}/ws?token=${encodeURIComponent(this.token)}`;
+    // the token goes in the first message, never in the URL (URLs end up in logs)
+    const url = `${proto}://${location.host}${this.base()}/ws`;
     let socket;
     try {
       socket = new WebSocket(url);
@@ -113,6 +114,7 @@ export class TableConnection {
     }
     this.socket = socket;
     socket.onopen = () => {
+      socket.send(JSON.stringify({ token: this.token }));
       this.retryMs = 500;
       this.onStatus("live");
     };

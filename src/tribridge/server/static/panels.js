@@ -126,9 +126,11 @@ export function renderScoreSheet(box, view, onReview) {
   addRow("Above the line", sheet.above);
   addRow("Total", sheet.totals, "total");
   table.append(foot);
+  const shown = (sheet.deals || []).length;
+  const older = sheet.deals_total > shown ? ` The last ${shown} of ${sheet.deals_total} deals are shown.` : "";
   box.append(el("div", { className: "sheet-scroll" }, table), el("p", { className: "muted caption" },
     "Contract and result: = made exactly, +1 one over, −2 two down; the declarer's points are underlined."
-    + (onReview ? " A deal's number reopens it." : "")));
+    + (onReview ? " A deal's number reopens it." : "") + older));
   for (const rubber of sheet.rubbers || []) {
     const winner = rubber.winner_chair;
     box.append(el("p", { className: "rubber" },

@@ -4,8 +4,9 @@ The server runs ``bot_decision`` as one job on the solver pool (``tribridge.dd.s
 class the caller gives, so a bot's sampling and solving happen in a solver process; called anywhere
 else, ``bot_action``'s solves go to the pool in that class (``tribridge.dd.solving_at``).
 
-A bot answers a claim by itself: it agrees exactly when double dummy confirms that the claimer's
-side can take at least the claimed number of the remaining tricks from here.
+A bot answers a claim by itself: it agrees only when the claim makes, double dummy, on every layout
+the claimer could face (``server.tables.claims``), so a dispute tells the claimer nothing about the
+cards it has not seen.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ from typing import Any
 
 from tribridge.bots import BOT_PAIRS, bot_parts, get_bot
 from tribridge.cards import Card, Deal, Seat
-from tribridge.dd import Priority, solve_position, solving_at
+from tribridge.dd import Priority, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
+from tribridge.server.tables.claims import claim_holds_everywhere
 
-__all__ = ["bot_action", "bot_decision", "warm_up", "bot_names", "check_bot_name", "claim_is_sound"]
+__all__ = ["bot_action", "bot_decision", "warm_up", "bot_names", "check_bot_name"]
 
 log = logging.getLogger("tribridge.server.tables")
 WARM_UP_DEAL = "N:AKQ2.KJ4.Q73.A95 J84.QT98.K52.J73 T976.753.AJ8.K62 53.A62.T964.QT84"
@@ -42,25 +44,12 @@ def check_bot_name(name: Any, field_name: str) -> str:
     return name.strip().lower()
 
 
-def claim_is_sound(state: DealState, priority: Priority = Priority.INTERACTIVE) -> bool:
-    """Whether double dummy confirms the pending claim: the claimer's side can take its tricks from here."""
-    claim, play = state.claim, state.play
-    if claim is None or play is None or play.turn is None:
-        raise InvalidInput("claim", "there is no pending claim")
-    with solving_at(priority):
-        best_for_turn = max(solve_position(play).values())
-    claimer_seat = state.seat_of(claim.player)
-    same_side = (int(claimer_seat) - int(play.turn)) % 2 == 0
-    claimer_best = best_for_turn if same_side else play.tricks_left - best_for_turn
-    return claimer_best >= claim.tricks
-
-
 def bot_action(
     bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
 ) -> dict[str, Any]:
     """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call or a card."""
     if state.claim is not None:
-        return {"type": "accept_claim" if claim_is_sound(state, priority) else "dispute_claim"}
+        return {"type": "accept_claim" if claim_holds_everywhere(state, priority) else "dispute_claim"}
     bot = get_bot(bot_name)
     if state.phase == "auction":
         bidder = getattr(bot, "bidder", bot)

@@ -5,11 +5,15 @@ A table is *live* while something happened at it (created, an action, a subscrib
 ``tables_per_client`` live tables, when ``live_tables`` tables are live in all, or when the
 client (``creations_per_minute_per_client``) or everyone (``creations_per_minute``) created that
 many tables in the last minute. A table takes at most ``sockets_per_table`` WebSocket subscribers.
+A player makes at most ``claims_per_deal`` claims in one deal (400 past it); a table plays at most
+``deals_per_table`` deals (400 on the ``next`` past it); a client exports at most
+``exports_per_minute_per_client`` game records a minute (429).
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 import unicodedata
 from collections import deque
@@ -43,6 +47,9 @@ class TableLimits:
     idle_seconds: float = 3600.0
     analysis_queue: int = 32
     send_timeout: float = 5.0
+    claims_per_deal: int = 3
+    deals_per_table: int = 1000
+    exports_per_minute_per_client: int = 20
 
 
 LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field
@@ -52,6 +59,9 @@ LIMIT_FLAGS = {  # ``tribridge serve`` flag -> TableLimits field
     "--max-client-creations-per-minute": "creations_per_minute_per_client",
     "--max-sockets-per-table": "sockets_per_table",
     "--analysis-queue": "analysis_queue",
+    "--max-claims-per-deal": "claims_per_deal",
+    "--max-deals-per-table": "deals_per_table",
+    "--max-client-exports-per-minute": "exports_per_minute_per_client",
 }
 
 
@@ -119,8 +129,15 @@ class RateWindow:
         return max(1, int(events[0] + self.seconds - now + 0.999))
 
 
+# letters and symbols that render as nothing (Hangul fillers, the blank Braille pattern, ...)
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e\u17b4\u17b5")
+# the names the server gives chairs itself: "Bot (pimc)", "Player 2"
+RESERVED_NAME = re.compile(r"^\s*(bot\s*[(\[{<]|bot$|player\s*\d)", re.IGNORECASE)
+
+
 def check_name(value: Any, field: str) -> str:
-    """A player's name: text of 1..40 characters without control characters or lone surrogates, trimmed."""
+    """A player's name: 1..40 characters, trimmed, something visible in it; no control, format, blank-looking or
+    separator characters but the plain space; not one the server gives chairs itself ("Bot (...)", "Player N")."""
     if not isinstance(value, str):
         raise InvalidInput(field, f"expected a name (text), got {type(value).__name__}")
     name = value.strip()
@@ -130,6 +147,15 @@ def check_name(value: Any, field: str) -> str:
         raise InvalidInput(field, "a name must be valid Unicode text (it holds a lone surrogate)") from None
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
         raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters, got {len(name)}")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+    categories = [unicodedata.category(ch) for ch in name]
+    if any(cat in ("Cc", "Cf", "Cs", "Co", "Cn") for cat in categories):
         raise InvalidInput(field, "a name may not hold control, format or unassigned characters")
+    if any(cat in ("Zl", "Zp") or (cat == "Zs" and ch != " ") for ch, cat in zip(name, categories)):
+        raise InvalidInput(field, "a name may not hold line or paragraph separators, or spaces other than ' '")
+    if any(ch in BLANK_LOOKING for ch in name):
+        raise InvalidInput(field, "a name may not hold characters that show as blank (such as U+3164, U+2800)")
+    if not any(cat[0] in "LNPS" for cat in categories):
+        raise InvalidInput(field, "a name must hold a visible letter, digit or sign")
+    if RESERVED_NAME.match(unicodedata.normalize("NFKC", name)):
+        raise InvalidInput(field, "a name may not look like the server's own ('Bot (...)', 'Player N')")
     return name

@@ -48,6 +48,7 @@ BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after 
 ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
 ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
+COMMIT_RETRY_SECONDS = 1.0  # a bot action the store failed to commit is tried again after this
 
 
 def analyse_at_priority(
@@ -82,6 +83,7 @@ class TableManager:
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
         self.bots_pending: set[tuple[str, int]] = set()  # (table id, version) with a bot task on its way
+        self.bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]] = {}  # table id -> (version, its bot's task)
         self.creations = RateWindow(60.0)
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
@@ -336,6 +338,7 @@ class TableManager:
                 self.refresh(table)
                 if expect_version is not None and expect_version != table.version:
                     raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
+                table.check_caps(chair, action, self.limits.claims_per_deal, self.limits.deals_per_table)
                 prepared: Prepared = table.prepare(chair, action)
                 try:
                     self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
@@ -415,22 +418,35 @@ class TableManager:
             return
         if table.current().phase == "done" and not table.all_bots and self.analysis is not None:
             self.analysis.request(table)
+        self._cancel_stale_bot(table)
         due, chair = self.bot_chair_due(table)
         key = (table.table_id, table.version)
         if not due or key in self.bots_pending:
             return
         self.bots_pending.add(key)
         task = asyncio.get_running_loop().create_task(self._bot_turn(table, chair, table.version))
+        self.bot_tasks[table.table_id] = (table.version, task)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
         task.add_done_callback(lambda _t: self.bots_pending.discard(key))
 
+    def _cancel_stale_bot(self, table: Table) -> None:
+        """Cancel the bot task of an older version of ``table`` (its queued solver job is dropped with it)."""
+        entry = self.bot_tasks.get(table.table_id)
+        if entry is None:
+            return
+        version, task = entry
+        if task.done() or version != table.version:
+            del self.bot_tasks[table.table_id]
+            if not task.done() and task is not asyncio.current_task():
+                task.cancel()
+
     async def _bot_turn(self, table: Table, chair: int | None, version: int) -> None:
+        """Decide, then act ``bot_delay`` seconds after the table's last change, however long the decision took."""
+        started = time.monotonic()
         try:
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
             if self.peers is None:
-                await self._bot_act(table, chair, version)
+                await self._bot_act(table, chair, version, started)
                 return
 
             def still_due() -> bool:
@@ -438,20 +454,35 @@ class TableManager:
                 return table.version == version and not self.stopping
 
             key = f"bot:{table.table_id}:{version}"  # one process takes the turn; another when it dies
-            await self.peers.with_lease(key, lambda: self._bot_act(table, chair, version), still_due)
+            await self.peers.with_lease(key, lambda: self._bot_act(table, chair, version, started), still_due)
         except asyncio.CancelledError:
             raise
-        except Conflict:
-            return
         except Exception:  # noqa: BLE001 - a bot failure must not kill the server; log it
             log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
 
-    async def _bot_act(self, table: Table, chair: int | None, version: int) -> None:
-        """Decide and act for the bot on turn, unless the table moved on meanwhile."""
+    async def _bot_act(self, table: Table, chair: int | None, version: int, started: float) -> None:
+        """Decide and act for the bot on turn ``bot_delay`` after ``started``, unless the table moved on meanwhile."""
         action = await self._bot_decision(table, chair, version)
         if action is None or table.version != version or self.stopping:
             return
-        await self.act(table, chair, action, expect_version=version, by_bot=True)
+        wait = self.bot_delay - (time.monotonic() - started)
+        if wait > 0:
+            await asyncio.sleep(wait)  # every call and card shows after the same delay, forced or not
+        await self._commit_bot_action(table, chair, action, version)
+
+    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> None:
+        """Act for the bot; a commit the store failed is tried again until it lands or the table moves on."""
+        while table.version == version and not self.stopping:
+            try:
+                await self.act(table, chair, action, expect_version=version, by_bot=True)
+                return
+            except Conflict:
+                return
+            except InvalidInput:
+                raise  # an illegal bot action is a bug: logged by the caller, not retried
+            except Exception:  # noqa: BLE001 - e.g. the store could not commit: the table must go on
+                log.exception("bot action not committed; retrying", extra={"table_id": table.table_id})
+                await asyncio.sleep(COMMIT_RETRY_SECONDS)
 
     async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
         """The bot's action (None once the table moved on); retried while the solver queue is full."""

@@ -3,12 +3,14 @@
 ``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token, finished deals only). For every
 card: the double-dummy tricks of the declaring side once it is played, and the tricks it cost its
 side (0 for a double-dummy best card) with the cards that were best instead. Computed with
-``tribridge.dd`` (one batched DDS call per deal) and cached per deal.
+``tribridge.dd`` (one batched DDS call per deal) as one ``ANALYSIS`` job on the solver pool, awaited
+(never on the server's threads), and cached per deal.
 """
 
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Header
 
 from tribridge.cards import Card, Seat
-from tribridge.dd import position_after, solve_positions
+from tribridge.dd import Priority, position_after, solve_positions, solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
@@ -24,7 +26,7 @@ from tribridge.server.errors import NotFound
 from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.routes import seated
 
-__all__ = ["review_deal", "review_record", "router"]
+__all__ = ["named_review", "review_deal", "review_on_pool", "review_record", "review_text", "router"]
 
 router = APIRouter()
 
@@ -107,20 +109,51 @@ def _declarer_tricks_before(state: DealState) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=256)
-def _review_cached(record_text: str) -> str:
+REVIEW_CACHE_SIZE = 256
+
+
+def review_text(record_text: str) -> str:
+    """The review of a stored finished deal (its ``DealRecord`` JSON text) as JSON text."""
     return json.dumps(review_deal(DealRecord.from_json(record_text).state()))
+
+
+@lru_cache(maxsize=REVIEW_CACHE_SIZE)
+def _review_cached(record_text: str) -> str:
+    return review_text(record_text)
+
+
+_REVIEWS: OrderedDict[str, str] = OrderedDict()  # record text -> review text, computed on the pool
+
+
+async def review_on_pool(record: dict[str, Any]) -> str:
+    """The review text of a stored finished deal, from the cache or as one ``ANALYSIS`` job on the solver pool."""
+    key = json.dumps(record, sort_keys=True)
+    if key in _REVIEWS:
+        _REVIEWS.move_to_end(key)
+        return _REVIEWS[key]
+    text = await solver_pool().run(review_text, key, priority=Priority.ANALYSIS)
+    _REVIEWS[key] = text
+    while len(_REVIEWS) > REVIEW_CACHE_SIZE:
+        _REVIEWS.popitem(last=False)
+    return str(text)
+
+
+def named_review(
+    text: str, chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """A review's JSON with the players named by chair when known."""
+    review = json.loads(text)
+    chair_of = {seat: i for i, seat in enumerate(chair_seats or ())}
+    review["chair_of_player"] = {seat: chair_of.get(seat) for seat in review.get("seats", {}) or {}}
+    review["names"] = list(names) if names is not None else None
+    return review
 
 
 def review_record(
     record: dict[str, Any], chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """The review of a stored finished deal (``DealRecord.to_json()``), cached; players named by chair when known."""
-    review = json.loads(_review_cached(json.dumps(record, sort_keys=True)))
-    chair_of = {seat: i for i, seat in enumerate(chair_seats or ())}
-    review["chair_of_player"] = {seat: chair_of.get(seat) for seat in review.get("seats", {}) or {}}
-    review["names"] = list(names) if names is not None else None
-    return review
+    return named_review(_review_cached(json.dumps(record, sort_keys=True)), chair_seats, names)
 
 
 def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] | None:
@@ -131,7 +164,9 @@ def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] 
 
 
 @router.get("/api/tables/{table_id}/deals/{deal_no}/review")
-def deal_review(manager: Manager, table_id: str, deal_no: str, authorization: str | None = Header(default=None)) -> Any:
+async def deal_review(
+    manager: Manager, table_id: str, deal_no: str, authorization: str | None = Header(default=None)
+) -> Any:
     """A finished deal's review for a chair of the table (Bearer token); 404 until the deal is over."""
     try:
         number = int(deal_no)
@@ -141,6 +176,6 @@ def deal_review(manager: Manager, table_id: str, deal_no: str, authorization: st
     entry = _find_record(table.history, number)
     if entry is None:
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")
-    review = review_record(entry["record"], entry.get("chair_seats"), entry.get("players"))
+    review = named_review(await review_on_pool(entry["record"]), entry.get("chair_seats"), entry.get("players"))
     review["deal_no"] = number
     return review

@@ -6,16 +6,14 @@ manager comes from ``deps.Manager``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from fastapi import APIRouter, Header, Request, WebSocket
-from fastapi.responses import PlainTextResponse
 
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
-from tribridge.rules.game import DealRecord
-from tribridge.rules.lin import history_to_lin
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.bots import bot_names
@@ -25,9 +23,10 @@ from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, visible_cards
 
-__all__ = ["router", "token_from"]
+__all__ = ["client_of", "router", "seated", "token_from"]
 
 BINARY_CLOSE_CODE = 1003  # "unsupported data"
+AUTH_SECONDS = 5.0  # a WebSocket must send its token this soon after it opens
 
 
 def token_from(authorization: str | None) -> str | None:
@@ -51,7 +50,8 @@ async def read_json(request: Request) -> Any:
         raise InvalidInput("body", "expected a JSON object") from None
 
 
-def _client(request: Request) -> str:
+def client_of(request: Request) -> str:
+    """The client's address (a proxy's client only when the proxy is trusted: ``--forwarded-allow-ips``)."""
     return request.client.host if request.client is not None else "unknown"
 
 
@@ -88,7 +88,7 @@ async def list_bots() -> dict[str, Any]:
 async def create_table(manager: Manager, request: Request) -> Any:
     """Create a table (optionally taking a chair with ``take``); ``seed`` is echoed only when chosen."""
     body = await read_json(request)
-    table, token = manager.create(body, _client(request))
+    table, token = manager.create(body, client_of(request))
     out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
     if "seed" in table.config["deals"]:
         out["seed"] = table.config["deals"]["seed"]
@@ -151,55 +151,43 @@ async def action(
     return view_for(table, chair)
 
 
-@router.get("/api/tables/{table_id}/export.json")
-async def export_json(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as JSON records."""
-    table, _chair = seated(manager, table_id, authorization)
-    return {
-        "table_id": table_id,
-        "scheme": table.scheme,
-        "chairs": table.chairs,
-        "deals": table.history,
-        "score_sheet": score_sheet(table),
-    }
-
-
-@router.get("/api/tables/{table_id}/export.pbn")
-async def export_pbn(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as PBN."""
-    table, _chair = seated(manager, table_id, authorization)
-    text = "% PBN 2.1\n% EXPORT\n" + "\n".join(
-        DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
-        for r in table.history
-    )
-    return PlainTextResponse(text, media_type="application/x-chess-pbn")
-
-
-@router.get("/api/tables/{table_id}/export.lin")
-async def export_lin(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as LIN (BBO's hand viewer), one line per deal."""
-    table, _chair = seated(manager, table_id, authorization)
-    return PlainTextResponse(history_to_lin(table.history), media_type="text/plain; charset=utf-8")
-
-
 @router.websocket("/api/tables/{table_id}/ws")
-async def ws(manager: Manager, websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-    """Push the chair's view on connect and after every change; text from the client is ignored."""
-    await subscribe_socket(manager, websocket, table_id, token)
+async def ws(manager: Manager, websocket: WebSocket, table_id: str) -> None:
+    """Push the chair's view once the first message ``{"token": ...}`` names a chair, and after every change."""
+    await subscribe_socket(manager, websocket, table_id)
 
 
-async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, token: str | None) -> None:
-    """Serve one WebSocket: check the token, subscribe (within the per-table limit), read until it closes."""
+async def first_message_token(websocket: WebSocket) -> str | None:
+    """The token of the socket's first message ``{"token": "..."}`` (sent within ``AUTH_SECONDS``), or None."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+    except TimeoutError:
+        return None
+    text = message.get("text") if message["type"] == "websocket.receive" else None
+    try:
+        data = json.loads(text) if text else None
+    except ValueError:
+        return None
+    token = data.get("token") if isinstance(data, dict) else None
+    return token if isinstance(token, str) else None
+
+
+async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
+    """Serve one WebSocket: read the token from its first message, subscribe (within the per-table limit), read
+    until it closes. A token in the URL is refused (URLs end up in logs)."""
     table = manager.tables.get(table_id)
     if table is None:
         await websocket.close(code=4404)
         return
-    try:
-        chair = manager.chair_of(table, token)
-    except Forbidden:
-        await websocket.close(code=4403)
-        return
     await websocket.accept()
+    if "token" in websocket.query_params:
+        await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')
+        return
+    try:
+        chair = manager.chair_of(table, await first_message_token(websocket))
+    except Forbidden as exc:
+        await websocket.close(code=4403, reason=str(exc)[:120])
+        return
     try:
         sub = manager.subscribe(table, chair, websocket)
     except TooMany as exc:

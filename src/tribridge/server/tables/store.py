@@ -164,6 +164,9 @@ class Store(Protocol):
     def release_lease(self, key: str, owner: str) -> None:
         """Give up the lease ``key`` if ``owner`` holds it."""
 
+    def can_commit(self) -> str | None:
+        """None when a write commits right now, else why not (for ``/healthz``)."""
+
     def put_analysis(self, table_id: str, deal_no: int, document: str) -> None:
         """Store (or replace) the JSON text of deal ``deal_no``'s post-deal analysis."""
 

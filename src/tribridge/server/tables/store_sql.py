@@ -348,6 +348,14 @@ class SqlStore:
         with self.transaction() as tx:
             tx.execute("DELETE FROM leases WHERE lease_key = ? AND owner = ?", (key, owner))
 
+    def can_commit(self) -> str | None:
+        """None when a write commits right now (a lease row that expires at once), else why not."""
+        try:
+            self.acquire_lease("health-probe", "health-probe", 0.0)
+        except Exception as exc:  # noqa: BLE001 - any driver's failure to commit is the answer
+            return f"the store cannot commit: {exc}"[:200]
+        return None
+
     def put_analysis(self, table_id: str, deal_no: int, document: str) -> None:
         """Store (or replace) the JSON text of deal ``deal_no``'s post-deal analysis."""
         with self.transaction() as tx:

@@ -85,6 +85,7 @@ class Prepared:
     state: DealState
     deal_no: int
     record: dict[str, Any] | None = None
+    claimer: int | None = None  # the chair, when the action is a claim
 
 
 @dataclass
@@ -102,6 +103,8 @@ class Table:
     analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
+    sheet_memo: tuple[int, dict[str, Any]] | None = None  # (deals finished, their score sheet)
 
     # --- facts -----------------------------------------------------------------------------------
     @property
@@ -201,7 +204,7 @@ class Table:
         player = self.player_of(chair)
         new = state.apply(self._action_of(state, chair, kind, action), player)
         record = self.record_of(new, self.deal_no) if new.phase == "done" else None
-        return Prepared(new, self.deal_no, record)
+        return Prepared(new, self.deal_no, record, chair if kind == "claim" else None)
 
     def _action_of(self, state: DealState, chair: int, kind: str, action: dict[str, Any]) -> Action:
         """The rules' action for a JSON action (its fields type-checked); the turn checked for calls and cards."""
@@ -224,10 +227,22 @@ class Table:
             raise InvalidInput(key, f"expected a {key} like {example}, got {text!r}"[:200])
         return Call.parse(text, "call") if key == "call" else Card.parse(text, "card")
 
+    def check_caps(self, chair: int | None, action: Any, claims_per_deal: int, deals: int) -> None:
+        """Refuse (400) a claim by a chair that made ``claims_per_deal`` claims in this deal, and the ``next``
+        past the table's ``deals`` deals."""
+        kind = action.get("type") if isinstance(action, dict) else None
+        if kind == "claim" and chair is not None and self.claims.get(chair, 0) >= claims_per_deal:
+            raise IllegalAction("type", f"at most {claims_per_deal} claims per player in a deal: play on")
+        if kind == "next" and self.deal_no >= deals:
+            raise IllegalAction("type", f"this table has played its limit of {deals} deals: start a new table")
+
     def install(self, prepared: Prepared) -> None:
         """Make a prepared state current (after it is committed)."""
         if prepared.deal_no != self.deal_no:
             self.analysis.clear()  # analyses are kept for the current deal only
+            self.claims.clear()
+        if prepared.claimer is not None:
+            self.claims[prepared.claimer] = self.claims.get(prepared.claimer, 0) + 1
         self.state, self.deal_no = prepared.state, prepared.deal_no
         self.log_len += 1
         if prepared.record is not None:
@@ -295,7 +310,16 @@ def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any
 
 
 def score_sheet(table: Table) -> dict[str, Any]:
-    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won)."""
+    """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won).
+
+    Kept on the table until another deal finishes (treat it as read-only)."""
+    memo = table.sheet_memo
+    if memo is None or memo[0] != len(table.history):
+        table.sheet_memo = memo = (len(table.history), _score_sheet(table))
+    return memo[1]
+
+
+def _score_sheet(table: Table) -> dict[str, Any]:
     scheme = get_scheme(table.scheme)
     names = ("0", "1", "2")
     deals = []

@@ -15,7 +15,19 @@ from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.server.tables.table import Table, score_sheet
 
-__all__ = ["card_list", "pending_analysis", "seat_view_json", "view_for", "visible_cards"]
+__all__ = [
+    "VIEW_DEALS",
+    "VIEW_RUBBERS",
+    "card_list",
+    "pending_analysis",
+    "score_summary",
+    "seat_view_json",
+    "view_for",
+    "visible_cards",
+]
+
+VIEW_DEALS = 20  # deals of the score sheet a view carries (the newest); the rest: GET /api/tables/{id}/history
+VIEW_RUBBERS = 10
 
 ChairOf = Callable[[Seat | None], int | None]
 
@@ -129,6 +141,19 @@ def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
     return analysis
 
 
+def score_summary(table: Table) -> dict[str, Any]:
+    """The score sheet as a view carries it: totals, games, the newest ``VIEW_DEALS`` deals and ``VIEW_RUBBERS``
+    rubbers, and how many there are in all (a view stays small however long the table plays)."""
+    sheet = score_sheet(table)
+    return dict(
+        sheet,
+        deals=sheet["deals"][-VIEW_DEALS:],
+        rubbers=sheet["rubbers"][-VIEW_RUBBERS:],
+        deals_total=len(sheet["deals"]),
+        rubbers_total=len(sheet["rubbers"]),
+    )
+
+
 def view_for(table: Table, chair: int) -> dict[str, Any]:
     """The view of ``chair``: its ``SeatView`` as JSON plus the table's public facts; never a hidden card."""
     state = table.current()
@@ -142,7 +167,7 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "my_chair": chair,
     }
     view.update(seat_view_json(sv, table.chair_of_player))
-    view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
+    view.update({"result": None, "scores": None, "score_sheet": score_summary(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
         record = last or table.record_of(state, table.deal_no)

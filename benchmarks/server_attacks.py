@@ -1,0 +1,195 @@
+"""The visitors the abuse case of ``bench_server_load`` sends at a server, and the two people it times meanwhile.
+
+``all_floods`` runs the four floods together for a while (in a process of its own, so that the timed
+people's client is not slowed by the load generator's own event loop).
+
+Each coroutine runs until ``stop`` is set and counts what it got: a person acting at a three-person
+table (each action's latency), the page loading (index and scripts), a history and export flood, slow
+connections trickling their headers, a robot-API flood of slow ``simulation`` bids, and a claim flood at a
+table with two ``pimc`` bots (every claim makes the bots check it on the claimer's layouts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from typing import Any
+
+import httpx
+
+__all__ = [
+    "all_floods",
+    "claim_flood",
+    "history_flood",
+    "page_loads",
+    "person_actions",
+    "robot_flood",
+    "slow_connections",
+]
+
+PAGE = ("/", "/app.js", "/api.js", "/style.css")
+SLOW_BID = {"seat": "N", "dealer": "N", "ctx": "", "hand": "AKQ2.KJ4.T98.762", "model": "simulation"}
+
+
+async def _three_people(client: httpx.AsyncClient) -> tuple[str, dict[int, dict[str, str]]]:
+    made = (await client.post("/api/tables", json={"chairs": [{"kind": "human"}] * 3, "take": 0})).json()
+    tid, tokens = made["table_id"], {0: made["token"]}
+    for chair in (1, 2):
+        tokens[chair] = (await client.post(f"/api/tables/{tid}/seats/{chair}")).json()["token"]
+    return tid, {c: {"Authorization": f"Bearer {t}"} for c, t in tokens.items()}
+
+
+async def person_actions(url: str, stop: asyncio.Event, latencies: list[float], pace: float = 0.05) -> None:
+    """People at a three-person table passing out deal after deal; the latency of each action."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        tid, auth = await _three_people(client)
+        view = (await client.get(f"/api/tables/{tid}/state", headers=auth[0])).json()
+        while not stop.is_set():
+            chair, action = (
+                (0, {"type": "next"})
+                if view["phase"] == "done"
+                else (view["turn_chair"], {"type": "call", "call": "P"})
+            )
+            start = time.perf_counter()
+            r = await client.post(f"/api/tables/{tid}/actions", json=action, headers=auth[chair])
+            latencies.append(time.perf_counter() - start)
+            view = (
+                r.json()
+                if r.status_code == 200
+                else (await client.get(f"/api/tables/{tid}/state", headers=auth[0])).json()
+            )
+            await asyncio.sleep(pace)
+
+
+async def page_loads(url: str, stop: asyncio.Event, latencies: list[float], pace: float = 0.2) -> None:
+    """The web page loading (its index and scripts, one after another); the time for the whole page."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        while not stop.is_set():
+            start = time.perf_counter()
+            for path in PAGE:
+                (await client.get(path)).raise_for_status()
+            latencies.append(time.perf_counter() - start)
+            await asyncio.sleep(pace)
+
+
+async def history_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """One player asking for history pages and exports of a long table in a closed loop."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        tid, auth = await _three_people(client)
+        for _ in range(40):  # forty passed-out deals
+            view = (await client.get(f"/api/tables/{tid}/state", headers=auth[0])).json()
+            while view["phase"] != "done":
+                view = (
+                    await client.post(
+                        f"/api/tables/{tid}/actions",
+                        json={"type": "call", "call": "P"},
+                        headers=auth[view["turn_chair"]],
+                    )
+                ).json()
+            await client.post(f"/api/tables/{tid}/actions", json={"type": "next"}, headers=auth[0])
+        i = 0
+        while not stop.is_set():
+            path = ("history?offset=0&limit=100", "export.json", "export.pbn")[i % 3]
+            r = await client.get(f"/api/tables/{tid}/{path}", headers=auth[0])
+            counts[f"{path.split('?')[0]} {r.status_code}"] += 1
+            i += 1
+
+
+async def _one_slow_connection(host: str, port: int, stop: asyncio.Event, counts: Counter[str]) -> None:
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(host, port)
+        except OSError:
+            counts["refused"] += 1
+            await asyncio.sleep(0.5)
+            continue
+        counts["opened"] += 1
+        request = b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 1000
+        try:
+            for byte in request:
+                if stop.is_set() or reader.at_eof():
+                    break
+                writer.write(bytes([byte]))
+                await writer.drain()
+                try:
+                    answer = await asyncio.wait_for(reader.read(200), 1.0)
+                except TimeoutError:
+                    continue
+                counts["closed_by_server" if not answer else f"answered {answer[9:12].decode()}"] += 1
+                break
+        except OSError:
+            counts["closed_by_server"] += 1
+        writer.close()
+
+
+async def slow_connections(url: str, stop: asyncio.Event, counts: Counter[str], sockets: int = 100) -> None:
+    """``sockets`` connections each sending its headers a byte a second, reopened whenever the server closes one."""
+    host, port = url.removeprefix("http://").split(":")
+    await asyncio.gather(*(_one_slow_connection(host, int(port), stop, counts) for _ in range(sockets)))
+
+
+async def robot_flood(url: str, stop: asyncio.Event, counts: Counter[str], clients: int = 16) -> None:
+    """``clients`` closed-loop clients asking /apis/3pab/bid with the slow ``simulation`` model."""
+
+    async def one() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            while not stop.is_set():
+                r = await client.get("/apis/3pab/bid", params=SLOW_BID)
+                counts[str(r.status_code)] += 1
+                if r.status_code == 503:
+                    await asyncio.sleep(0.05)
+
+    await asyncio.gather(*(one() for _ in range(clients)))
+
+
+def _first_move(view: dict[str, Any]) -> dict[str, Any] | None:
+    if view["phase"] == "done":
+        return {"type": "next"}
+    if not view.get("my_turn"):
+        return None
+    if view["phase"] == "auction":
+        return {"type": "call", "call": "P" if "P" in view["legal_calls"] else view["legal_calls"][0]}
+    return {"type": "play", "card": view["legal_cards"][0]}
+
+
+async def claim_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> None:
+    """A person at a table with two pimc bots claiming every trick again and again (until the cap says no)."""
+    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+        chairs = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
+        made = (await client.post("/api/tables", json={"chairs": chairs, "take": 0})).json()
+        tid, auth = made["table_id"], {"Authorization": f"Bearer {made['token']}"}
+        while not stop.is_set():
+            view = (await client.get(f"/api/tables/{tid}/state", headers=auth)).json()
+            if view["can_claim"] and view["claim"] is None and view["phase"] == "play":
+                left = 13 - view["tricks"]["declarer"] - view["tricks"]["defenders"]
+                r = await client.post(
+                    f"/api/tables/{tid}/actions", json={"type": "claim", "tricks": left}, headers=auth
+                )
+                counts[f"claim {r.status_code}"] += 1
+                if r.status_code == 200:
+                    continue
+            move = _first_move(view)
+            if move is not None and view["claim"] is None:
+                await client.post(f"/api/tables/{tid}/actions", json=move, headers=auth)
+            await asyncio.sleep(0.05)
+
+
+async def _floods(url: str, seconds: float) -> dict[str, dict[str, int]]:
+    stop = asyncio.Event()
+    counts: dict[str, Counter[str]] = {k: Counter() for k in ("history", "slow", "robot", "claims")}
+    tasks = [
+        asyncio.create_task(history_flood(url, stop, counts["history"])),
+        asyncio.create_task(slow_connections(url, stop, counts["slow"])),
+        asyncio.create_task(robot_flood(url, stop, counts["robot"])),
+        asyncio.create_task(claim_flood(url, stop, counts["claims"])),
+    ]
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {k: dict(v) for k, v in counts.items()}
+
+
+def all_floods(url: str, seconds: float, results: Any) -> None:
+    """Run the four floods against ``url`` for ``seconds``; put what each got on the queue ``results``."""
+    results.put(asyncio.run(_floods(url, seconds)))

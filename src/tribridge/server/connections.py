@@ -1,0 +1,105 @@
+"""Connection hygiene: the timeouts and caps on connections (``ConnectionLimits``) and their counter (``ConnectionGate``).
+
+uvicorn's own HTTP protocol keeps a connection that sends nothing, or trickles its headers a byte at a
+time, open for ever, and counts no connections per client. ``server.protocols.uvicorn_options`` gives
+``uvicorn.Config`` the server's protocol classes (h11 based), which:
+
+- close a connection whose request headers are not complete within ``header_timeout`` seconds of its
+  first byte (or of the connection, or of the end of the previous response): silently when nothing was
+  sent, with 408 otherwise;
+- refuse a connection past ``per_client`` open connections from one address, or ``total`` in all,
+  with 503 and ``Retry-After`` (WebSocket connections count until they close); addresses of trusted
+  proxies (``forwarded_allow_ips``) count only towards the total, since every client of a proxy shares them;
+- and set uvicorn's header-size cap (``max_header_bytes``), keep-alive timeout, WebSocket message cap
+  (``ws_max_bytes``), proxy-header trust (none unless ``forwarded_allow_ips`` names addresses) and no
+  ``Server`` header.
+
+A slow request *body* is the edge's to bound (``EdgePolicy.body_timeout``).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass, field
+
+from tribridge.errors import InvalidInput
+from tribridge.server.edge import DEFAULT_MAX_HEADER_BYTES
+
+__all__ = ["ConnectionGate", "ConnectionLimits", "parse_networks"]
+
+
+@dataclass(frozen=True)
+class ConnectionLimits:
+    """Timeouts and caps on connections (see the module doc); ``tribridge serve`` flags set them."""
+
+    header_timeout: float = 10.0
+    keep_alive: int = 5
+    max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
+    per_client: int = 64
+    total: int = 512
+    ws_max_bytes: int = 1024
+    forwarded_allow_ips: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in ("header_timeout", "keep_alive", "max_header_bytes", "per_client", "total", "ws_max_bytes"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise InvalidInput(name, f"expected a positive number, got {value!r}"[:120])
+        parse_networks(self.forwarded_allow_ips)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_networks(entries: tuple[str, ...], field_name: str = "--forwarded-allow-ips") -> list[Network]:
+    """IP addresses or networks (``10.0.0.1``, ``10.0.0.0/8``, ``::1``); ``*`` is every address."""
+    out: list[Network] = []
+    for entry in entries:
+        text = entry.strip()
+        if text == "*":
+            out += [ipaddress.ip_network("0.0.0.0/0"), ipaddress.ip_network("::/0")]
+            continue
+        try:
+            out.append(ipaddress.ip_network(text, strict=False))
+        except ValueError:
+            raise InvalidInput(field_name, f"expected an IP address or network, got {text!r}"[:120]) from None
+    return out
+
+
+@dataclass
+class ConnectionGate:
+    """Counts open connections per client address and in all; admits or refuses new ones."""
+
+    limits: ConnectionLimits
+    open_by_client: dict[str, int] = field(default_factory=dict)
+    open_total: int = 0
+
+    def __post_init__(self) -> None:
+        self._proxies = parse_networks(self.limits.forwarded_allow_ips)
+
+    def is_proxy(self, host: str) -> bool:
+        """Whether ``host`` is a trusted proxy (its connections count only towards the total)."""
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return any(address in network for network in self._proxies)
+
+    def admit(self, host: str) -> str | None:
+        """Count a new connection from ``host``; None when admitted, else why it is refused (nothing counted)."""
+        if self.open_total >= self.limits.total:
+            return f"too many connections to this server (limit {self.limits.total}); try again shortly"
+        if not self.is_proxy(host) and self.open_by_client.get(host, 0) >= self.limits.per_client:
+            return f"too many connections from your address (limit {self.limits.per_client}); close some first"
+        self.open_total += 1
+        self.open_by_client[host] = self.open_by_client.get(host, 0) + 1
+        return None
+
+    def release(self, host: str) -> None:
+        """Forget one connection from ``host``."""
+        self.open_total = max(0, self.open_total - 1)
+        left = self.open_by_client.get(host, 0) - 1
+        if left > 0:
+            self.open_by_client[host] = left
+        else:
+            self.open_by_client.pop(host, None)
