@@ -171,8 +171,8 @@ class TableManager:
         table_id, _, what = notice.partition(":")
         targets = list(self.tables.values()) if notice == "*" else [self._cached(table_id)]
         for table in targets:
-            if table is None:
-                continue
+            if table is None or (what.isdigit() and int(what) <= table.log_len):
+                continue  # unknown, or an action this process has (its own, most often)
             changed = self.refresh(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
                 document = self.store.get_analysis(table.table_id, table.deal_no)
