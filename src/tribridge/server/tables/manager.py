@@ -198,6 +198,7 @@ class TableManager:
                 try:
                     result = analyse_at_priority(state, scheme, seats, names)
                     self.store.put_analysis(table_id, deal_no, json.dumps(result))
+                    log.info("analysis computed", extra={"event": "analysis", "table_id": table_id})
                     return result
                 finally:
                     self.store.release_lease(key, owner)
