@@ -26,7 +26,16 @@ from pathlib import Path
 import httpx
 import psycopg
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "MISSING_REASON", "PgServer", "free_port", "pg_bin_dir", "start_server"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "MISSING_REASON",
+    "PgServer",
+    "child_pids",
+    "free_port",
+    "pg_bin_dir",
+    "start_server",
+]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -46,6 +55,20 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def child_pids(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
 
 
 def start_server(

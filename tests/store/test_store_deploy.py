@@ -16,25 +16,12 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tribridge.testing import free_port, start_server
+from tribridge.testing import child_pids, free_port, start_server
 
 pytestmark = pytest.mark.slow
 
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 NGINX = "/usr/sbin/nginx"
-
-
-def _children(pid):
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 def play_a_little(base, ws_base=None):
@@ -67,7 +54,7 @@ def play_a_little(base, ws_base=None):
 def test_serve_with_two_workers_on_one_port(pg_server):
     proc, url = start_server(pg_server.new_database(), "--workers", "2")
     try:
-        workers = _children(proc.pid)
+        workers = child_pids(proc.pid)
         assert len(workers) == 2, workers
         play_a_little(url)
     finally:
