@@ -210,3 +210,12 @@ def test_a_deal_is_analysed_once_and_both_processes_show_it(two_servers):
         logs.append(proc.communicate(timeout=30)[1])
     computed = [line for text in logs for line in text.splitlines() if '"event": "analysis"' in line and tid in line]
     assert len(computed) == 1, computed
+
+
+def test_a_socket_on_the_other_process_finds_a_table_just_created(two_servers):
+    _db, (a, b), _procs = two_servers
+    for _ in range(5):
+        made = httpx.post(f"{a}/api/tables", json={"chairs": HUMANS, "take": 0}).json()
+        ws_url = b.replace("http://", "ws://") + f"/api/tables/{made['table_id']}/ws?token={made['token']}"
+        with connect(ws_url, open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["version"] == 1

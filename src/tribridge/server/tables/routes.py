@@ -182,10 +182,11 @@ async def ws(manager: Manager, websocket: WebSocket, table_id: str, token: str |
 
 async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, token: str | None) -> None:
     """Serve one WebSocket: check the token, subscribe (within the per-table limit), read until it closes."""
-    table = manager.tables.get(table_id)
+    table = manager.find(table_id)  # on a shared store, also a table another process created
     if table is None:
         await websocket.close(code=4404)
         return
+    manager.refresh(table)
     try:
         chair = manager.chair_of(table, token)
     except Forbidden:
