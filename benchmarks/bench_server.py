@@ -32,7 +32,7 @@ from tribridge.testing import start_server as launch_server
 from tribridge.testing import ws_token_message
 
 
-def start_server(db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
+def start_server(db: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
     """Start `tribridge serve` on a free port, quietly; the process and its URL once /healthz answers."""
     return launch_server(db, *extra, bot_delay=bot_delay, log_level="warning")
 

@@ -3,7 +3,6 @@ game stores on both backends (``db_url``: a fresh SQLite file or a fresh databas
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
@@ -11,16 +10,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import watched_page
-from pg import MISSING_REASON, PgServer, pg_bin_dir
-from tribridge.testing import CHROMIUM, CHROMIUM_ARGS
-
-
-def free_port() -> int:
-    """A TCP port that is free right now on the loopback interface."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
+from tribridge.testing import CHROMIUM, CHROMIUM_ARGS, MISSING_REASON, PgServer, free_port, pg_bin_dir
 
 BACKENDS = ["sqlite", "postgres"]
 
@@ -46,6 +36,14 @@ def _store_url(request: pytest.FixtureRequest, folder: Path) -> str:
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh, empty game store for one test: an SQLite file, or a new database on the session's PostgreSQL."""
     return _store_url(request, tmp_path)
+
+
+@pytest.fixture()
+def another_db_url(request: pytest.FixtureRequest, db_url: str, tmp_path: Path) -> str:
+    """A second fresh store on the same backend as ``db_url``."""
+    if "://" in db_url:
+        return request.getfixturevalue("pg_server").new_database()
+    return str(tmp_path / "another.sqlite")
 
 
 @pytest.fixture(scope="module", params=BACKENDS)

@@ -1,6 +1,5 @@
 """Durability: `tribridge serve` in a subprocess, killed with SIGKILL mid-game, restarted on the same store."""
 
-import os
 import signal
 import subprocess
 import sys
@@ -11,26 +10,13 @@ import httpx
 import pytest
 
 from live_server import start_server
+from tribridge.testing import child_pids
 
 pytestmark = pytest.mark.slow
 
 
 def auth(token):
     return {"Authorization": f"Bearer {token}"}
-
-
-def _children(pid: int) -> list[int]:
-    """Process ids whose parent is ``pid`` (Linux /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = open(f"/proc/{entry}/stat").read()
-            except OSError:
-                continue
-            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-                found.append(int(entry))
-    return found
 
 
 def _alive(pids: list[int]) -> list[int]:
@@ -86,7 +72,7 @@ def test_sigkill_loses_no_acknowledged_action(db_url):
             deadline = time.time() + 30
             while len(acked) < 25 and time.time() < deadline:
                 time.sleep(0.02)
-            children = _children(proc.pid)
+            children = child_pids(proc.pid)
             proc.send_signal(signal.SIGKILL)
             proc.wait(10)
             stop.set()

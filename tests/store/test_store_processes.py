@@ -183,3 +183,39 @@ def test_sigkill_keeps_acknowledged_actions_and_the_other_process_takes_the_bot_
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 proc.communicate(timeout=30)
+
+
+def test_a_deal_is_analysed_once_and_both_processes_show_it(two_servers):
+    _db, (a, b), procs = two_servers
+    tid, tokens = three_human_table(a, b)
+    with (
+        connect(a.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[0]}"),
+        connect(b.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[1]}"),
+    ):
+        for step in range(3):  # three passes: the deal is over
+            here = (a, b)[step % 2]
+            _chair, token = turn_token(here, tid, tokens)
+            r = httpx.post(f"{here}/api/tables/{tid}/actions", headers=auth(token), json={"type": "call", "call": "P"})
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 120
+        views = [state(u, tid, tokens[0]) for u in (a, b)]
+        while any(v["analysis"].get("pending") for v in views) and time.monotonic() < deadline:
+            time.sleep(0.5)
+            views = [state(u, tid, tokens[0]) for u in (a, b)]
+        assert views[0]["phase"] == "done" and views[0]["analysis"]["declarer_tricks"] is not None
+        assert views[0] == views[1]
+    logs = []
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+        logs.append(proc.communicate(timeout=30)[1])
+    computed = [line for text in logs for line in text.splitlines() if '"event": "analysis"' in line and tid in line]
+    assert len(computed) == 1, computed
+
+
+def test_a_socket_on_the_other_process_finds_a_table_just_created(two_servers):
+    _db, (a, b), _procs = two_servers
+    for _ in range(5):
+        made = httpx.post(f"{a}/api/tables", json={"chairs": HUMANS, "take": 0}).json()
+        ws_url = b.replace("http://", "ws://") + f"/api/tables/{made['table_id']}/ws?token={made['token']}"
+        with connect(ws_url, open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["version"] == 1

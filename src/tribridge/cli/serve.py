@@ -35,6 +35,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--log-level", default="info", choices=["debug", "info", "warning", "error"], help="log level (default info)"
     )
     p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on the one port (default 1); more than one needs --db postgresql://...",
+    )
     add_limit_flags(p)
     p.add_argument(
         "--cors-origin",
@@ -128,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_host, normalize_origin
     from tribridge.server.protocols import uvicorn_options
-    from tribridge.server.tables.store import sqlite_path, store_label
+    from tribridge.server.tables.store import is_postgres_url, sqlite_path, store_label
+    from tribridge.server.workers import run_workers
 
     if not 0 <= args.port <= 65535:
         raise InvalidInput("--port", f"expected 0..65535, got {args.port}")
@@ -141,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
             raise InvalidInput("--db", f"the directory {str(folder)!r} does not exist; create it first")
         if Path(sqlite_file).is_dir():
             raise InvalidInput("--db", f"{args.db!r} is a directory; give a file name such as games.sqlite")
+    if args.workers < 1:
+        raise InvalidInput("--workers", f"expected a whole number >= 1, got {args.workers}")
+    if args.workers > 1 and not is_postgres_url(args.db or ""):
+        raise InvalidInput("--workers", "several workers need a shared store: --db postgresql://USER@HOST/DB")
     origins = [normalize_origin(o, "--cors-origin") for o in args.cors_origin]
     for spec in args.plugin:
         plugins.enable(spec)
@@ -171,22 +182,27 @@ def run(args: argparse.Namespace) -> int:
     )
     app.state.manager.limits = limits_from_args(args)
     shown_host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"tribridge serving on http://{shown_host}:{port}/  (store: {store_label(db)})", flush=True)
-    config = uvicorn.Config(
-        app,
-        log_level="warning",
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=5,
-        **uvicorn_options(connections),
-    )
-    server = uvicorn.Server(config)
-    # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
-    # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.
-    received: list[int] = []
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda number, frame: received.append(number))
-    server.run(sockets=[sock])
-    shutdown_pool(wait=False)  # solver jobs still running are of no use now: end them rather than wait
-    print("tribridge server stopped", file=sys.stderr, flush=True)
-    return 0
+    workers = f", {args.workers} workers" if args.workers > 1 else ""
+    print(f"tribridge serving on http://{shown_host}:{port}/  (store: {store_label(db)}{workers})", flush=True)
+
+    def serve_one() -> int:
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=5,
+            **uvicorn_options(connections),
+        )
+        server = uvicorn.Server(config)
+        # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
+        # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.
+        received: list[int] = []
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda number, frame: received.append(number))
+        server.run(sockets=[sock])
+        shutdown_pool(wait=False)  # solver jobs still running are of no use now: end them rather than wait
+        print("tribridge server stopped", file=sys.stderr, flush=True)
+        return 0
+
+    return run_workers(args.workers, serve_one) if args.workers > 1 else serve_one()

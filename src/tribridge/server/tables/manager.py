@@ -156,7 +156,7 @@ class TableManager:
             table.taken_names.update(taken.names)
         return table.version != before
 
-    def _cached(self, table_id: str) -> Table | None:
+    def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
         table = self.tables.get(table_id)
         if table is None and self.store is not None and self.store.shared:
@@ -171,10 +171,10 @@ class TableManager:
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
-        targets = list(self.tables.values()) if notice == "*" else [self._cached(table_id)]
+        targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
-            if table is None:
-                continue
+            if table is None or (what.isdigit() and int(what) <= table.log_len):
+                continue  # unknown, or an action this process has (its own, most often)
             changed = self.refresh(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
                 document = self.store.get_analysis(table.table_id, table.deal_no)
@@ -200,6 +200,7 @@ class TableManager:
                 try:
                     result = analyse_at_priority(state, scheme, seats, names)
                     self.store.put_analysis(table_id, deal_no, json.dumps(result))
+                    log.info("analysis computed", extra={"event": "analysis", "table_id": table_id})
                     return result
                 finally:
                     self.store.release_lease(key, owner)
@@ -280,7 +281,7 @@ class TableManager:
 
     def get(self, table_id: str) -> Table:
         """A table by id, caught up with the store (404 if unknown)."""
-        table = self._cached(table_id)
+        table = self.find(table_id)
         if table is None:
             raise NotFound(f"no table {table_id[:40]!r}")
         self.refresh(table)

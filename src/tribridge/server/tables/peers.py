@@ -76,6 +76,10 @@ class Peers:
         """Report this process's sockets now (after a subscribe or an unsubscribe)."""
         self.store.report_sockets(self.owner, self.socket_counts())
 
+    async def report_soon(self) -> None:
+        """Report this process's sockets from a worker thread (the counts are taken here, on the event loop)."""
+        await asyncio.to_thread(self.store.report_sockets, self.owner, self.socket_counts())
+
     async def _listen(self) -> None:
         async for payload in self.store.listen():
             try:
@@ -86,7 +90,7 @@ class Peers:
     async def _beat(self) -> None:
         while True:
             try:
-                await asyncio.to_thread(self.report)
+                await self.report_soon()
             except Exception:  # noqa: BLE001 - a store that is briefly away: beat again later
                 log.warning("heartbeat failed", exc_info=True)
             await asyncio.sleep(self.beat_seconds)

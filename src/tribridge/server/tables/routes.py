@@ -175,10 +175,11 @@ async def first_message_token(websocket: WebSocket) -> str | None:
 async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
     """Serve one WebSocket: read the token from its first message, subscribe (within the per-table limit), read
     until it closes. A token in the URL is refused (URLs end up in logs)."""
-    table = manager.tables.get(table_id)
+    table = manager.find(table_id)  # on a shared store, also a table another process created
     if table is None:
         await websocket.close(code=4404)
         return
+    manager.refresh(table)
     await websocket.accept()
     if "token" in websocket.query_params:
         await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')

@@ -1,8 +1,9 @@
 """The PostgreSQL game store: psycopg 3 over a ``psycopg_pool`` connection pool, for several server processes.
 
-Each method is one transaction on a pooled connection (committed before it returns). An action's
-transaction also sends ``NOTIFY tribridge, '<table_id>:<seq>'``, which PostgreSQL delivers to the
-listening processes when it commits. Migrations run under an advisory lock, so processes starting
+Each method is one transaction on a pooled connection (committed before it returns). A change other
+processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an action's number,
+``seat``, ``new``, ``analysis:<deal>``; never a view or a card), which PostgreSQL delivers to the
+listening processes (``listen``) when it commits. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
 """
 

@@ -1,0 +1,201 @@
+"""Benchmark: the server past one process. Human tables driven as fast as they go, on three set-ups in one run.
+
+    .venv/bin/python -m benchmarks server_scale                    # 12 tables, 20 s per set-up
+    .venv/bin/python -m benchmarks server_scale --tables 30 --seconds 30 --json
+    .venv/bin/python -m benchmarks server_scale --db-url postgresql://me@localhost/bench   # an existing database
+
+Set-ups: one `tribridge serve` on an SQLite file; one on PostgreSQL; two on the same PostgreSQL
+database. Each table has three people, each with a WebSocket; with two processes the chairs' sockets
+and the actions alternate between them (no sticky sessions), so most pushes cross processes. A
+table's driver sends the action of the chair on turn (the opener bids 1NT, the others pass, then
+each card is the first legal one; ``next`` after the last trick), waits for the push of the new view
+to the chair that acts next, and acts again. Measured: actions acknowledged per second (all tables),
+acknowledgement latency (POST to answer) p50 and p99, and push latency (POST sent to the push of
+that version arriving on another chair's socket) p50 and p99, split into pushes from the process
+that took the action and pushes from the other process. Without ``--db-url`` a throwaway
+PostgreSQL is started from Debian's binaries (``apt-get install postgresql``) in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from benchmarks.bench_server import percentile, print_results, start_server, stop_server
+from tribridge.testing import PgServer, pg_bin_dir
+
+HUMANS = [{"kind": "human"}] * 3
+
+
+@dataclass
+class Samples:
+    """Latencies in seconds, and the count of acknowledged actions."""
+
+    actions: int = 0
+    ack: list[float] = field(default_factory=list)
+    push_same: list[float] = field(default_factory=list)
+    push_cross: list[float] = field(default_factory=list)
+
+
+@dataclass
+class Chair:
+    """One chair of a driven table: its token, its socket's process and the newest view pushed to it."""
+
+    token: str
+    process: int
+    view: dict[str, Any] = field(default_factory=dict)
+    fresh: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+def next_move(view: dict[str, Any]) -> dict[str, Any]:
+    """1NT by whoever opens, passes after it, the first legal card, ``next`` when the deal is done."""
+    if view["phase"] == "done":
+        return {"type": "next"}
+    if view["phase"] == "auction":
+        calls = view["legal_calls"]
+        return {"type": "call", "call": "1N" if not view["auction"] and "1N" in calls else "P"}
+    return {"type": "play", "card": view["legal_cards"][0]}
+
+
+async def follow(url: str, table_id: str, chair: Chair, sent: dict[int, tuple[float, int]], out: Samples) -> None:
+    """Read a chair's socket: keep its newest view, and time each version's push against when it was sent."""
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={chair.token}"
+    async with websockets.connect(ws_url, max_size=None) as ws:
+        async for message in ws:
+            view = json.loads(message)
+            chair.view = view
+            chair.fresh.set()
+            when = sent.get(view["version"])
+            if when is not None:
+                delay = time.perf_counter() - when[0]
+                (out.push_same if when[1] == chair.process else out.push_cross).append(delay)
+
+
+async def drive(urls: list[str], client: httpx.AsyncClient, index: int, until: float, out: Samples) -> None:
+    """Create one table, take its chairs, open its three sockets and play until ``until``."""
+    made = (await client.post(f"{urls[0]}/api/tables", json={"chairs": HUMANS, "take": 0})).json()
+    table_id, tokens = made["table_id"], [made["token"]]
+    for chair in (1, 2):
+        r = await client.post(f"{urls[(index + chair) % len(urls)]}/api/tables/{table_id}/seats/{chair}")
+        tokens.append(r.json()["token"])
+    chairs = [Chair(tokens[c], (index + c) % len(urls)) for c in range(3)]
+    sent: dict[int, tuple[float, int]] = {}
+    readers = [asyncio.create_task(follow(urls[c.process], table_id, c, sent, out)) for c in chairs]
+    try:
+        first = await client.get(
+            f"{urls[0]}/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {tokens[0]}"}
+        )
+        actor, version, step = first.json()["turn_chair"], first.json()["version"], 0
+        while time.perf_counter() < until:
+            chair = chairs[actor]
+            while chair.view.get("version", -1) < version:  # the push of the newest view to the chair on turn
+                chair.fresh.clear()
+                await asyncio.wait_for(chair.fresh.wait(), 30)
+            process = (index + step) % len(urls)
+            step += 1
+            sent[version + 1] = (time.perf_counter(), process)
+            start = time.perf_counter()
+            r = await client.post(
+                f"{urls[process]}/api/tables/{table_id}/actions",
+                headers={"Authorization": f"Bearer {chair.token}"},
+                json=next_move(chair.view),
+            )
+            r.raise_for_status()
+            out.ack.append(time.perf_counter() - start)
+            out.actions += 1
+            answer = r.json()
+            version = answer["version"]
+            actor = 0 if answer["phase"] == "done" else answer["turn_chair"]
+    finally:
+        for task in readers:
+            task.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+
+
+async def run_load(urls: list[str], tables: int, seconds: float) -> dict[str, Any]:
+    """Drive ``tables`` tables on the servers at ``urls`` for ``seconds``; the summary."""
+    out = Samples()
+    limits = httpx.Limits(max_connections=tables * 2)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
+        until = time.perf_counter() + seconds
+        started = time.perf_counter()
+        await asyncio.gather(*(drive(urls, client, i, until, out) for i in range(tables)))
+        elapsed = time.perf_counter() - started
+
+    def ms(values: list[float], q: float) -> float | None:
+        return round(percentile(values, q) * 1000, 2) if values else None
+
+    return {
+        "processes": len(urls),
+        "tables": tables,
+        "seconds": round(elapsed, 1),
+        "actions_per_s": round(out.actions / elapsed, 1),
+        "ack_p50_ms": ms(out.ack, 50),
+        "ack_p99_ms": ms(out.ack, 99),
+        "push_same_process_p50_ms": ms(out.push_same, 50),
+        "push_same_process_p99_ms": ms(out.push_same, 99),
+        "push_cross_process_p50_ms": ms(out.push_cross, 50),
+        "push_cross_process_p99_ms": ms(out.push_cross, 99),
+        "pushes_timed": len(out.push_same) + len(out.push_cross),
+    }
+
+
+def bench_setup(db: str, processes: int, tables: int, seconds: float) -> dict[str, Any]:
+    """Start ``processes`` servers on ``db``, drive the tables, stop them; the summary."""
+    extra = ("--max-tables-per-client", "1000")
+    procs = [start_server(db, extra=extra) for _ in range(processes)]
+    try:
+        return asyncio.run(run_load([url for _p, url in procs], tables, seconds))
+    finally:
+        for proc, _url in procs:
+            stop_server(proc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the three set-ups and print the results."""
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks server_scale",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--db-url", default=None, help="an empty PostgreSQL database to use (default: a throwaway one)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
+    with tempfile.TemporaryDirectory() as folder:
+        results["sqlite_1_process"] = bench_setup(str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds)
+    pg = None
+    if args.db_url is None:
+        bin_dir = pg_bin_dir()
+        if bin_dir is None:
+            raise SystemExit("PostgreSQL's binaries are missing: apt-get install postgresql, or give --db-url")
+        pg = PgServer(bin_dir, fsync=True).start()
+    try:
+        for processes in (1, 2):
+            url = args.db_url if args.db_url is not None and processes == 1 else None
+            if url is None:
+                url = args.db_url if pg is None else pg.new_database()
+            results[f"postgres_{processes}_process{'es' if processes > 1 else ''}"] = bench_setup(
+                url, processes, args.tables, args.seconds
+            )
+    finally:
+        if pg is not None:
+            pg.stop()
+    print_results(results, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
