@@ -32,7 +32,7 @@ import httpx
 import websockets
 
 from benchmarks.bench_server import percentile, print_results, start_server, stop_server
-from tribridge.testing import PgServer, pg_bin_dir
+from tribridge.testing import PgServer, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -69,8 +69,9 @@ def next_move(view: dict[str, Any]) -> dict[str, Any]:
 
 async def follow(url: str, table_id: str, chair: Chair, sent: dict[int, tuple[float, int]], out: Samples) -> None:
     """Read a chair's socket: keep its newest view, and time each version's push against when it was sent."""
-    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws?token={chair.token}"
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{table_id}/ws"
     async with websockets.connect(ws_url, max_size=None) as ws:
+        await ws.send(ws_token_message(chair.token))
         async for message in ws:
             view = json.loads(message)
             chair.view = view

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tribridge.testing import child_pids, free_port, start_server
+from tribridge.testing import child_pids, free_port, start_server, ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -30,8 +30,9 @@ def play_a_little(base, ws_base=None):
     tid, tokens = made["table_id"], {0: made["token"]}
     for chair in (1, 2):
         tokens[chair] = httpx.post(f"{base}/api/tables/{tid}/seats/{chair}").json()["token"]
-    ws_url = (ws_base or base).replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[0]}"
+    ws_url = (ws_base or base).replace("http://", "ws://") + f"/api/tables/{tid}/ws"
     with connect(ws_url, open_timeout=10) as ws:
+        ws.send(ws_token_message(tokens[0]))
         assert json.loads(ws.recv(timeout=10))["version"] == 3
         for step in range(6):
             head = httpx.get(f"{base}/api/tables/{tid}/state", headers={"Authorization": f"Bearer {tokens[0]}"})

@@ -12,7 +12,7 @@ import pytest
 from websockets.sync.client import connect
 
 from tribridge.server.tables.store import open_store
-from tribridge.testing import start_server
+from tribridge.testing import start_server, ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -70,8 +70,9 @@ def turn_token(url, tid, tokens):
 def test_one_table_through_both_processes_with_pushes_and_identical_views(two_servers):
     _db, (a, b), _procs = two_servers
     tid, tokens = three_human_table(a, b)
-    ws_url = b.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[0]}"
+    ws_url = b.replace("http://", "ws://") + f"/api/tables/{tid}/ws"
     with connect(ws_url, open_timeout=10) as ws:
+        ws.send(ws_token_message(tokens[0]))
         first = json.loads(ws.recv(timeout=10))
         assert first["version"] == 3 and first["chairs"][1]["name"] == "Bea"
         for step in range(20):
@@ -189,9 +190,11 @@ def test_a_deal_is_analysed_once_and_both_processes_show_it(two_servers):
     _db, (a, b), procs = two_servers
     tid, tokens = three_human_table(a, b)
     with (
-        connect(a.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[0]}"),
-        connect(b.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[1]}"),
+        connect(a.replace("http://", "ws://") + f"/api/tables/{tid}/ws") as ws_a,
+        connect(b.replace("http://", "ws://") + f"/api/tables/{tid}/ws") as ws_b,
     ):
+        ws_a.send(ws_token_message(tokens[0]))
+        ws_b.send(ws_token_message(tokens[1]))
         for step in range(3):  # three passes: the deal is over
             here = (a, b)[step % 2]
             _chair, token = turn_token(here, tid, tokens)
@@ -216,6 +219,7 @@ def test_a_socket_on_the_other_process_finds_a_table_just_created(two_servers):
     _db, (a, b), _procs = two_servers
     for _ in range(5):
         made = httpx.post(f"{a}/api/tables", json={"chairs": HUMANS, "take": 0}).json()
-        ws_url = b.replace("http://", "ws://") + f"/api/tables/{made['table_id']}/ws?token={made['token']}"
+        ws_url = b.replace("http://", "ws://") + f"/api/tables/{made['table_id']}/ws"
         with connect(ws_url, open_timeout=10) as ws:
+            ws.send(ws_token_message(made["token"]))
             assert json.loads(ws.recv(timeout=10))["version"] == 1

@@ -56,6 +56,10 @@ class _SqliteTx:
         return self.conn.execute(sql, tuple(params))
 
 
+BUSY_MS = 5_000  # how long a write waits for another writer (another process on the file) before it fails
+HEALTH_BUSY_MS = 250  # how long the health probe waits
+
+
 class SqliteStore(SqlStore):
     """The SQLite game store at ``path`` (``:memory:`` for a store that lives as long as the object)."""
 
@@ -69,7 +73,7 @@ class SqliteStore(SqlStore):
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=FULL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.execute("PRAGMA busy_timeout=10000")
+        self._conn.execute(f"PRAGMA busy_timeout={BUSY_MS}")
         try:
             self.migrate(MIGRATIONS, VERSION_TABLE.format(time=TIME))
         except BaseException:
@@ -87,6 +91,16 @@ class SqliteStore(SqlStore):
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+
+    def can_commit(self) -> str | None:
+        """None when a write commits right now, else why not (waiting at most ``HEALTH_BUSY_MS`` for a writer)."""
+        with self._lock:
+            self._conn.execute(f"PRAGMA busy_timeout={HEALTH_BUSY_MS}")
+        try:
+            return super().can_commit()
+        finally:
+            with self._lock:
+                self._conn.execute(f"PRAGMA busy_timeout={BUSY_MS}")
 
     def is_duplicate(self, exc: Exception) -> bool:
         """A primary-key clash (not another integrity error such as an unknown table)."""
