@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from webtable_helpers import VIEW, act_on_turn, api, open_seat, pages_for, state, three_people, wait_version
 
 pytestmark = pytest.mark.browser
@@ -62,8 +61,13 @@ def test_next_deal_waits_for_every_person(people, server_url):
     declarer_chair = pages[0].evaluate(VIEW)["declarer_chair"]
     left = state(server_url, table_id, tokens[0])
     tricks_left = 13 - left["tricks"]["declarer"] - left["tricks"]["defenders"]
-    api(server_url, "POST", f"/api/tables/{table_id}/actions", {"type": "claim", "tricks": tricks_left},
-        tokens[declarer_chair])
+    api(
+        server_url,
+        "POST",
+        f"/api/tables/{table_id}/actions",
+        {"type": "claim", "tricks": tricks_left},
+        tokens[declarer_chair],
+    )
     for chair in range(3):
         if chair != declarer_chair:
             api(server_url, "POST", f"/api/tables/{table_id}/actions", {"type": "accept_claim"}, tokens[chair])

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from webtable_helpers import DESKTOP, VIEW, create_table, open_seat, take_seat
 
 from browser_helpers import ACTIONABLE, playable_cards, watched_page
-from webtable_helpers import DESKTOP, VIEW, create_table, open_seat, take_seat
 
 pytestmark = pytest.mark.browser
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, playable_cards, play_until_done, watched_page
 from webtable_helpers import DESKTOP, PHONE, VIEW, create_table, open_seat
+
+from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, play_until_done, playable_cards, watched_page
 
 pytestmark = pytest.mark.browser
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]

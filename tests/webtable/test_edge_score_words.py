@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from webtable_helpers import DESKTOP, ONE_SUIT_EACH, create_table, open_seat
 
 from browser_helpers import watched_page
-from webtable_helpers import DESKTOP, ONE_SUIT_EACH, create_table, open_seat
 
 pytestmark = pytest.mark.browser
 # Classic scheme (docs/rules.md): spades 9 a trick, grand slam 100, game bonus 125 once 30 trick points are made.
@@ -30,8 +30,9 @@ def desk(browser):
 
 def bid_and_claim_a_grand_slam(page, base_url: str) -> None:
     """North (me, the dealer) holds every spade: bid 7♠, claim all 13 after the lead; the bots accept."""
-    created = create_table(base_url, [{"kind": "human"}, {"kind": "bot", "bot": "dd"}, {"kind": "bot", "bot": "dd"}],
-                           deals=[ONE_SUIT_EACH])
+    created = create_table(
+        base_url, [{"kind": "human"}, {"kind": "bot", "bot": "dd"}, {"kind": "bot", "bot": "dd"}], deals=[ONE_SUIT_EACH]
+    )
     open_seat(page, base_url, created["table_id"], created["token"], 0)
     page.evaluate(WATCH_STATUS)
     page.click("#bidding-box button.call[data-call='7S']:enabled")

@@ -76,8 +76,9 @@ export class TableConnection {
     return `/api/tables/${encodeURIComponent(this.tableId)}`;
   }
 
-  /** The chair's current view. */
+  /** The chair's current view (a spectator's view when there is no token). */
   async state() {
+    if (!this.token) return request("GET", `${this.base()}/watch`);
     return request("GET", `${this.base()}/state`, { token: this.token });
   }
 
@@ -104,7 +105,8 @@ export class TableConnection {
       return;
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const url = `${proto}://${location.host}${this.base()}/ws?token=${encodeURIComponent(this.token)}`;
+    const query = this.token ? `token=${encodeURIComponent(this.token)}` : "watch=1";
+    const url = `${proto}://${location.host}${this.base()}/ws?${query}`;
     let socket;
     try {
       socket = new WebSocket(url);

@@ -2,7 +2,7 @@
 
 import {
   SEATS, SEAT_NAMES, seatLetter, relativePosition, sortCards, normCard,
-  callFragment, cardElement, cardBack, parseCard, suitSpan, HAND_SUIT_ORDER,
+  cardElement, cardBack, parseCard, suitSpan, HAND_SUIT_ORDER,
 } from "./cards.js";
 import { renderAuction } from "./auction.js";
 import { initClaims, renderClaim } from "./claims.js";
@@ -11,7 +11,9 @@ import { initKeys, renderKeyHint } from "./keys.js";
 import { ApiError, TableConnection } from "./api.js";
 import { forgetSeat, initLobby, showJoin, showLobby, storedTables } from "./lobby.js";
 import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "./panels.js";
-import { initReview, openReview } from "./review.js";
+import { initReview, openReview, reviewBack } from "./review.js";
+import { isStale, plainMessage } from "./messages.js";
+import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -51,15 +53,28 @@ function route() {
   }
   const seat = storedTables()[tableId];
   if (seat) openTable(tableId, seat.token);
+  else if (new URLSearchParams(location.search).get("watch") !== null) openTable(tableId, null);
   else joinTable(tableId);
 }
 
 function joinTable(tableId, message = "") {
   showSection("join");
-  showJoin(tableId, message, route);
+  showJoin(tableId, message, route, watchTable);
 }
 
-window.addEventListener("popstate", route);
+/** Watch a table as a spectator (no chair, no token). */
+function watchTable(tableId) {
+  const url = new URL(tableUrl(tableId));
+  url.searchParams.set("watch", "");
+  history.pushState(null, "", url.toString());
+  route();
+}
+
+window.addEventListener("popstate", () => {
+  if (reviewBack()) return; // Back with the review open closes the review, not the table
+  if (!$("help").hidden) $("help").hidden = true;
+  route();
+});
 
 // ---------------------------------------------------------------- the table: connection and pacing
 
@@ -72,6 +87,7 @@ let lastShownAt = 0;
 let pumpTimer = null;
 let messageTimer = null;
 let messageVersion = null; // the version shown when the message appeared
+let noticeVersion = null; // the version whose notice (a disputed claim) was shown
 
 function closeTable() {
   if (conn) conn.close();
@@ -99,7 +115,7 @@ async function openTable(tableId, token) {
       forgetSeat(tableId);
       joinTable(tableId, `Your seat at this table is no longer valid (${err.message}).`);
     } else {
-      showError(`Could not load the table: ${err.message}`);
+      showError(`Could not load the table: ${plainMessage(err)}`);
     }
     return;
   }
@@ -157,20 +173,25 @@ function showNow(view) {
   pump();
 }
 
+let inFlight = false; // an action of ours is on its way: further clicks are ignored until it is answered
+
 async function act(action) {
-  if (!conn) return;
+  if (!conn || inFlight || (shown && shown.spectator)) return;
+  inFlight = true;
   const body = { ...action };
   if (shown && versionOf(shown) !== null) body.version = versionOf(shown);
   try {
     const view = await conn.act(body);
     if (view && typeof view === "object" && "phase" in view) showNow(view);
   } catch (err) {
-    showError(err.message);
+    if (!isStale(err)) showError(plainMessage(err)); // a stale version: the table moved on; show where it is
     try {
       showNow(await conn.state());
     } catch {
       // The next poll or push will bring the state.
     }
+  } finally {
+    inFlight = false;
   }
 }
 
@@ -227,6 +248,11 @@ function render(view) {
   renderInvite(view);
   renderClaim(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
+  const notice = noticeFor(view);
+  if (notice && noticeVersion !== versionOf(view)) {
+    noticeVersion = versionOf(view);
+    showError(notice);
+  }
 
   for (const seat of SEATS) {
     const pos = relativePosition(seat, mySeat || "S");
@@ -265,54 +291,15 @@ function render(view) {
   renderKeyHint(view);
 }
 
-function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
-  const dealer = seatLetter(view.dealer);
-  $("deal-info").textContent = `Deal ${view.deal_no ?? "?"}` + (dealer ? ` · dealer ${SEAT_NAMES[dealer]}` : "")
-    + (view.scheme ? ` · ${view.scheme} scoring` : "");
-  const contract = $("contract-info");
-  contract.replaceChildren();
-  if (view.contract) {
-    contract.append("Contract ");
-    const c = document.createElement("b");
-    c.id = "contract";
-    c.append(callFragment(view.contract));
-    contract.append(c);
-    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer])})`);
-  } else if (view.phase === "auction") {
-    contract.textContent = "Auction";
-  } else if (isDone(view) && view.result && view.result.passed_out) {
-    contract.textContent = "Passed out";
-  }
-  const tricks = view.tricks || {};
-  const tricksEl = $("tricks-info");
-  tricksEl.replaceChildren();
-  if (view.phase !== "auction" && view.contract) {
-    tricksEl.append("Tricks: declarer ");
-    const d = document.createElement("b");
-    d.id = "tricks-declarer";
-    d.textContent = String(tricks.declarer ?? 0);
-    tricksEl.append(d, " · defenders ");
-    const f = document.createElement("b");
-    f.id = "tricks-defenders";
-    f.textContent = String(tricks.defenders ?? 0);
-    tricksEl.append(f);
-  }
-  const turnInfo = $("turn-info");
-  turnInfo.classList.toggle("mine", Boolean(view.my_turn));
-  if (isDone(view)) turnInfo.textContent = "Deal over";
-  else if (view.my_turn) {
-    const fromDummy = view.phase === "play" && turn && turn === dummySeat;
-    turnInfo.textContent = view.phase === "auction" ? "Your call" : fromDummy ? "Your turn: play from dummy" : "Your turn";
-  } else if (turn) {
-    const chair = view.turn_chair ?? bySeat[turn] ?? (turn === dummySeat && declarer ? bySeat[declarer] : undefined);
-    turnInfo.textContent = `Waiting for ${chairLabel(view, chair) || SEAT_NAMES[turn]}`;
-  } else turnInfo.textContent = "";
-}
-
 function renderInvite(view) {
-  const open = (view.chairs || []).some((c) => c && c.kind === "human" && c.taken === false);
-  $("invite").hidden = !open;
-  if (open) $("invite-link").value = tableUrl(view.table_id || new URLSearchParams(location.search).get("table"));
+  const open = (view.chairs || []).map((c, i) => (c && c.kind === "human" && c.taken === false ? i : null))
+    .filter((c) => c !== null);
+  $("invite").hidden = open.length === 0 || Boolean(view.spectator);
+  if ($("invite").hidden) return;
+  const who = open.map((c) => `chair ${c + 1}`).join(" and ");
+  $("invite-text").textContent = `Your friend${open.length > 1 ? "s have" : " has"} not joined yet (${who}).`
+    + " Send this link; the game starts when they take their chair:";
+  $("invite-link").value = tableUrl(view.table_id || new URLSearchParams(location.search).get("table"));
 }
 
 $("copy-link").addEventListener("click", async () => {
@@ -334,7 +321,7 @@ function cardCount(view, seat) {
 function renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }) {
   const box = document.createElement("div");
   let faceUp = null;
-  if (seat === mySeat) faceUp = view.hand || [];
+  if (seat === mySeat && !view.hand_hidden) faceUp = view.hand || [];
   else if (seat === dummySeat && Array.isArray(view.widow)) faceUp = view.widow;
 
   if (faceUp) {
@@ -350,7 +337,10 @@ function renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }) {
           row.append(playableCard(card, legal, true));
         }
         row.style.setProperty("--cards", String(row.childElementCount));
+        const label = suitSpan(suit); // shown on phones, where the side dummy's cards show their rank only
+        label.classList.add("row-suit");
         if (row.childElementCount) box.append(row);
+        row.prepend(label);
       }
     } else {
       for (const card of cards) box.append(playableCard(card, legal, false));
@@ -404,7 +394,7 @@ function renderResult(view) {
   if (!done) return;
   $("result").replaceChildren(resultText(view));
   renderDealScores($("deal-scores"), view);
-  $("next-deal").disabled = false;
+  renderNextReady(view);
   $("review-deal").hidden = !(view.result && view.result.contract);
 }
 
@@ -442,11 +432,16 @@ initKeys({ view: () => shown, act, showError });
 $("help-toggle").addEventListener("click", (event) => {
   event.preventDefault();
   $("help").hidden = !$("help").hidden;
-  if (!$("help").hidden) $("help").scrollIntoView({ behavior: "smooth" });
+});
+$("help-close").addEventListener("click", () => {
+  $("help").hidden = true;
 });
 
 $("show-side").addEventListener("click", () => {
   $("table").classList.toggle("side-open");
+});
+$("side-close").addEventListener("click", () => {
+  $("table").classList.remove("side-open");
 });
 
 initLobby(goToTable);

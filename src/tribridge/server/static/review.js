@@ -156,15 +156,26 @@ export function openReview(review, nameOf) {
   } else contract.append("Passed out");
   $("review-auction").replaceChildren(renderAuction(review, nameOf));
   $("review-play").replaceChildren(renderPlayList(review));
+  if ($("review").hidden) history.pushState({ review: review.deal_no }, "", location.href); // Back closes it
   $("review").hidden = false;
   show(0);
   $("review-next").focus();
 }
 
-/** Close the review. */
+/** Close the review (stepping back over the history entry its opening added). */
 export function closeReview() {
+  const opened = !$("review").hidden && history.state && history.state.review !== undefined;
   current = null;
   $("review").hidden = true;
+  if (opened) history.back();
+}
+
+/** The browser's Back: close an open review and stay at the table; true when it did. */
+export function reviewBack() {
+  if ($("review").hidden) return false;
+  current = null;
+  $("review").hidden = true;
+  return true;
 }
 
 /** Whether the review is open (it takes the arrow keys). */

@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -231,8 +231,11 @@ class TableManager:
                     raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
                 if expect_version != table.version:
                     raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
+            if not by_bot:
+                action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
             prepared: Prepared = table.prepare(chair, action)
-            clean: dict[str, Any] = {k: action[k] for k in ("type", "call", "card", "tricks") if k in action}
+            keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
+            clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
             self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
             table.install(prepared)
             table.last_active = time.monotonic()
@@ -253,11 +256,14 @@ class TableManager:
         for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
-    def subscribe(self, table: Table, chair: int, websocket: Any) -> Subscriber:
-        """Register a WebSocket for a chair's views (``TooMany`` past the per-table limit); starts its writer."""
+    def subscribe(
+        self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
+    ) -> Subscriber:
+        """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
         if len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
-        sub = Subscriber(websocket, chair, lambda: json.dumps(view_for(table, chair)), self.limits.send_timeout)
+        build = render or (lambda: view_for(table, chair))
+        sub = Subscriber(websocket, chair, lambda: json.dumps(build()), self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         sub.start()
@@ -277,6 +283,8 @@ class TableManager:
     def bot_chair_due(self, table: Table) -> tuple[bool, int | None]:
         """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
         state = table.current()
+        if table.undo_request is not None:
+            return False, None  # the bots wait for the people's answer to an undo
         if state.claim is not None:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]

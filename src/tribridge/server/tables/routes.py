@@ -21,8 +21,10 @@ from tribridge.server.tables.bots import bot_names
 from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.limits import check_name
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.spectators import spectator_view
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, visible_cards
+from tribridge.server.tables.words import bot_descriptions, scheme_descriptions
 
 __all__ = ["router", "token_from"]
 
@@ -79,8 +81,13 @@ def seated(manager: TableManager, table_id: str, authorization: str | None) -> t
 
 @router.get("/api/bots")
 async def list_bots() -> dict[str, Any]:
-    """Bot names and scoring schemes for the lobby."""
-    return {"bots": bot_names(), "schemes": scheme_names()}
+    """Bot names and scoring schemes for the lobby, each with its description."""
+    return {
+        "bots": bot_names(),
+        "schemes": scheme_names(),
+        "bot_descriptions": bot_descriptions(),
+        "scheme_descriptions": scheme_descriptions(),
+    }
 
 
 @router.post("/api/tables")
@@ -174,29 +181,49 @@ async def export_pbn(manager: Manager, table_id: str, authorization: str | None 
     return PlainTextResponse(text, media_type="application/x-chess-pbn")
 
 
+@router.get("/api/tables/{table_id}/watch")
+async def watch(manager: Manager, table_id: str, chair: int | None = None) -> Any:
+    """A spectator's view (no token): nothing hidden until the deal is over, or a chair's view its player shares."""
+    return spectator_view(manager.get(table_id), chair)
+
+
 @router.websocket("/api/tables/{table_id}/ws")
-async def ws(manager: Manager, websocket: WebSocket, table_id: str, token: str | None = None) -> None:
-    """Push the chair's view on connect and after every change; text from the client is ignored."""
-    await subscribe_socket(manager, websocket, table_id, token)
+async def ws(
+    manager: Manager,
+    websocket: WebSocket,
+    table_id: str,
+    token: str | None = None,
+    watch: str | None = None,
+    chair: int | None = None,
+) -> None:
+    """Push the chair's view (a spectator's with ``watch``) on connect and after every change; client text is ignored."""
+    await subscribe_socket(manager, websocket, table_id, token, chair if watch is not None else -1)
 
 
-async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, token: str | None) -> None:
-    """Serve one WebSocket: check the token, subscribe (within the per-table limit), read until it closes."""
+async def subscribe_socket(
+    manager: TableManager, websocket: WebSocket, table_id: str, token: str | None, follow: int | None = -1
+) -> None:
+    """Serve one WebSocket: check the token (``follow`` other than -1: a spectator), subscribe, read until it closes."""
     table = manager.tables.get(table_id)
     if table is None:
         await websocket.close(code=4404)
         return
+    spectator = follow != -1
     try:
-        chair = manager.chair_of(table, token)
+        chair = 0 if spectator else manager.chair_of(table, token)
     except Forbidden:
         await websocket.close(code=4403)
         return
     await websocket.accept()
+    render = (lambda: spectator_view(table, follow)) if spectator else None
     try:
-        sub = manager.subscribe(table, chair, websocket)
+        sub = manager.subscribe(table, chair, websocket, render)
     except TooMany as exc:
         await websocket.close(code=4429, reason=str(exc)[:120])
         return
+    if spectator:
+        table.spectators += 1
+        manager.notify(table)
     try:
         while not sub.closed:
             message = await websocket.receive()
@@ -209,3 +236,6 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
         pass
     finally:
         await manager.unsubscribe(table, sub)
+        if spectator:
+            table.spectators -= 1
+            manager.notify(table)

@@ -129,6 +129,14 @@ def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
     return analysis
 
 
+def _last_action(table: Table) -> dict[str, Any] | None:
+    """Who did what last (a chair, or None for the table itself, and the action's type): every chair saw it."""
+    if table.last_action is None:
+        return None
+    chair, kind = table.last_action
+    return {"chair": chair, "type": kind}
+
+
 def view_for(table: Table, chair: int) -> dict[str, Any]:
     """The view of ``chair``: its ``SeatView`` as JSON plus the table's public facts; never a hidden card."""
     state = table.current()
@@ -140,6 +148,11 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "deal_no": table.deal_no,
         "chairs": table.chairs,
         "my_chair": chair,
+        "last_action": _last_action(table),
+        "next_ready": sorted(table.next_ready),
+        "next_consent": bool(table.config.get("next_consent")),
+        "watchers": table.spectators,
+        "hints": bool(table.config.get("hints")),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
     view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
