@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tribridge.bots.natural4 import Bid4View
-from tribridge.rules.bridge4 import (
+from tribridge.four.natural4 import Bid4View
+from tribridge.four.rules import (
     DOUBLE,
     PASS,
     STRAINS,
@@ -306,7 +306,7 @@ def decide(view: Bid4View) -> tuple[str, str]:
         partner_doubled = any(
             call == DOUBLE and (auction.dealer + i) % 4 == partner for i, call in enumerate(auction.calls)
         )
-        if partner_doubled and auction.calls[-1] == "P" and auction.is_legal(DOUBLE) is not None:
+        if partner_doubled and auction.calls[-1] == "P" and not auction.is_legal(DOUBLE):
             # answer partner's takeout double in our longest other suit (a pass would leave it in)
             suit = max((s for s in range(4) if s != their_suit), key=lambda s: (lens[s], s))
             lv = _cheapest(auction, suit) + (1 if points >= 9 and _cheapest(auction, suit) <= 2 else 0)
@@ -326,7 +326,7 @@ def decide(view: Bid4View) -> tuple[str, str]:
             ):
                 return _bid(lv, suit), f"overcall: 8-16 HCP, 5+ {('clubs', 'diamonds', 'hearts', 'spades')[suit]}"
         short = their_suit < 4 and lens[their_suit] <= 2
-        if level_now <= 3 and auction.is_legal(DOUBLE) is None and ((points >= 12 and short) or points >= 17):
+        if level_now <= 3 and auction.is_legal(DOUBLE) and ((points >= 12 and short) or points >= 17):
             return DOUBLE, "takeout double: 12+ HCP short in their suit, or 17+ HCP"
         return PASS, "nothing to show"
     partner_points = partner_shown.expect_hcp()
@@ -365,11 +365,11 @@ def decide(view: Bid4View) -> tuple[str, str]:
         if not shown[me].has_bid and partner_shown.has_bid and level > 3 and strain != 4 and trumps < 8:
             level = cheapest
         call = _bid(level, strain)
-        if auction.is_legal(call) is None:
+        if auction.is_legal(call):
             if our_contract and last[0] == call:
                 return PASS, explanation
             return call, explanation
-    if not our_contract and points + partner_points >= 23 and int(last[0][0]) >= 2 and auction.is_legal(DOUBLE) is None:
+    if not our_contract and points + partner_points >= 23 and int(last[0][0]) >= 2 and auction.is_legal(DOUBLE):
         return DOUBLE, f"penalty double: about {points + partner_points} HCP together"
     return PASS, explanation
 
@@ -377,7 +377,7 @@ def decide(view: Bid4View) -> tuple[str, str]:
 def bid(view: Bid4View) -> str:
     """This bidder's call (canonical: P, X, XX, 1C..7N); always legal."""
     call, _ = decide(view)
-    if view.auction.is_legal(call) is not None:
+    if not view.auction.is_legal(call):
         return PASS
     return call
 
@@ -392,7 +392,7 @@ def candidates(view: Bid4View) -> list[tuple[str, float]]:
         level = _cheapest(view.auction, strain)
         if level <= 7:
             call = _bid(level, strain)
-            if call != chosen and view.auction.is_legal(call) is None:
+            if call != chosen and view.auction.is_legal(call):
                 out.append((call, 0.1))
     return out
 
@@ -400,4 +400,4 @@ def candidates(view: Bid4View) -> list[tuple[str, float]]:
 def explain(view: Bid4View) -> str:
     """The explanation of this bidder's call."""
     call, why = decide(view)
-    return why if view.auction.is_legal(call) is None else "fallback pass"
+    return why if view.auction.is_legal(call) else "fallback pass"

@@ -32,42 +32,11 @@ from pathlib import Path
 import numpy as np
 
 from tribridge.rules.duplicate import duplicate_score
+from tribridge.rules.imps import imps
 
-IMP_STEPS = (
-    20,
-    50,
-    90,
-    130,
-    170,
-    220,
-    270,
-    320,
-    370,
-    430,
-    500,
-    600,
-    750,
-    900,
-    1100,
-    1300,
-    1500,
-    1750,
-    2000,
-    2250,
-    2500,
-    3000,
-    3500,
-    4000,
-)  # WBF IMP scale: the lower bounds of 1..24 IMPs
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
 DD_CHUNK = 50
-
-
-def imps(diff: int) -> int:
-    """IMPs for a point difference (signed)."""
-    n = sum(1 for step in IMP_STEPS if abs(diff) >= step)
-    return n if diff >= 0 else -n
 
 
 def vulnerable(vul: str, seat: int) -> bool:
@@ -105,7 +74,7 @@ def par_score(table: np.ndarray, vul: str, dealer: int) -> int:
 def bid_auction(policy: Callable, deal, dealer: int, vul: str, calls: tuple[str, ...] = ()):
     """All four seats bid by ``policy(seat, auction, hand, vul) -> call`` (after ``calls``, if given); the final
     auction."""
-    from tribridge.rules.bridge4 import Auction4
+    from tribridge.four.rules import Auction4
 
     auction = Auction4(dealer, calls)
     while not auction.is_over:
@@ -118,7 +87,7 @@ def bid_auction(policy: Callable, deal, dealer: int, vul: str, calls: tuple[str,
 
 def new_policy(seat, auction, hand, vul):
     """The natural4 bidder."""
-    from tribridge.bots import natural4
+    from tribridge.four import natural4
 
     return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction))
 
@@ -138,7 +107,7 @@ class PartnerKnownPolicy:
         self.hands: list[np.ndarray] = []
 
     def __call__(self, seat, auction, hand, vul):
-        from tribridge.bots.natural4 import tricks
+        from tribridge.four.natural4 import tricks
 
         real = self.hands[seat ^ 2]
         drawn = tricks.sample_partner_hands
@@ -153,7 +122,7 @@ class PartnerKnownPolicy:
 
 def one_nt_policy(seat, auction, hand, vul):
     """Open 1NT with 15-17 balanced when nobody has bid; otherwise pass."""
-    from tribridge.bots.natural4.core import HandInfo
+    from tribridge.four.natural4.core import HandInfo
 
     h = HandInfo.of(hand)
     if auction.last_bid is None and h.balanced and 15 <= h.hcp <= 17:
@@ -231,7 +200,7 @@ def print_breakdown(kinds: dict[str, list[str]], per_deal: dict[str, np.ndarray]
 def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
     """Print (stderr), for each kind of call natural4 made (its explanation's label), the IMPs a deal it gained
     against passing instead: the same auction with that one call a pass and the rest bid by natural4."""
-    from tribridge.bots import natural4
+    from tribridge.four import natural4
 
     labels: list[str] = []
 

@@ -80,9 +80,9 @@ def percentile(values: list[float], q: float) -> float:
 
 def bid_requests(count: int, seed: int) -> list[dict[str, str]]:
     """Realistic /bid requests: positions from natural4 self-play auctions on random deals."""
-    from tribridge.bots.natural4 import Bid4View, bid
     from tribridge.cards import SEAT_CHARS, random_deal
-    from tribridge.rules.bridge4 import Auction4, to_brill
+    from tribridge.four.natural4 import Bid4View, bid
+    from tribridge.four.rules import Auction4, to_brill
 
     rng = np.random.default_rng(seed)
     out: list[dict[str, str]] = []
@@ -252,10 +252,10 @@ def bench_bid(
 
 def play_positions(count: int, seed: int, lead: bool = False) -> list[dict[str, Any]]:
     """Mid-play positions from real auctions (natural4) and random legal play, with the request parameters."""
-    from tribridge.bots.natural4 import Bid4View, bid
     from tribridge.cards import SEAT_CHARS, random_deal
+    from tribridge.four.natural4 import Bid4View, bid
+    from tribridge.four.rules import Auction4, to_brill
     from tribridge.rules.auction import Contract, Denom
-    from tribridge.rules.bridge4 import Auction4, to_brill
     from tribridge.rules.play import PlayState
 
     rng = np.random.default_rng(seed)
@@ -304,7 +304,7 @@ def bench_play(url: str, positions: int = 32, repeats: int = 3, seed: int = 2) -
     """/apis/brill/play latency with the server's 32 layouts, against the same PIMC call in-process."""
     import httpx
 
-    from tribridge.bots.play import pimc_decide_four_handed
+    from tribridge.four.play import pimc_decide_four_handed
 
     cases = play_positions(positions, seed)
     http_runs, inproc_runs, errors = [], [], 0

@@ -1,6 +1,9 @@
-"""Post-deal analysis for the web table, three-handed: each player as declarer with the widow as dummy.
+"""One deal's analysis, for the command line (``analyze_deal``) and the web table (``analyse``).
 
-In three-player auction bridge a bidder's only possible partner is the widow, moved opposite the
+``analyze_deal`` reads a four-handed deal: its double-dummy table, the NT call's verdicts per hand,
+the capture count and the trick estimator per partnership (``tribridge analyze``).
+
+``analyse`` reads a finished 3PAB deal for the table, each player as declarer with the widow as dummy. In three-player auction bridge a bidder's only possible partner is the widow, moved opposite the
 declarer (``rules.auction.play_deal``). So for each of the three players this computes:
 
 * ``declarer_tricks``: the double-dummy tricks in each strain with the widow as dummy;
@@ -18,15 +21,18 @@ from typing import Any
 
 import numpy as np
 
-from tribridge.cards import Card, Deal, Seat
-from tribridge.dd import dd_tables_array
-from tribridge.estimators.capture import capture
-from tribridge.estimators.nt_call import nt_call
+from tribridge.cards import SEAT_CHARS, Card, Deal, Seat
+from tribridge.dd import STRAIN_NAMES, dd_tables_array, table_to_dict
+from tribridge.estimators.capture import capture, state_from_owners
+from tribridge.estimators.nt_call import highest_nt_level_batch, nt_call
+from tribridge.estimators.tricks import estimate_tricks
 from tribridge.rules.auction import Contract, Denom, play_deal
 from tribridge.rules.deal import DealState
 from tribridge.rules.scoring import get_scheme, score_deal
 
-__all__ = ["CAPTURE_LABEL", "analyse", "capture_words", "nt_verdict_words"]
+__all__ = ["CAPTURE_LABEL", "analyse", "analyze_deal", "capture_words", "nt_verdict_words"]
+
+PARTNERSHIPS = ((0, 2), (2, 0), (1, 3), (3, 1))  # (declarer, partner) of a four-handed deal
 
 STRAIN_KEYS = ("C", "D", "H", "S", "NT")
 CAPTURE_LABEL = (
@@ -125,12 +131,7 @@ def analyse(
 
 def _capture_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
     """The capture estimator on ``seat``'s hand (1) and the widow's (2)."""
-    grid = np.zeros((4, 13), dtype=np.int8)
-    for c in state.deal[seat].cards:
-        grid[c // 13, c % 13] = 1
-    for c in state.deal[state.widow].cards:
-        grid[c // 13, c % 13] = 2
-    result = capture(grid)
+    result = capture(state_from_owners(state.deal.to_owners(), int(seat), int(state.widow)))
     return {
         "chair": entry["chair"],
         "name": entry["name"],
@@ -182,3 +183,51 @@ def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> di
                         "score": score,
                     }
     return found
+
+
+# --- a four-handed deal (tribridge analyze) ------------------------------------------------
+
+
+def analyze_deal(deal: Deal, cache: Any = True, table: np.ndarray | None = None) -> dict[str, Any]:
+    """Everything the command reports, as a JSON-ready dict (``table``: the deal's DD table if already known)."""
+    if table is None:
+        table = dd_tables_array([deal], cache=cache, workers=1)[0]
+    masks = deal.masks()
+    out: dict[str, Any] = {"deal": deal.to_pbn(), "dd": table_to_dict(table)}
+    out["nt_call"] = _nt_verdicts(masks)
+    out["capture"] = _captures(deal)
+    out["estimate"] = _estimates(masks)
+    return out
+
+
+def _nt_verdicts(masks: np.ndarray) -> dict[str, Any]:
+    """Per hand: the verdict of the NT-call algorithm at each level 1..7, and the highest level said yes."""
+    result: dict[str, Any] = {}
+    for seat in range(4):
+        hand = [int(m) for m in masks[seat]]
+        result[SEAT_CHARS[seat]] = {
+            "verdicts": {str(level): nt_call(hand, level).verdict for level in range(1, 8)},
+            "highest_level": int(highest_nt_level_batch(np.array([hand], dtype=np.int64))[0]),
+        }
+    return result
+
+
+def _captures(deal: Deal) -> dict[str, Any]:
+    """Capture estimate (default reading) for each partnership, declarer first."""
+    owners = deal.to_owners()
+    result: dict[str, Any] = {}
+    for declarer, partner in PARTNERSHIPS:
+        res = capture(state_from_owners(owners, declarer, partner))
+        result[SEAT_CHARS[declarer] + SEAT_CHARS[partner]] = {"captures": int(res.captures), "status": str(res.status)}
+    return result
+
+
+def _estimates(masks: np.ndarray) -> dict[str, Any]:
+    """The fast trick estimator's prediction for each declarer."""
+    decl = np.array([masks[d] for d, _ in PARTNERSHIPS], dtype=np.int64)
+    part = np.array([masks[p] for _, p in PARTNERSHIPS], dtype=np.int64)
+    est = estimate_tricks(decl, part)
+    return {
+        SEAT_CHARS[d]: {STRAIN_NAMES[s]: round(float(est[i, s]), 2) for s in range(5)}
+        for i, (d, _) in enumerate(PARTNERSHIPS)
+    }

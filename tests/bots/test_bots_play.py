@@ -8,9 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tribridge.bots import bot_parts, get_bot
-from tribridge.bots.play import CardPosition, PimcPlayer, RandomPlayer, pimc_decide, pimc_decide_four_handed
+from tribridge.bots.play import CardPosition, PimcPlayer, RandomPlayer, pimc_decide
 from tribridge.cards import Card, random_deal
 from tribridge.errors import InvalidInput
+from tribridge.four.play import pimc_decide_four_handed
 from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.deal import DealState
 from tribridge.rules.play import PlayState

@@ -75,7 +75,7 @@ def test_position_refuses_exactly_the_cards_play_state_refuses(seed, denom, decl
     held = sorted(state.remaining(state.turn))
     card = held[pick % len(held)]
     trump = None if denom == Denom.NT else denom
-    rules_refuse = state.is_legal(Card(card))
+    rules_refuse = state.illegal_reason(Card(card))
     if rules_refuse is None:
         pos = dd.position_after(state.deal, trump, (declarer + 1) % 4, played + [card])
         assert card not in pos.hands[int(state.turn)]

@@ -68,17 +68,17 @@ def test_contract_and_declarer_after_two_passes():
 
 def test_double_and_redouble_rules():
     a = AuctionState.from_calls("N", ["1S"])  # N holds 1S, E on turn
-    assert a.is_legal(DOUBLE) is None
-    assert "only the player holding" in a.is_legal(REDOUBLE)
+    assert a.is_legal(DOUBLE)
+    assert "only the player holding" in a.illegal_reason(REDOUBLE)
     a = a.apply("P")  # W on turn: the other non-holder may double
-    assert a.is_legal(DOUBLE) is None
+    assert a.is_legal(DOUBLE)
     a = a.apply("X")
     assert a.doubling == 1 and a.turn == Seat.N
-    assert "own bid" in a.is_legal(DOUBLE)
-    assert "already doubled" in a.apply("P").is_legal(DOUBLE)  # E, a non-holder, may not double again
+    assert "own bid" in a.illegal_reason(DOUBLE)
+    assert "already doubled" in a.apply("P").illegal_reason(DOUBLE)  # E, a non-holder, may not double again
     a = a.apply("XX")
     assert a.doubling == 2
-    assert "already redoubled" in a.is_legal(DOUBLE)  # E on turn
+    assert "already redoubled" in a.illegal_reason(DOUBLE)  # E on turn
     a = a.apply("P").apply("P")
     assert a.is_over and a.contract == Contract(1, Denom.S, 2, Seat.N)
 
@@ -86,9 +86,9 @@ def test_double_and_redouble_rules():
 def test_cannot_double_own_bid_and_new_bid_clears_doubles():
     a = AuctionState.from_calls("E", ["1H", "X", "P"])  # E bids, S doubles, N passes; E on turn
     assert a.turn == Seat.E
-    assert "own bid" in a.is_legal(DOUBLE)
+    assert "own bid" in a.illegal_reason(DOUBLE)
     a = a.apply("2C")
-    assert a.doubling == 0 and a.is_legal(DOUBLE) is None
+    assert a.doubling == 0 and a.is_legal(DOUBLE)
     a = AuctionState.from_calls("E", ["1H", "P"])  # E holds 1H, S passed, N on turn
     assert not a.is_over and a.turn == Seat.N
     assert a.apply("P").is_over
@@ -125,20 +125,20 @@ def test_thrown_in_and_dealer_must_bid():
     assert PASS not in must.legal_calls()
     with pytest.raises(IllegalAction, match="must open"):
         must.apply(PASS)
-    assert must.apply("1C").is_legal(PASS) is None
+    assert must.apply("1C").is_legal(PASS)
 
 
 def test_ranking_value_orders_3s_above_4c():
     value = AuctionState.start("N", AuctionOptions(ranking="value")).apply("3S")  # 27
-    assert value.is_legal(bid(4, Denom.C)) is not None  # 24 < 27
-    assert value.is_legal(bid(4, Denom.D)) is None  # 28
-    assert value.is_legal(bid(3, Denom.NT)) is None  # 30
+    assert not value.is_legal(bid(4, Denom.C))  # 24 < 27
+    assert value.is_legal(bid(4, Denom.D))  # 28
+    assert value.is_legal(bid(3, Denom.NT))  # 30
     contract = AuctionState.start("N").apply("3S")
-    assert contract.is_legal(bid(4, Denom.C)) is None  # level first
+    assert contract.is_legal(bid(4, Denom.C))  # level first
     v = AuctionState.start("N", AuctionOptions(ranking="value")).apply("4C")  # 24 = 3H
-    assert v.is_legal(bid(3, Denom.H)) is not None  # equal value, lower level loses
+    assert not v.is_legal(bid(3, Denom.H))  # equal value, lower level loses
     # tie of value broken by level: 3H (24) then 4C (24) is legal
-    assert AuctionState.start("N", AuctionOptions(ranking="value")).apply("3H").is_legal(bid(4, Denom.C)) is None
+    assert AuctionState.start("N", AuctionOptions(ranking="value")).apply("3H").is_legal(bid(4, Denom.C))
 
 
 def test_legal_calls_are_exactly_the_legal_ones():
@@ -147,7 +147,7 @@ def test_legal_calls_are_exactly_the_legal_ones():
         legal = set(a.legal_calls())
         every = [PASS, DOUBLE, REDOUBLE] + [bid(level, d) for level in range(1, 8) for d in Denom]
         for c in every:
-            assert (c in legal) == (a.is_legal(c) is None)
+            assert (c in legal) == (a.is_legal(c))
 
 
 @st.composite

@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tribridge.cards import SEAT_CHARS, Card, Hand, random_deal
-from tribridge.rules.bridge4 import Auction4, legal_cards, parse_call, trace_play
+from tribridge.four.rules import Auction4, legal_cards, parse_call, trace_play
 from tribridge.server.app import create_app
 from tribridge.server.robot.ben import pbn_play_order
 
@@ -97,7 +97,7 @@ def test_bboalert_bids_whole_auctions(client, base):
             if base:  # Pidgin's rule for /apis/brill: two-character tokens, for the call and every candidate
                 assert len(data["bid"]) == 2 and all(len(c["bid"]) == 2 for c in data["candidates"])
             call = make_bid(data["bid"]) if base == "" else parse_call(data["bid"])
-            assert call is not None and auction.is_legal(call) is None, (data, auction.calls)
+            assert call is not None and auction.is_legal(call), (data, auction.calls)
             assert isinstance(data["explanation"], str) and isinstance(data["alert"], bool)
             auction = auction.apply(call)
 

@@ -5,8 +5,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tribridge.cards import SEAT_CHARS, Card, Deal, random_deal
+from tribridge.four.rules import Auction4, parse_call
 from tribridge.rules.auction import Contract, Denom
-from tribridge.rules.bridge4 import Auction4, parse_call
 from tribridge.rules.play import PlayState
 from tribridge.server.app import create_app
 
@@ -44,7 +44,7 @@ def bid_auction(client, deal, dealer, vul="None"):
         body = r.json()
         assert len(body["bid"]) == 2 and body["candidates"][0]["bid"] == body["bid"]
         call = parse_call(body["bid"])
-        assert auction.is_legal(call) is None
+        assert auction.is_legal(call)
         auction = auction.apply(call)
         ctx += body["bid"]
         assert len(auction.calls) < 40
@@ -69,7 +69,7 @@ def play_board(client, deal, dealer, ctx, auction):
             r = client.get("/apis/brill/play", params=params)
         assert r.status_code == 200, r.text
         card = Card.parse(r.json()["card"])
-        assert state.is_legal(card) is None, (r.json(), [str(c) for c in state.legal_cards()])
+        assert state.is_legal(card), (r.json(), [str(c) for c in state.legal_cards()])
         assert {c["card"] for c in r.json()["candidates"]} == {str(c) for c in state.legal_cards()}
         state = state.apply(card)
         played += str(card)

@@ -7,6 +7,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tribridge.rules.game import DealRecord
+from tribridge.rules.lin import read_lin
 from tribridge.server.app import create_app
 
 CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
@@ -146,6 +147,9 @@ def test_whole_deal_visibility_scores_export(client):
     assert str(record.contract) == "1NT" and record.declarer_tricks == done["tricks"]["declarer"]
     pbn = client.get(f"/api/tables/{tid}/export.pbn", headers=auth(tokens[2]))
     assert pbn.status_code == 200 and '[Contract "1NT"]' in pbn.text and "[Play" in pbn.text
+    lin = client.get(f"/api/tables/{tid}/export.lin", headers=auth(tokens[0]))
+    assert lin.status_code == 200 and read_lin(lin.text)[0].record() == record
+    assert client.get(f"/api/tables/{tid}/export.lin").status_code == 403
     # next deal: dealer rotates to chair 1
     nxt = act(client, tid, tokens[2], {"type": "next"})
     assert nxt.status_code == 200 and nxt.json()["deal_no"] == 2 and nxt.json()["dealer_chair"] == 1

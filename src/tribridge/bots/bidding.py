@@ -75,7 +75,7 @@ def cheapest_in(auction: AuctionState, denom: int) -> Call | None:
 
 def _fallback_if_illegal(auction: AuctionState, call: Call) -> Call:
     """``call`` if legal, else the cheapest legal bid (dealer_must_bid), else pass."""
-    if auction.is_legal(call) is None:
+    if auction.is_legal(call):
         return call
     legal = auction.legal_calls()
     bids = [c for c in legal if c.is_bid]
@@ -145,7 +145,7 @@ class PaperBidder:
         auction = view_auction(view)
         nt = cheapest_nt(auction)
         chosen = self.bid(view)
-        cands = [(PASS, 0.0)] if auction.is_legal(PASS) is None else []
+        cands = [(PASS, 0.0)] if auction.is_legal(PASS) else []
         if nt is not None:
             cands.append((nt, 0.0))
         cands = [(c, 1.0 if c == chosen else 0.0) for c, _ in cands]
@@ -311,7 +311,7 @@ class EstimateBidder:
             if float(tricks.mean()) >= call.level + 6 + self.margin and (best is None or expected > best[0]):
                 best = (expected, call)
         chosen = _fallback_if_illegal(auction, best[1] if best else PASS)
-        if auction.is_legal(PASS) is None:
+        if auction.is_legal(PASS):
             cands.append((PASS, 0.0))
         return _order(cands, auction, chosen)
 
@@ -401,7 +401,7 @@ class SimulationBidder:
             out.append(first)
             if first.level < 7:
                 nxt = bid(first.level + 1, Denom(denom))
-                if auction.is_legal(nxt) is None:
+                if auction.is_legal(nxt):
                     out.append(nxt)
         out.sort(key=lambda c: (c != PASS, c.level, int(c.denom) if c.denom is not None else 0))
         out += [c for c in legal if c in (DOUBLE, REDOUBLE)]

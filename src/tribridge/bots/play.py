@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random as _stdlib_random
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -209,32 +209,6 @@ def pimc_decide(
     tied = [c for c, m in candidates if m >= best_mean - TIE_EPSILON]
     choice = min(tied, key=_tie_key)
     return PimcDecision(choice, [(c, float(m)) for c, m in candidates], searched=True, sample=sample)
-
-
-def pimc_decide_four_handed(
-    hand: Iterable[int],
-    seat: int,
-    declarer: int,
-    trump: int | None,
-    played: Sequence[int] = (),
-    dummy: Iterable[int] | None = None,
-    layouts: int = DEFAULT_LAYOUTS,
-) -> PimcDecision:
-    """PIMC for an ordinary four-handed bridge position (robot API): ``seat`` is the asking seat.
-
-    ``hand`` is the asking seat's 13 original cards; ``dummy`` dummy's 13 once exposed. When the
-    declarer asks for dummy's card, ``seat`` is the declarer. No auction inference is made.
-    """
-    hands: dict[int, tuple[int, ...]] = {int(seat): tuple(sorted(int(c) for c in hand))}
-    dummy_seat = int(declarer) ^ 2
-    if dummy is not None:
-        if dummy_seat in hands:
-            raise InvalidInput("seat", "the dummy does not ask; ask as the declarer")
-        hands[dummy_seat] = tuple(sorted(int(c) for c in dummy))
-    position = CardPosition(int(declarer), trump, tuple(sorted(hands.items())), tuple(int(c) for c in played))
-    if position.decider != int(seat):
-        raise InvalidInput("seat", f"seat {seat} is not the seat to decide (that is seat {position.decider})")
-    return pimc_decide(position, layouts=layouts)
 
 
 # --------------------------------------------------------------------------------------------

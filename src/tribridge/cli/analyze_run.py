@@ -8,81 +8,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from tribridge.cards import SEAT_CHARS, SUIT_SYMBOLS, Deal
+from tribridge.analysis import analyze_deal
+from tribridge.cards import SUIT_SYMBOLS, Deal
 from tribridge.cli.common import json_ready, print_json, progress_bar
-from tribridge.dd import STRAIN_NAMES, dd_tables_array, table_to_dict
+from tribridge.dd import STRAIN_NAMES, dd_tables_array
 from tribridge.errors import InvalidInput
-from tribridge.rules.pbn import read_boards
+from tribridge.rules.records import read_hand_records
 
-PARTNERSHIPS = ((0, 2), (2, 0), (1, 3), (3, 1))  # (declarer, partner)
-
-
-__all__ = ["analyze_deal", "diagram", "format_text", "run", "run_file"]
+__all__ = ["diagram", "format_text", "run", "run_file"]
 
 BATCH = 20  # deals per double-dummy call when analysing a file
-
-
-def analyze_deal(deal: Deal, cache: Any = True, table: np.ndarray | None = None) -> dict[str, Any]:
-    """Everything the command reports, as a JSON-ready dict (``table``: the deal's DD table if already known)."""
-    if table is None:
-        table = dd_tables_array([deal], cache=cache, workers=1)[0]
-    masks = deal.masks()
-    out: dict[str, Any] = {"deal": deal.to_pbn(), "dd": table_to_dict(table)}
-    out["nt_call"] = _nt_verdicts(masks)
-    out["capture"] = _captures(deal)
-    out["estimate"] = _estimates(masks)
-    return out
-
-
-def _nt_verdicts(masks: np.ndarray) -> dict[str, Any]:
-    """Per hand: the verdict of the NT-call algorithm at each level 1..7, and the highest level said yes."""
-    from tribridge.estimators.nt_call import highest_nt_level_batch, nt_call
-
-    result: dict[str, Any] = {}
-    for seat in range(4):
-        hand = [int(m) for m in masks[seat]]
-        result[SEAT_CHARS[seat]] = {
-            "verdicts": {str(level): nt_call(hand, level).verdict for level in range(1, 8)},
-            "highest_level": int(highest_nt_level_batch(np.array([hand], dtype=np.int64))[0]),
-        }
-    return result
-
-
-def _captures(deal: Deal) -> dict[str, Any]:
-    """Capture estimate (default reading) for each partnership, declarer first; absent if the module is missing."""
-    try:
-        from tribridge.estimators.capture import capture
-    except ImportError:
-        return {"error": "capture estimator (tribridge.estimators.capture) not available"}
-    owners = deal.to_owners()
-    result: dict[str, Any] = {}
-    for declarer, partner in PARTNERSHIPS:
-        state = np.zeros((4, 13), dtype=np.int8)
-        state.reshape(-1)[owners == declarer] = 1
-        state.reshape(-1)[owners == partner] = 2
-        res = capture(state)
-        result[SEAT_CHARS[declarer] + SEAT_CHARS[partner]] = {
-            "captures": int(res.captures),
-            "status": str(getattr(res, "status", "")),
-        }
-    return result
-
-
-def _estimates(masks: np.ndarray) -> dict[str, Any]:
-    """The fast trick estimator's prediction for each declarer (absent if not available)."""
-    try:
-        from tribridge.estimators.tricks import estimate_tricks
-    except ImportError:
-        return {"error": "trick estimator not available"}
-    decl = np.array([masks[d] for d, _ in PARTNERSHIPS], dtype=np.int64)
-    part = np.array([masks[p] for _, p in PARTNERSHIPS], dtype=np.int64)
-    est = estimate_tricks(decl, part)
-    return {
-        SEAT_CHARS[d]: {STRAIN_NAMES[s]: round(float(est[i, s]), 2) for s in range(5)}
-        for i, (d, _) in enumerate(PARTNERSHIPS)
-    }
 
 
 def _holding(hand: Any, suit: int) -> str:
@@ -161,7 +96,7 @@ def run_file(args: argparse.Namespace) -> int:
         text = sys.stdin.read() if args.file == "-" else path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise InvalidInput("--file", f"cannot read {args.file!r}: {exc.strerror}") from None
-    boards = read_boards(text, "<stdin>" if args.file == "-" else path.name)
+    boards = read_hand_records(text, "<stdin>" if args.file == "-" else path.name)
     if not boards:
         raise InvalidInput("--file", f"no boards in {args.file!r}")
     with progress_bar("boards", len(boards)) as bar:

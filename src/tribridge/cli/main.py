@@ -39,12 +39,24 @@ COMMANDS: dict[str, str] = {
     "shuffle": "tribridge.cli.shuffle",
     "nt-call": "tribridge.cli.nt_call",
     "capture": "tribridge.cli.capture",
+    "event": "tribridge.cli.event",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 # Commands (and command groups) that can run long enough to show progress: each gets ``--quiet``.
 PROGRESS_COMMANDS = frozenset(
-    {"study", "reproduce", "deal", "analyze", "train-estimator", "train-belief", "calibrate", "match", "shuffle"}
+    {
+        "study",
+        "reproduce",
+        "deal",
+        "analyze",
+        "train-estimator",
+        "train-belief",
+        "calibrate",
+        "match",
+        "shuffle",
+        "event",
+    }
 )
 
 

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
         "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
         "pimc, pimc-model, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
-        "their place in --bots: A, B, C. --deals-file plays the boards of a PBN file (as dealt).",
+        "their place in --bots: A, B, C. --deals-file plays the boards of a PBN or LIN file (as dealt).",
     )
     p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
     p.add_argument(
@@ -33,8 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--deals-file",
         default=None,
-        metavar="FILE.pbn",
-        help="play the boards of this PBN file (hands and dealer as dealt) instead of seeded deals",
+        metavar="FILE",
+        help="play the boards of this PBN or LIN file (hands and dealer as dealt) instead of seeded deals",
     )
     p.add_argument("--seed", type=int, default=1, help="match seed (default 1)")
     p.add_argument("--scheme", default="classic", help="scoring scheme: classic, tribridge or a TOML file")
@@ -160,15 +160,15 @@ def bot_labels(names: Sequence[str]) -> list[str]:
 
 
 def read_deals_file(path: str) -> list[tuple[Any, Any]]:
-    """The (deal as dealt, dealer) of every board of a PBN file."""
+    """The (deal as dealt, dealer) of every board of a PBN or LIN file."""
     # imported here: start-up time
-    from tribridge.rules.pbn import read_boards
+    from tribridge.rules.records import read_hand_records
 
     try:
         text = Path(path).read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise InvalidInput("--deals-file", f"cannot read {path!r}: {exc.strerror}") from None
-    boards = read_boards(text, Path(path).name)
+    boards = read_hand_records(text, Path(path).name)
     if not boards:
         raise InvalidInput("--deals-file", f"no boards in {path!r}")
     return [board.dealt() for board in boards]

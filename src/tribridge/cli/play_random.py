@@ -15,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "play-random",
         help="play one deal with random legal calls and cards",
         description="Deal, bid and play one whole deal with random legal policies and print the record "
-        "(text, --json or --pbn). A quick check that the rules engine runs end to end.",
+        "(text, --json, --pbn or --lin). A quick check that the rules engine runs end to end.",
     )
     p.add_argument("--seed", type=int, default=None, help="random seed (default: fresh entropy)")
     p.add_argument("--dealer", default="N", help="dealer seat N, E, S or W (default N)")
@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the deal record as JSON")
     fmt.add_argument("--pbn", action="store_true", help="print the deal record as PBN")
+    fmt.add_argument("--lin", action="store_true", help="print the deal record as LIN (BBO's hand viewer)")
     p.set_defaults(func=run)
 
 
@@ -44,6 +45,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.pbn:
         print(record.to_pbn(), end="")
+        return 0
+    if args.lin:
+        from tribridge.rules.lin import record_to_lin
+
+        print(record_to_lin(record, board=1), end="")
         return 0
     print(format_record(record))
     return 0

@@ -142,8 +142,8 @@ def _deal_masks_kernel(keys, first_block, start, n_hands, out):
                 for s in range(4):
                     out[i, h, s] = 0
                 for pos in range(13 * h, 13 * h + 13):
-                    c = np.int64(deck[pos])
-                    out[i, h, c // 13] |= np.int64(1) << (c % 13)
+                    card = np.int64(deck[pos])
+                    out[i, h, card // 13] |= np.int64(1) << (card % 13)
 
 
 def block_seed_sequence(seed: int | np.random.SeedSequence | None, block: int) -> np.random.SeedSequence:

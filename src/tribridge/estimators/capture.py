@@ -91,15 +91,18 @@ class CaptureResult:
         }
 
 
-def state_from_owners(owners: np.ndarray, declarer: int) -> np.ndarray:
-    """``int8[4, 13]`` state of the partnership of ``declarer`` (1) and ``declarer ^ 2`` (2)."""
+def state_from_owners(owners: np.ndarray, declarer: int, partner: int | None = None) -> np.ndarray:
+    """``int8[4, 13]`` state of ``declarer``'s cards (1) and ``partner``'s (2; default ``declarer ^ 2``)."""
     arr = np.asarray(owners)
     if arr.shape != (52,):
         raise InvalidInput("owners", f"expected 52 owner seats, got shape {arr.shape}")
     declarer = _check_seat(declarer)
+    partner = declarer ^ 2 if partner is None else _check_seat(partner)
+    if partner == declarer:
+        raise InvalidInput("partner", "the partner must be another seat than the declarer")
     state = np.zeros(52, dtype=np.int8)
     state[arr == declarer] = 1
-    state[arr == (declarer ^ 2)] = 2
+    state[arr == partner] = 2
     return state.reshape(4, 13)
 
 

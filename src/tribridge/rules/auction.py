@@ -335,7 +335,11 @@ class AuctionState:
         return Contract(hb.level, hb.denom, self.doubling, self.highest_bidder)
 
     # --- legality ------------------------------------------------------------------------
-    def is_legal(self, call: Call) -> str | None:
+    def is_legal(self, call: Call) -> bool:
+        """Whether ``call`` may be made now (``illegal_reason`` says why not)."""
+        return self.illegal_reason(call) is None
+
+    def illegal_reason(self, call: Call) -> str | None:
         """None if ``call`` is legal for the seat on turn, else the reason it is not."""
         if not isinstance(call, Call):
             return f"expected a Call, got {call!r}"
@@ -374,7 +378,7 @@ class AuctionState:
         """Every legal call for the seat on turn (pass first, then bids low to high, then X/XX)."""
         if self.is_over:
             return []
-        out = [c for c in (PASS,) if self.is_legal(c) is None]
+        out = [c for c in (PASS,) if self.is_legal(c)]
         hb = self.highest_bid
         if hb is None:
             out.extend(ALL_BIDS)
@@ -383,14 +387,14 @@ class AuctionState:
             higher = [b for b in ALL_BIDS if bid_rank_key(b, self.options.ranking) > key]
             higher.sort(key=lambda b: bid_rank_key(b, self.options.ranking))
             out.extend(higher)
-        out.extend(c for c in (DOUBLE, REDOUBLE) if self.is_legal(c) is None)
+        out.extend(c for c in (DOUBLE, REDOUBLE) if self.is_legal(c))
         return out
 
     def apply(self, call: Call | str) -> AuctionState:
         """The state after ``call`` by the seat on turn; raises IllegalAction with the reason if illegal."""
         if isinstance(call, str):
             call = Call.parse(call)
-        reason = self.is_legal(call)
+        reason = self.illegal_reason(call)
         if reason is not None:
             who = self.turn.letter if self.turn is not None else "-"
             raise IllegalAction("call", f"{call} by {who} is illegal: {reason}")

@@ -243,7 +243,7 @@ def checked_call(policy: BidPolicy, state: DealState, player: Seat) -> Call:
     call = policy(state.view(player))
     if isinstance(call, str):
         call = Call.parse(call)
-    reason = state.auction.is_legal(call)
+    reason = state.auction.illegal_reason(call)
     if reason is not None:
         raise IllegalAction("call", f"policy for {player.letter} chose {call}: {reason}")
     return call
@@ -255,7 +255,7 @@ def checked_card(policy: PlayPolicy, state: DealState, player: Seat) -> Card:
     if isinstance(card, str):
         card = Card.parse(card)
     assert state.play is not None and state.to_play is not None
-    reason = state.play.is_legal(card)
+    reason = state.play.illegal_reason(card)
     if reason is not None:
         raise IllegalAction("card", f"policy for {player.letter} chose {card} for {state.to_play.letter}: {reason}")
     return card

@@ -299,7 +299,7 @@ def _auction_calls(board: PbnBoard, dealer: Seat, options: AuctionOptions) -> tu
         for call in calls:
             if state.is_over:
                 break
-            reason = state.is_legal(call)
+            reason = state.illegal_reason(call)
             if reason is not None:
                 raise InvalidInput(f"{board.source}:{line}", f"call {token!r} is not legal here: {reason}")
             state = state.apply(call)
@@ -333,7 +333,7 @@ def _play_cards(board: PbnBoard, deal: Deal, contract: Contract) -> tuple[PlaySt
                 break
             token, line = row[column]
             card = Card.parse(token, f"{board.source}:{line}")
-            reason = state.is_legal(card)
+            reason = state.illegal_reason(card)
             if reason is not None:
                 raise InvalidInput(f"{board.source}:{line}", f"{token} by {Seat(seat).letter} is not legal: {reason}")
             state = state.apply(card)

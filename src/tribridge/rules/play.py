@@ -160,7 +160,11 @@ class PlayState:
         """The suit led to the trick in progress (None on lead)."""
         return self._d.current[0][1].index // 13 if self._d.current else None
 
-    def is_legal(self, card: Card) -> str | None:
+    def is_legal(self, card: Card) -> bool:
+        """Whether ``card`` may be made now (``illegal_reason`` says why not)."""
+        return self.illegal_reason(card) is None
+
+    def illegal_reason(self, card: Card) -> str | None:
         """None if ``card`` may be played now, else the reason it may not."""
         if self.is_over:
             return "play is over"
@@ -180,7 +184,7 @@ class PlayState:
         """The state after the seat on turn plays ``card``; raises IllegalAction with the reason if illegal."""
         if isinstance(card, str):
             card = Card.parse(card)
-        reason = self.is_legal(card)
+        reason = self.illegal_reason(card)
         if reason is not None:
             raise IllegalAction("card", f"{card} is illegal: {reason}")
         seat = self.turn

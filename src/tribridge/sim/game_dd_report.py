@@ -15,7 +15,7 @@ import numpy as np
 
 from tribridge.errors import InvalidInput
 from tribridge.sim.game_study import MAX_LEVEL, SCHEMES_DEFAULT, GameParams, run_game, score_table
-from tribridge.sim.report import PUBLISHED_TABLE_IV
+from tribridge.sim.published import PUBLISHED_TABLE_IV
 
 __all__ = [
     "DD_SCHEMES",

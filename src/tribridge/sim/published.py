@@ -7,6 +7,8 @@ the full text being unavailable).
 
 from __future__ import annotations
 
+from typing import Any
+
 # NT call paper, Table 3: "Yes" counts per 100,000 random 13-card hands, three runs per level.
 NT_HANDS_PER_RUN = 100_000
 NT_TABLE3_YES: dict[int, tuple[int, int, int]] = {1: (5955, 5992, 5849), 2: (3228, 3174, 3186), 3: (875, 844, 850)}
@@ -24,4 +26,15 @@ CAPTURE_TABLE1 = {
     "t_9_or_10_pct_of_all": 18.3,
     "t_le_6_pct_of_qualified_max": 0.19,  # "below 0.19 %"
     "t_gt_13_count": 0,
+}
+
+# Capture paper, Table IV: three runs of 10,000,000 deals.
+PUBLISHED_TABLE_IV: dict[str, Any] = {
+    "deals_per_run": 10_000_000,
+    "made_pct": [65.86, 66.00, 66.03],
+    "both_eligible_made_pct": [93.42, 93.50, 93.75],
+    "both_eligible_min_count": 10_000,
+    "losses_widow_not_qualified_min_pct": 99.8,
+    "net_points_new_scheme_range": [819_000, 833_000],
+    "net_points_old_scheme_range": [152_000, 155_000],
 }

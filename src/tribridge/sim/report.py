@@ -13,21 +13,11 @@ import numpy as np
 from tribridge import __version__
 from tribridge.errors import InvalidInput
 from tribridge.sim import published as P
+from tribridge.sim.game_dd_report import dd_comparison, dd_figure, dd_summary_markdown, dd_table_markdown
 from tribridge.sim.game_study import SCHEMES_DEFAULT, GameParams, run_game
 from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown, nt_study, nt_tables_markdown
 from tribridge.sim.report_state import check_state, load_section, save_section
 from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
-
-# Table IV of the capture-estimator paper (sim/published.py): three runs of 10,000,000 deals.
-PUBLISHED_TABLE_IV: dict[str, Any] = {
-    "deals_per_run": 10_000_000,
-    "made_pct": [65.86, 66.00, 66.03],
-    "both_eligible_made_pct": [93.42, 93.50, 93.75],
-    "both_eligible_min_count": 10_000,
-    "losses_widow_not_qualified_min_pct": 99.8,
-    "net_points_new_scheme_range": [819_000, 833_000],
-    "net_points_old_scheme_range": [152_000, 155_000],
-}
 
 
 def _fmt_pct(value: float | None) -> str:
@@ -37,7 +27,7 @@ def _fmt_pct(value: float | None) -> str:
 def game_table_markdown(result: Mapping[str, Any]) -> str:
     """Markdown table: our game-study figures per run beside the paper's Table IV."""
     runs = result["results"]
-    pub = PUBLISHED_TABLE_IV
+    pub = P.PUBLISHED_TABLE_IV
     header = ["figure"] + [f"run {i + 1}" for i in range(len(runs))] + ["paper (Table IV, 3 × 10M)"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
 
@@ -197,8 +187,8 @@ def game_section(ctx: ReportContext) -> Section:
             game_table_markdown(result),
             "",
             "Our `tribridge` scheme is our own (docs/rules.md), not the paper's unpublished new scheme "
-            f"(which the paper reports at {PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
-            f"{PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
+            f"(which the paper reports at {P.PUBLISHED_TABLE_IV['net_points_new_scheme_range'][0]:,}–"
+            f"{P.PUBLISHED_TABLE_IV['net_points_new_scheme_range'][1]:,} net points per 10M deals). "
             "Net points are negative here because the estimator's total T stands for the declarer's tricks, and a "
             "partnership that fails Condition A or B has T = 0, i.e. goes down level + 6 tricks; the paper does not "
             "say how it turned an estimate into a score. The next section plays the cards out instead.",
@@ -228,8 +218,6 @@ def game_section(ctx: ReportContext) -> Section:
 
 def dd_section(ctx: ReportContext) -> Section:
     """The game study judged by double dummy, beside the estimator on the same deals and Table IV."""
-    # Imported here like the other sections' studies (start-up time); game_dd_report also imports this module.
-    from tribridge.sim.game_dd_report import dd_comparison, dd_figure, dd_summary_markdown, dd_table_markdown
 
     deals = int(ctx.sizes["dd_deals"])
     result = dd_comparison(deals, ctx.seed, ctx.engine_options)

@@ -12,10 +12,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from tribridge.bots import natural4
 from tribridge.cards import Card
 from tribridge.errors import InvalidInput
-from tribridge.rules.bridge4 import PASS, Auction4, parse_ctx, winner_of_trick
+from tribridge.four import natural4
+from tribridge.four.rules import PASS, Auction4, parse_ctx, winner_of_trick
 from tribridge.server.robot import brill
 from tribridge.server.robot import params as rp
 

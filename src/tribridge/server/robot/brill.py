@@ -11,12 +11,12 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from tribridge.bots import natural4
-from tribridge.bots.natural4.inference import pimc_with_auction
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
-from tribridge.rules.bridge4 import Auction4, to_brill
+from tribridge.four import natural4
+from tribridge.four.natural4.inference import pimc_with_auction
+from tribridge.four.rules import Auction4, to_brill
 from tribridge.server.heap import freeze_heap_once
 from tribridge.server.robot import params as rp
 
@@ -91,9 +91,7 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     pos = rp.parse_bid_request(params, BRILL_MODELS)
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
     decision = natural4.decide_call(view)
-    if (
-        pos.auction.is_legal(decision.call) is not None
-    ):  # the bidder only makes legal calls; never answer an illegal one
+    if not pos.auction.is_legal(decision.call):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
     system, notes = natural4.SYSTEM, []
     for name in rp.SYSTEM_PARAMS:

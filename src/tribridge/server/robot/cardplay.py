@@ -1,9 +1,10 @@
-"""Card choice for robot-API positions: the PIMC player of ``tribridge.bots.play`` over a checked position."""
+"""Card choice for robot-API positions: the four-handed PIMC of ``tribridge.four.play`` over a checked position."""
 
 from __future__ import annotations
 
 import math
 
+from tribridge.four.play import pimc_decide_four_handed
 from tribridge.server.robot.params import PlayPosition
 
 
@@ -13,8 +14,6 @@ def choose_card(pos: PlayPosition, layouts: int, seed: int | None = None) -> tup
     The opening leader does not see dummy, so dummy's hand is only used once a card is played.
     PIMC seeds itself from the position as the seat sees it (``seed`` is accepted for symmetry).
     """
-    from tribridge.bots.play import pimc_decide_four_handed
-
     dummy = pos.dummy if pos.played else None
     decision = pimc_decide_four_handed(
         pos.hand, pos.seat, pos.contract.declarer, pos.contract.trump, pos.played, dummy, layouts=layouts

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from tribridge.cards import SEAT_CHARS, Card, Seat, parse_hand_cards
 from tribridge.errors import InvalidInput
-from tribridge.rules.bridge4 import Auction4, Contract4, PlayTrace, parse_ctx, trace_play
+from tribridge.four.rules import Auction4, Contract4, PlayTrace, parse_ctx, trace_play
 
 VUL_ALIASES = {
     "": "None",

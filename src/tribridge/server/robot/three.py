@@ -19,8 +19,8 @@ from fastapi.responses import JSONResponse
 from tribridge.bots import BIDDER_NAMES, get_bidder
 from tribridge.cards import SEAT_CHARS, Hand, Seat
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.four.rules import Contract4, parse_ctx
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
-from tribridge.rules.bridge4 import Contract4, parse_ctx
 from tribridge.rules.view import bidding_view
 from tribridge.server.robot import params as rp
 from tribridge.server.robot.brill import DEFAULT_LAYOUTS, answer_json, card_answer, layouts_for, on_solver_pool
@@ -57,7 +57,7 @@ def parse_auction3(params: Mapping[str, str]) -> tuple[int, AuctionState]:
     state = AuctionState.start(Seat(dealer), AuctionOptions(ranking=ranking, dealer_must_bid=must_bid))  # type: ignore[arg-type]
     for i, token in enumerate(parse_ctx(ctx)):
         call = Call.parse(token, "ctx")
-        reason = state.is_legal(call)
+        reason = state.illegal_reason(call)
         if reason is not None:
             who = state.turn.letter if state.turn is not None else "-"
             raise IllegalAction("ctx", f"call {i + 1} ({call.to_brill()}) by {who} is illegal: {reason}")
@@ -83,7 +83,7 @@ def answer_bid3(params: Mapping[str, str]) -> dict[str, Any]:
     bidder = get_bidder(model)
     call = bidder.bid(view)
     cands = list(bidder.candidates(view)) if hasattr(bidder, "candidates") else [(call, 1.0)]
-    if state.is_legal(call) is not None:
+    if not state.is_legal(call):
         call = Call.parse("P")
     return {
         "bid": call.to_brill(),

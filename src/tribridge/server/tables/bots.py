@@ -68,7 +68,7 @@ def bot_action(
         with solving_at(priority):  # the simulation bidder solves deals too
             call = bidder.bid(view)
         if call not in view.legal_calls():  # a bot bug: keep the table going, but say so in the log
-            reason = state.auction.is_legal(call)
+            reason = state.auction.illegal_reason(call)
             log.error(
                 "bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason
             )
@@ -83,7 +83,7 @@ def bot_action(
     legal = view.legal_cards()
     if card not in legal:
         assert state.play is not None
-        reason = state.play.is_legal(card) or "not this player's card to play"
+        reason = state.play.illegal_reason(card) or "not this player's card to play"
         log.error(
             "bot %s chose the illegal card %s for chair %d (%s); playing %s instead",
             bot_name,

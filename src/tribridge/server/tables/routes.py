@@ -15,8 +15,9 @@ from fastapi.responses import PlainTextResponse
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.game import DealRecord
+from tribridge.rules.lin import history_to_lin
 from tribridge.rules.scoring import scheme_names
-from tribridge.server.errors import Forbidden, TooMany
+from tribridge.server.errors import Forbidden, NotFound, TooMany
 from tribridge.server.tables.bots import bot_names
 from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.limits import check_name
@@ -170,15 +171,36 @@ async def export_json(manager: Manager, table_id: str, authorization: str | None
     }
 
 
+def finished_deals(table: Table, deal: int | None) -> list[dict[str, Any]]:
+    """The table's finished deals' records, or deal number ``deal``'s alone (404 when it is not finished)."""
+    if deal is None:
+        return table.history
+    chosen = [r for r in table.history if r["deal_no"] == deal]
+    if not chosen:
+        raise NotFound(f"deal {deal} of table {table.table_id} is not finished")
+    return chosen
+
+
 @router.get("/api/tables/{table_id}/export.pbn")
-async def export_pbn(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
-    """Finished deals of the table as PBN."""
+async def export_pbn(
+    manager: Manager, table_id: str, deal: int | None = None, authorization: str | None = Header(default=None)
+) -> Any:
+    """Finished deals of the table (or deal number ``deal`` alone) as PBN."""
     table, _chair = seated(manager, table_id, authorization)
     text = "% PBN 2.1\n% EXPORT\n" + "\n".join(
         DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
-        for r in table.history
+        for r in finished_deals(table, deal)
     )
     return PlainTextResponse(text, media_type="application/x-chess-pbn")
+
+
+@router.get("/api/tables/{table_id}/export.lin")
+async def export_lin(
+    manager: Manager, table_id: str, deal: int | None = None, authorization: str | None = Header(default=None)
+) -> Any:
+    """Finished deals of the table (or deal number ``deal`` alone) as LIN (BBO's hand viewer), one line per deal."""
+    table, _chair = seated(manager, table_id, authorization)
+    return PlainTextResponse(history_to_lin(finished_deals(table, deal)), media_type="text/plain; charset=utf-8")
 
 
 @router.get("/api/tables/{table_id}/watch")

@@ -8,15 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from tribridge.bots.natural4 import read_auction
-from tribridge.bots.natural4.context import Ctx
-from tribridge.bots.natural4.core import HandInfo
-from tribridge.bots.natural4.expected import ContractValues, trick_distribution
 from tribridge.cards import Hand
-from tribridge.rules.bridge4 import Auction4
+from tribridge.four.natural4 import read_auction
+from tribridge.four.natural4.context import Ctx
+from tribridge.four.natural4.core import HandInfo
+from tribridge.four.natural4.expected import ContractValues, trick_distribution
+from tribridge.four.rules import Auction4
 from tribridge.rules.duplicate import duplicate_score
 
-placement = importlib.import_module("tribridge.bots.natural4.placement")
+placement = importlib.import_module("tribridge.four.natural4.placement")
 expected_tricks = arrays(np.float64, st.tuples(st.integers(1, 6), st.just(5)), elements=st.floats(0, 13))
 
 
@@ -77,9 +77,9 @@ def test_over_their_preempt_a_strong_fit_bids_and_a_weak_hand_defends():
 
 
 def test_partner_hands_are_drawn_in_batches_until_enough_fit():
-    from tribridge.bots.natural4.core import Shown
-    from tribridge.bots.natural4.tricks import sample_partner_hands
     from tribridge.dealing.streams import random_stream
+    from tribridge.four.natural4.core import Shown
+    from tribridge.four.natural4.tricks import sample_partner_hands
 
     hand = Hand.from_pbn("8642.J53.T72.864").cards
     narrow = Shown(lo=18, hi=19)  # few random hands have 18-19 HCP

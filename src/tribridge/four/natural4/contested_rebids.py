@@ -3,11 +3,11 @@ reopening double when partner passed, and responder's answer to that reopening d
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.compete import answers_to_takeout, their_strain
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import Meaning, Rule
-from tribridge.bots.natural4.system import at_least, at_most
-from tribridge.rules.bridge4 import same_side
+from tribridge.four.natural4.compete import answers_to_takeout, their_strain
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, Meaning, Rule
+from tribridge.four.natural4.system import at_least, at_most
+from tribridge.four.rules import same_side
 
 __all__ = ["after_negative_double", "reopenings", "answers_to_reopening", "REOPENING"]
 
@@ -51,7 +51,7 @@ def after_negative_double(ctx: Ctx) -> list[Rule]:
     if own:
         rules.append(Rule(own, M("rebids the opening suit", least, 16, at_least(x, 5))))
     if not free:
-        rules.append(Rule("P", M("penalty pass: length in their suit", 0, 37, at_least(t, 4))))
+        rules.append(Rule("P", M("penalty pass: length in their suit", 0, 37, at_least(t, 4), kind=CallKind.PENALTY)))
         if own:
             rules.append(Rule(own, M("forced answer to partner's double")))
     return rules
@@ -70,7 +70,18 @@ def reopenings(ctx: Ctx) -> list[Rule]:
         1 for i, c in enumerate(ctx.auction.calls) if c[0].isdigit() and not same_side(ctx.seat_of(i), ctx.seat)
     )
     lo, short = (12, 1) if their_bids == 1 else (16, 2)
-    return [Rule("X", M(f"{REOPENING}: short in their suit, for takeout", lo, 37, max_len=at_most(t, short)))]
+    return [
+        Rule(
+            "X",
+            M(
+                f"{REOPENING}: short in their suit, for takeout",
+                lo,
+                37,
+                max_len=at_most(t, short),
+                kind=CallKind.REOPENING_DOUBLE,
+            ),
+        )
+    ]
 
 
 def answers_to_reopening(ctx: Ctx) -> list[Rule]:
@@ -78,6 +89,8 @@ def answers_to_reopening(ctx: Ctx) -> list[Rule]:
     takeout double."""
     t = their_strain(ctx)
     strong_trumps = Rule(
-        "P", M("penalty pass: length and strength in their suit", 5, 37, at_least(t, 4)), lambda h, c: h.honours(t) >= 2
+        "P",
+        M("penalty pass: length and strength in their suit", 5, 37, at_least(t, 4), kind=CallKind.PENALTY),
+        lambda h, c: h.honours(t) >= 2,
     )
     return [strong_trumps] + answers_to_takeout(ctx, t)

@@ -1,4 +1,4 @@
-"""Tests of the four-handed bridge rules used by the robot API (rules/bridge4.py)."""
+"""Tests of the four-handed bridge rules used by the robot API (four/rules.py)."""
 
 import numpy as np
 import pytest
@@ -7,8 +7,7 @@ from hypothesis import strategies as st
 
 from tribridge.cards import Card, Deal, random_deal
 from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import Contract, Denom
-from tribridge.rules.bridge4 import (
+from tribridge.four.rules import (
     Auction4,
     Contract4,
     legal_cards,
@@ -17,6 +16,7 @@ from tribridge.rules.bridge4 import (
     to_brill,
     trace_play,
 )
+from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.play import PlayState
 
 
@@ -45,13 +45,13 @@ def test_call_aliases():
 def test_auction_rules_doubles_and_declarer():
     a = Auction4.from_calls(0, ["1H", "P", "2H", "X"])  # N 1H, E P, S 2H, W X
     assert a.turn == 0 and a.doubling() == 1
-    assert a.is_legal("XX") is None  # N redoubles the opponents' double
-    assert a.is_legal("X") is not None
+    assert a.is_legal("XX")  # N redoubles the opponents' double
+    assert not a.is_legal("X")
     b = a.apply("P")
-    assert b.is_legal("XX") is not None  # E may not redouble its own side's double
+    assert not b.is_legal("XX")  # E may not redouble its own side's double
     done = Auction4.from_calls(0, ["1H", "P", "2H", "X", "P", "P", "P"])
     assert done.is_over and str(done.contract) == "2HX" and done.contract.declarer == 0  # N named hearts first
-    assert Auction4.from_calls(0, ["1H"]).is_legal("X") is None  # E may double N's bid
+    assert Auction4.from_calls(0, ["1H"]).is_legal("X")  # E may double N's bid
     assert Auction4(0).apply("P").apply("P").apply("P").apply("P").passed_out
 
 

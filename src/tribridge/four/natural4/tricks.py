@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tribridge.bots.natural4.core import Shown
 from tribridge.dealing.streams import random_stream
+from tribridge.four.natural4.core import Shown
 
 __all__ = ["PARTNER_SAMPLES", "DRAWS", "MOST_DRAWS", "sample_partner_hands", "sampled_tricks", "expected_tricks"]
 
@@ -58,7 +58,7 @@ def sample_partner_hands(
     """Up to ``wanted`` partner hands ``int64[k, 13]`` from the unseen cards, within partner's HCP range and
     suit-length ranges (and balanced when partner showed it): ``draws`` random hands are tried, and more in
     batches of ``draws`` while fewer than ``wanted`` fit, up to ``most_draws`` in all (default: ``draws``)."""
-    from tribridge.bots.natural4.partner_kernel import fitting_partner_hands  # numba: loaded when first needed
+    from tribridge.four.natural4.partner_kernel import fitting_partner_hands  # numba: loaded when first needed
 
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int64)
     ranges = kernel_ranges(partner)

@@ -5,18 +5,18 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tribridge.bots.natural4.core import Shown
-from tribridge.bots.natural4.partner_kernel import fitting_partner_hands
-from tribridge.bots.natural4.tricks import (
+from tribridge.cards import Hand
+from tribridge.dealing.streams import random_stream
+from tribridge.estimators.tricks import estimate_tricks
+from tribridge.four.natural4.core import Shown
+from tribridge.four.natural4.partner_kernel import fitting_partner_hands
+from tribridge.four.natural4.tricks import (
     _draw_keys,
     kernel_ranges,
     reference_partner_hands,
     sample_partner_hands,
     sampled_tricks,
 )
-from tribridge.cards import Hand
-from tribridge.dealing.streams import random_stream
-from tribridge.estimators.tricks import estimate_tricks
 
 
 @st.composite

@@ -3,8 +3,8 @@ Jacoby transfers), the strong 2♣ and weak twos. Each situation is a list of ru
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, lens_at_least, lens_at_most
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
 
 __all__ = ["openings", "responses", "opener_rebids", "responder_rebids"]
 
@@ -54,15 +54,26 @@ def openings(ctx: Ctx) -> list[Rule]:
         rules.append(
             Rule(
                 bid_of(2, suit),
-                M("weak two", 5, 10, at_least(suit, 6), at_most(suit, 6, **{KEYS[m]: 3 for m in (H, S) if m != suit})),
+                M(
+                    "weak two",
+                    5,
+                    10,
+                    at_least(suit, 6),
+                    at_most(suit, 6, **{KEYS[m]: 3 for m in (H, S) if m != suit}),
+                    kind=CallKind.PREEMPT,
+                ),
                 lambda h, c, s=suit: h.honours(s) >= 2,
             )
         )
     for suit in (S, H):
-        rules.append(Rule(bid_of(4, suit), M("preempt", 5, 10, at_least(suit, 8))))
+        rules.append(Rule(bid_of(4, suit), M("preempt", 5, 10, at_least(suit, 8), kind=CallKind.PREEMPT)))
     for suit in (S, H, D, C):
         rules.append(
-            Rule(bid_of(3, suit), M("preempt", 5, 10, at_least(suit, 7)), lambda h, c, s=suit: h.honours(s) >= 2)
+            Rule(
+                bid_of(3, suit),
+                M("preempt", 5, 10, at_least(suit, 7), kind=CallKind.PREEMPT),
+                lambda h, c, s=suit: h.honours(s) >= 2,
+            )
         )
     rules.append(Rule("P", M("no opening bid", 0, 11)))
     return rules
@@ -73,7 +84,14 @@ def _major_responses(m: int) -> list[Rule]:
     rules = [
         Rule(
             "4N",
-            M(f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed", 19, 37, at_least(m, 4), alert=True),
+            M(
+                f"Blackwood (asks for aces), {('hearts', 'spades')[m - 2]} agreed",
+                19,
+                37,
+                at_least(m, 4),
+                alert=True,
+                kind=CallKind.BLACKWOOD,
+            ),
         ),
     ]
     for z in (S, H, D, C):
@@ -91,7 +109,9 @@ def _major_responses(m: int) -> list[Rule]:
                     ),
                 )
             )
-    rules.append(Rule("2N", M("Jacoby 2NT: game-forcing raise", 13, 37, at_least(m, 4), alert=True)))
+    rules.append(
+        Rule("2N", M("Jacoby 2NT: game-forcing raise", 13, 37, at_least(m, 4), alert=True, kind=CallKind.JACOBY_2NT))
+    )
     rules += [
         Rule(
             bid_of(4, m), M("raise to game", 13, 16, at_least(m, 3)), lambda h, c: h.hcp + h.shortness_points(m) <= 16
@@ -168,10 +188,10 @@ def _nt_responses(level: int) -> list[Rule]:
     if level == 1:
         rules.append(Rule("2N", M("invites 3NT", 8, 9, max_len=NO_MAJOR)))
     rules += [
-        Rule("3N", M("to play", game, slam - 3, max_len=NO_MAJOR)),
+        Rule("3N", M("to play", game, slam - 3, max_len=NO_MAJOR, kind=CallKind.TO_PLAY)),
         Rule("4N", M("invites 6NT", slam - 2, slam - 1, max_len=NO_MAJOR)),
-        Rule("6N", M("to play", slam, slam + 3, max_len=NO_MAJOR)),
-        Rule("7N", M("to play", slam + 4, 37, max_len=NO_MAJOR)),
+        Rule("6N", M("to play", slam, slam + 3, max_len=NO_MAJOR, kind=CallKind.TO_PLAY)),
+        Rule("7N", M("to play", slam + 4, 37, max_len=NO_MAJOR, kind=CallKind.TO_PLAY)),
         Rule("P", M("no game interest", 0, lo - 1)),
     ]
     return rules
@@ -180,10 +200,12 @@ def _nt_responses(level: int) -> list[Rule]:
 def _weak_two_responses(m: int, level: int) -> list[Rule]:
     rules = []
     if m in (H, S):
-        rules.append(Rule(bid_of(4, m), M("to play", 14, 37, at_least(m, 3 if level == 2 else 2))))
-    rules.append(Rule("3N", M("to play", 16, 37, balanced=True)))
+        rules.append(
+            Rule(bid_of(4, m), M("to play", 14, 37, at_least(m, 3 if level == 2 else 2), kind=CallKind.TO_PLAY))
+        )
+    rules.append(Rule("3N", M("to play", 16, 37, balanced=True, kind=CallKind.TO_PLAY)))
     if m in (C, D):
-        rules.append(Rule(bid_of(5, m), M("to play", 16, 37, at_least(m, 3))))
+        rules.append(Rule(bid_of(5, m), M("to play", 16, 37, at_least(m, 3), kind=CallKind.TO_PLAY)))
     if level == 2:
         rules.append(Rule(bid_of(3, m), M("preemptive raise", 0, 13, at_least(m, 3))))
     rules.append(Rule("P", M("no game interest", 0, 14)))
@@ -194,7 +216,7 @@ def responses(ctx: Ctx) -> list[Rule]:
     """Responses to partner's opening bid when the opponents have stayed silent."""
     opening = ctx.opening or ""
     level, strain = int(opening[0]), strain_of(opening)
-    label = ctx.our_labels(ctx.partner)[-1] if ctx.our_labels(ctx.partner) else ""
+    kinds = ctx.our_kinds(ctx.partner)
     if opening == "2C":
         return [Rule("2D", M("waiting response, artificial", alert=True))]
     if strain == N and level in (1, 2):
@@ -203,7 +225,7 @@ def responses(ctx: Ctx) -> list[Rule]:
         return _major_responses(strain)
     if level == 1:
         return _minor_responses(strain)
-    if label in ("weak two", "preempt"):
+    if kinds and kinds[-1] == CallKind.PREEMPT:
         return _weak_two_responses(strain, level)
     return []
 
@@ -305,7 +327,7 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
                 Rule("P", M("minimum opening", 10, 18)),
             ]
         return [
-            Rule("3N", M("to play", 18, 19, balanced=True)),
+            Rule("3N", M("to play", 18, 19, balanced=True, kind=CallKind.TO_PLAY)),
             Rule(bid_of(3, x), M("invites game", 16, 17)),
             Rule("P", M("minimum opening", 10, 15)),
         ]
@@ -339,20 +361,40 @@ def _after_jacoby(x: int) -> list[Rule]:
     rules = [
         Rule(
             bid_of(3, z),
-            M("Jacoby 2NT reply: a singleton or void here", 10, 37, at_least(x, 5), at_most(z, 1), alert=True),
+            M(
+                "Jacoby 2NT reply: a singleton or void here",
+                10,
+                37,
+                at_least(x, 5),
+                at_most(z, 1),
+                alert=True,
+                kind=CallKind.JACOBY_2NT_REPLY,
+            ),
         )
         for z in (S, H, D, C)
         if z != x
     ]
     rules += [
-        Rule(bid_of(4, z), M("Jacoby 2NT reply: a second five-card suit", 10, 37, at_least(z, 5, **{KEYS[x]: 5})))
+        Rule(
+            bid_of(4, z),
+            M(
+                "Jacoby 2NT reply: a second five-card suit",
+                10,
+                37,
+                at_least(z, 5, **{KEYS[x]: 5}),
+                kind=CallKind.JACOBY_2NT_REPLY,
+            ),
+        )
         for z in (D, C) + ((H,) if x == S else ())
     ]
     flat = at_least(x, 5, **{KEYS[z]: 2 for z in (S, H, D, C) if z != x})  # no singleton or void
     return rules + [
-        Rule(bid_of(3, x), M("Jacoby 2NT reply: no shortness, extra values", 18, 37, flat)),
-        Rule("3N", M("Jacoby 2NT reply: no shortness", 15, 17, flat)),
-        Rule(bid_of(4, x), M("Jacoby 2NT reply: minimum, no shortness", 10, 14, flat)),
+        Rule(
+            bid_of(3, x),
+            M("Jacoby 2NT reply: no shortness, extra values", 18, 37, flat, kind=CallKind.JACOBY_2NT_REPLY),
+        ),
+        Rule("3N", M("Jacoby 2NT reply: no shortness", 15, 17, flat, kind=CallKind.JACOBY_2NT_REPLY)),
+        Rule(bid_of(4, x), M("Jacoby 2NT reply: minimum, no shortness", 10, 14, flat, kind=CallKind.JACOBY_2NT_REPLY)),
     ]
 
 
@@ -373,7 +415,11 @@ def _after_splinter(ctx: Ctx, m: int) -> list[Rule]:
 
     suit = ("hearts", "spades")[m - 2]
     return [
-        Rule("4N", M(f"Blackwood (asks for aces), {suit} agreed", 10, 37, at_least(m, 5), alert=True), working),
+        Rule(
+            "4N",
+            M(f"Blackwood (asks for aces), {suit} agreed", 10, 37, at_least(m, 5), alert=True, kind=CallKind.BLACKWOOD),
+            working,
+        ),
         Rule(bid_of(4, m), M("signs off in game opposite the splinter", 10, 37, at_least(m, 5))),
     ]
 
@@ -394,23 +440,23 @@ def responder_rebids(ctx: Ctx) -> list[Rule]:
     if ask in (bid_of(two, D), bid_of(two, H)):
         m = H if ask[1] == "D" else S
         return [
-            Rule(bid_of(4, m), M("to play", game[0], game[1], at_least(m, 6))),
+            Rule(bid_of(4, m), M("to play", game[0], game[1], at_least(m, 6), kind=CallKind.TO_PLAY)),
             Rule("3N", M("choice of games", game[0], game[1], at_least(m, 5), at_most(m, 5))),
             Rule(bid_of(3, m), M("invites game", inv[0], inv[1], at_least(m, 6)), lambda h, c: two == 2),
             Rule("2N", M("invites game", inv[0], inv[1], at_least(m, 5), at_most(m, 5)), lambda h, c: two == 2),
-            Rule("P", M("to play", 0, inv[0] - 1, at_least(m, 5))),
+            Rule("P", M("to play", 0, inv[0] - 1, at_least(m, 5), kind=CallKind.TO_PLAY)),
         ]
     if ask == bid_of(two, C) and answer[1] in "HS":
         m = strain_of(answer)
         return [
-            Rule(bid_of(4, m), M("to play, a 4-4 fit", game[0], game[1], at_least(m, 4))),
+            Rule(bid_of(4, m), M("to play, a 4-4 fit", game[0], game[1], at_least(m, 4), kind=CallKind.TO_PLAY)),
             Rule(bid_of(3, m), M("invites game, a 4-4 fit", inv[0], inv[1], at_least(m, 4)), lambda h, c: two == 2),
-            Rule("3N", M("to play, no fit", game[0], game[1], max_len=at_most(m, 3))),
+            Rule("3N", M("to play, no fit", game[0], game[1], max_len=at_most(m, 3), kind=CallKind.TO_PLAY)),
             Rule("2N", M("invites 3NT, no fit", inv[0], inv[1], max_len=at_most(m, 3)), lambda h, c: two == 2),
         ]
     if ask == bid_of(two, C):
         return [
-            Rule("3N", M("to play", game[0], game[1])),
+            Rule("3N", M("to play", game[0], game[1], kind=CallKind.TO_PLAY)),
             Rule("2N", M("invites 3NT", inv[0], inv[1]), lambda h, c: two == 2),
         ]
     return []
@@ -436,7 +482,11 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
         return _after_splinter(ctx, x)
     if response == "1N":
         return _after_one_nt(x)
-    if response == "2N" and x in (H, S) and ctx.our_labels(ctx.partner)[-1].startswith("Jacoby 2NT"):
+    if (
+        response == "2N"
+        and x in (H, S)
+        and ctx.our_kinds(ctx.partner)[-1] in (CallKind.JACOBY_2NT, CallKind.JACOBY_2NT_REPLY)
+    ):
         return _after_jacoby(x)
     if y != N and rlevel <= 2:
         return _after_new_suit(x, y, rlevel)

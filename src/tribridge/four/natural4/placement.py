@@ -4,12 +4,12 @@ a long suit), count the partnership's points from what partner has shown, and bi
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.compete import partner_aces
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import MAX_HCP, HandInfo, Meaning, Rule
-from tribridge.bots.natural4.expected import ContractValues
-from tribridge.bots.natural4.system import at_least
-from tribridge.bots.natural4.tricks import expected_tricks, sampled_tricks
+from tribridge.four.natural4.compete import partner_aces
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import BLACKWOOD_KINDS, MAX_HCP, TO_PLAY_KINDS, CallKind, HandInfo, Meaning, Rule
+from tribridge.four.natural4.expected import ContractValues
+from tribridge.four.natural4.system import at_least
+from tribridge.four.natural4.tricks import expected_tricks, sampled_tricks
 
 __all__ = ["placement", "placement_meanings", "plan"]
 
@@ -36,6 +36,12 @@ LABELS = {
     "slam": "to play (slam)",
     "compete": "competes for the partscore",
     "after-bw": "to play, after Blackwood",
+}
+LABEL_KINDS = {
+    "part": CallKind.TO_PLAY,
+    "game": CallKind.TO_PLAY,
+    "slam": CallKind.TO_PLAY,
+    "after-bw": CallKind.AFTER_BLACKWOOD,
 }
 
 
@@ -90,13 +96,13 @@ def _points(hand: HandInfo, strain: int, reason: str) -> int:
 
 
 def _blackwood_used(ctx: Ctx) -> bool:
-    return any(lab.startswith("Blackwood") for who in (ctx.seat, ctx.partner) for lab in ctx.our_labels(who))
+    return any(kind in BLACKWOOD_KINDS for who in (ctx.seat, ctx.partner) for kind in ctx.our_kinds(who))
 
 
 def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
     """The asker's contract once partner has replied to Blackwood."""
-    mine, theirs = ctx.our_labels(ctx.seat), ctx.our_labels(ctx.partner)
-    if not (mine and mine[-1].startswith("Blackwood (") and theirs and theirs[-1].startswith("Blackwood reply")):
+    mine, theirs = ctx.our_kinds(ctx.seat), ctx.our_kinds(ctx.partner)
+    if not (mine and mine[-1] == CallKind.BLACKWOOD and theirs and theirs[-1] == CallKind.BLACKWOOD_REPLY):
         return None
     strain, _ = _strain(hand, ctx)
     strain = N if strain == N else strain
@@ -104,9 +110,9 @@ def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
     total = hand.hcp + _partner_estimate(ctx, hand)
     level = 5 if aces <= 2 else 7 if aces == 4 and total >= NEED_GRAND else 6
     call = bid_of(level, strain)
-    if ctx.auction.is_legal(call) is not None:
+    if not ctx.auction.is_legal(call):
         six = bid_of(6, strain)
-        call = six if aces >= 3 and ctx.auction.is_legal(six) is None else "P"
+        call = six if aces >= 3 and ctx.auction.is_legal(six) else "P"
     return call, "after-bw"
 
 
@@ -115,10 +121,10 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     bw = _after_blackwood(hand, ctx)
     if bw is not None:
         return bw[0], bw[1], strain_of(bw[0]) if bw[0][0].isdigit() else N
-    labels = ctx.our_labels(ctx.partner)
-    if labels and (labels[-1].startswith(LABELS["after-bw"]) or labels[-1].startswith("Blackwood reply")):
+    kinds = ctx.our_kinds(ctx.partner)
+    if kinds and kinds[-1] in (CallKind.AFTER_BLACKWOOD, CallKind.BLACKWOOD_REPLY):
         return "P", "pass", N
-    if labels and labels[-1].startswith("penalty") and tuple(ctx.auction.calls[-2:]) == ("X", "P"):
+    if kinds and kinds[-1] == CallKind.PENALTY and tuple(ctx.auction.calls[-2:]) == ("X", "P"):
         return "P", "pass", N  # partner's penalty double stands
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
@@ -126,7 +132,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
     priced = total >= SCORE_FROM and (they_hold or total >= SLAM_PRICE_FROM)
     scored = _by_score(hand, ctx, strain) if priced else None
     priced_slam = scored is not None and scored[0] >= 6  # a slam scores best over partner's possible hands
-    partner_placed = bool(labels) and labels[-1].startswith("to play") and ctx.last_bidder == ctx.partner
+    partner_placed = bool(kinds) and kinds[-1] in TO_PLAY_KINDS and ctx.last_bidder == ctx.partner
     if partner_placed and total < NEED_SLAM and not (priced_slam and not _blackwood_used(ctx)):
         return "P", "pass", strain  # partner chose the contract: respect it short of slam values
     game = GAME[strain]
@@ -155,7 +161,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         level, strain = scored  # or the contract of ours that prices best over theirs
         why = "game" if level >= GAME[strain] else "compete"
         return bid_of(level, strain), why, strain
-    if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N") is None:
+    if why == "slam" and strain != N and not _blackwood_used(ctx) and ctx.auction.is_legal("4N"):
         return "4N", "blackwood", strain
     trumps = hand.lens[strain] + ctx.shown[ctx.partner].min_len[strain] if strain != N else 0
     if why == "part" and ctx.opponents_acted() and trumps >= 8:
@@ -256,7 +262,7 @@ def _pick(hand: HandInfo, ctx: Ctx, level: int, strain: int, why: str, total: in
     if (
         last is not None
         and not ctx.ours()
-        and ctx.auction.is_legal("X") is None
+        and ctx.auction.is_legal("X")
         and int(last[0]) >= 2
         and total >= 25
         and (last[1] == "N" or hand.lens[strain_of(last)] >= 3)
@@ -269,9 +275,9 @@ def _meaning(ctx: Ctx, call: str, why: str, strain: int) -> Meaning:
     """What a placement call claims, hand-independently (the plan only chooses it when the claims hold)."""
     est = _partner_estimate(ctx)
     if why == "blackwood":
-        return M("Blackwood (asks for aces)", max(0, NEED_SLAM - est - 6), MAX_HCP, alert=True)
+        return M("Blackwood (asks for aces)", max(0, NEED_SLAM - est - 6), MAX_HCP, alert=True, kind=CallKind.BLACKWOOD)
     if why == "penalty":
-        return M("penalty double", max(0, 25 - est - 3), MAX_HCP)
+        return M("penalty double", max(0, 25 - est - 3), MAX_HCP, kind=CallKind.PENALTY)
     if why == "pass":
         return M("no reason to bid on")
     need = {"invite": NEED_INVITE, "game": NEED_GAME[strain], "slam": NEED_SLAM}.get(why, 0)
@@ -283,7 +289,7 @@ def _meaning(ctx: Ctx, call: str, why: str, strain: int) -> Meaning:
     if strain != N:
         fit = max(1, 8 - ctx.shown[ctx.partner].min_len[strain])
         lens = at_least(strain, min(fit, 6))
-    return M(LABELS[why], lo, hi, lens)
+    return M(LABELS[why], lo, hi, lens, kind=LABEL_KINDS.get(why, CallKind.NATURAL))
 
 
 REASONS = ("part", "compete", "invite", "game", "slam", "after-bw")

@@ -10,9 +10,9 @@ import numpy as np
 
 from tribridge.bots.belief import sample_layouts
 from tribridge.bots.layout_solve import dd_card_scores
-from tribridge.bots.natural4.core import Shown
 from tribridge.bots.play import CardPosition, PimcDecision, layouts_for
 from tribridge.dealing.streams import random_stream
+from tribridge.four.natural4.core import Shown
 
 __all__ = ["AUCTION_OVERSAMPLE", "auction_violations", "pimc_with_auction"]
 

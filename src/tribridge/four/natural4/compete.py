@@ -3,9 +3,9 @@ after the opponents interfere (negative double, redouble, raises), and Blackwood
 
 from __future__ import annotations
 
-from tribridge.bots.natural4.context import Ctx, bid_of, strain_of
-from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, lens_at_least
-from tribridge.bots.natural4.system import at_least, at_most, longest
+from tribridge.four.natural4.context import Ctx, bid_of, strain_of
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least
+from tribridge.four.natural4.system import at_least, at_most, longest
 
 __all__ = [
     "direct_actions",
@@ -50,7 +50,7 @@ def direct_actions(ctx: Ctx) -> list[Rule]:
     rules: list[Rule] = []
     if t == N:
         if level == 1:
-            rules.append(Rule("X", M("penalty double of 1NT", 15, 37)))
+            rules.append(Rule("X", M("penalty double of 1NT", 15, 37, kind=CallKind.PENALTY)))
         for s in SUIT_ORDER:
             call = ctx.cheapest_bid(s)
             if call and int(call[0]) <= 3:
@@ -147,7 +147,7 @@ def answers_to_takeout(ctx: Ctx, t: int) -> list[Rule]:
         call = ctx.cheapest_bid(s)
         if call and int(call[0]) <= 4:
             rules.append(Rule(call, M("answer to partner's takeout double"), lambda h, c, s=s: s == best(h)))
-    rules.append(Rule("P", M("penalty pass: long, strong trumps", 6, 37, at_least(t, 5))))
+    rules.append(Rule("P", M("penalty pass: long, strong trumps", 6, 37, at_least(t, 5), kind=CallKind.PENALTY)))
     return rules
 
 
@@ -191,12 +191,12 @@ def _after_nt_overcall(ctx: Ctx) -> list[Rule]:
     rules: list[Rule] = []
     for m in (S, H):
         if m not in theirs:
-            rules.append(Rule(bid_of(4, m), M("to play", 10, 37, at_least(m, 6))))
+            rules.append(Rule(bid_of(4, m), M("to play", 10, 37, at_least(m, 6), kind=CallKind.TO_PLAY)))
             rules.append(Rule(bid_of(3, m), M("five-card suit, forcing to game", 10, 37, at_least(m, 5))))
-    rules += [Rule("3N", M("to play", 10, 37)), Rule("2N", M("invites 3NT", 8, 9))]
+    rules += [Rule("3N", M("to play", 10, 37, kind=CallKind.TO_PLAY)), Rule("2N", M("invites 3NT", 8, 9))]
     for s in SUIT_ORDER:
         if s not in theirs:
-            weak = M("to play", 0, 7, at_least(s, 5))
+            weak = M("to play", 0, 7, at_least(s, 5), kind=CallKind.TO_PLAY)
             rules.append(Rule(bid_of(2, s), weak, lambda h, c, s=s: s == longest(h, SUIT_ORDER)))
     rules.append(Rule("P", M("nothing to add", 0, 7)))
     return rules
@@ -217,7 +217,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
                     rules.append(
                         Rule(
                             call,
-                            M("to play, escaping the double", 0, 9, at_least(s, 5)),
+                            M("to play, escaping the double", 0, 9, at_least(s, 5), kind=CallKind.TO_PLAY),
                             lambda h, c, s=s: s == longest(h, SUIT_ORDER),
                         )
                     )
@@ -250,6 +250,7 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
                         6 if level == 1 else 8,
                         37,
                         lens_at_least(**{"hs"[s - H]: 4 for s in unbid_majors}),
+                        kind=CallKind.NEGATIVE_DOUBLE,
                     ),
                 )
             )
@@ -257,7 +258,13 @@ def contested_responses(ctx: Ctx) -> list[Rule]:
             rules.append(
                 Rule(
                     "X",
-                    M("penalty double: length and strength in their suit", 10, 37, at_least(t, 4)),
+                    M(
+                        "penalty double: length and strength in their suit",
+                        10,
+                        37,
+                        at_least(t, 4),
+                        kind=CallKind.PENALTY,
+                    ),
                     lambda h, c: h.honours(t) >= 2,
                 )
             )
@@ -298,7 +305,8 @@ def blackwood_replies(ctx: Ctx) -> list[Rule]:
         return lambda h, c: h.aces in counts
 
     return [
-        Rule(call, M(f"Blackwood reply, {words[call]}", alert=True), with_aces(n)) for call, n in ACE_REPLIES.items()
+        Rule(call, M(f"Blackwood reply, {words[call]}", alert=True, kind=CallKind.BLACKWOOD_REPLY), with_aces(n))
+        for call, n in ACE_REPLIES.items()
     ]
 
 

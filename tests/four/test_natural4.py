@@ -6,10 +6,10 @@ import re
 import numpy as np
 import pytest
 
-from tribridge.bots.natural4 import Bid4View, bid, candidates, decide, decide_call, system_for
-from tribridge.bots.natural4.core import HCP_WEIGHTS, Shown
 from tribridge.cards import Hand, random_deal
-from tribridge.rules.bridge4 import Auction4
+from tribridge.four.natural4 import Bid4View, bid, candidates, decide, decide_call, system_for
+from tribridge.four.natural4.core import HCP_WEIGHTS, Shown
+from tribridge.four.rules import Auction4
 
 SUITS = {"spades": 3, "hearts": 2, "diamonds": 1, "clubs": 0}
 
@@ -25,7 +25,7 @@ def bid_deal(deal, dealer, check=None):
         seat = auction.turn
         v = Bid4View(seat, dealer, "None", tuple(deal[seat].cards), auction)
         d = decide_call(v)
-        assert auction.is_legal(d.call) is None, (auction.calls, d.call)
+        assert auction.is_legal(d.call), (auction.calls, d.call)
         if check:
             check(deal[seat], d)
         auction = auction.apply(d.call)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tribridge.bots.natural4.core import Meaning, Shown
-from tribridge.rules.bridge4 import DOUBLE, PASS, STRAINS, Auction4, is_bid, same_side
+from tribridge.four.natural4.core import CallKind, Meaning, Shown
+from tribridge.four.rules import DOUBLE, PASS, STRAINS, Auction4, is_bid, same_side
 
 __all__ = ["Ctx", "bid_of", "strain_of"]
 
@@ -138,6 +138,6 @@ class Ctx:
                 out.add(strain_of(c))
         return out
 
-    def our_labels(self, seat: int) -> list[str]:
-        """The labels of ``seat``'s calls so far."""
-        return [self.meanings[i].label for i, _ in self.calls_of(seat)]
+    def our_kinds(self, seat: int) -> list[CallKind]:
+        """The kinds of ``seat``'s calls so far (what the system reads)."""
+        return [self.meanings[i].kind for i, _ in self.calls_of(seat)]

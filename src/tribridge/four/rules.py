@@ -1,7 +1,7 @@
 """Ordinary four-handed bridge for the robot API: call parsing, auction legality, and play tracing from one seat's view.
 
 Pure module (no I/O). Calls are canonical strings: ``P``, ``X``, ``XX``, ``1C`` … ``7N``
-(``N`` is no-trump). Seats and cards follow ``tribridge.cards`` (N=0 … W=3, card = suit*13 + rank).
+(``N`` is no-trump), exactly ``str(rules.auction.Call)``, which parses and spells every call. Seats and cards follow ``tribridge.cards`` (N=0 … W=3, card = suit*13 + rank).
 Rules: the Laws of Duplicate Bridge (bids rank by level then C < D < H < S < NT; a double only of
 an opponent's bid, a redouble only of an opponent's double; the auction ends after three passes
 following a call, or four passes; the declarer is the first of the winning side to name the strain).
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from tribridge.cards import SEAT_CHARS, Card
 from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.auction import Call
 from tribridge.rules.trick import legal_cards as trick_legal_cards
 from tribridge.rules.trick import trick_winner
 
@@ -25,21 +26,6 @@ DOUBLE = "X"
 REDOUBLE = "XX"
 ALL_BIDS: tuple[str, ...] = tuple(f"{level}{s}" for level in range(1, 8) for s in STRAINS)
 
-_BRILL_OUT = {PASS: "--", DOUBLE: "Db", REDOUBLE: "Rd"}
-_WORD_CALLS = {
-    "P": PASS,
-    "PASS": PASS,
-    "--": PASS,
-    "X": DOUBLE,
-    "D": DOUBLE,
-    "DB": DOUBLE,
-    "DBL": DOUBLE,
-    "XX": REDOUBLE,
-    "R": REDOUBLE,
-    "RD": REDOUBLE,
-    "RDBL": REDOUBLE,
-}
-_BID_RE = re.compile(r"^([1-7])(NT|N|C|D|H|S)$")
 # One token of the packed Brill form: two characters, or a bid written with NT.
 _PACKED_TOKEN = re.compile(r"--|[1-7]NT|[1-7][CDHSN]|DB|RD")
 
@@ -48,13 +34,12 @@ def parse_call(text: str, field_name: str = "call") -> str:
     """Parse one call in any accepted spelling (``1S``, ``1NT``, ``--``, ``P``, ``Db``, ``X``, ``XX`` …)."""
     if not isinstance(text, str):
         raise InvalidInput(field_name, f"expected a call like '1S', '--', 'Db', got {text!r}")
-    t = text.strip().upper()
-    if t in _WORD_CALLS:
-        return _WORD_CALLS[t]
-    m = _BID_RE.match(t)
-    if m:
-        return m.group(1) + m.group(2)[0]
-    raise InvalidInput(field_name, f"bad call {text!r}: expected 1C..7N, '--' (pass), 'Db', 'Rd', P, X or XX")
+    try:
+        return str(Call.parse(text, field_name))
+    except InvalidInput:
+        raise InvalidInput(
+            field_name, f"bad call {text!r}: expected 1C..7N, '--' (pass), 'Db', 'Rd', P, X or XX"
+        ) from None
 
 
 def parse_ctx(ctx: str, field_name: str = "ctx") -> list[str]:
@@ -98,7 +83,7 @@ def parse_ctx(ctx: str, field_name: str = "ctx") -> list[str]:
 
 def to_brill(call: str) -> str:
     """The robot API's 2-character token of a canonical call (``--``, ``Db``, ``Rd``, ``1S``)."""
-    return _BRILL_OUT.get(call, call)
+    return Call.parse(call).to_brill()
 
 
 def bid_rank(call: str) -> int:
@@ -156,7 +141,7 @@ class Auction4:
         """Replay calls from the dealer, raising ``IllegalAction`` naming the first illegal one."""
         auction = cls(int(dealer))
         for i, call in enumerate(calls):
-            reason = auction.is_legal(call)
+            reason = auction.illegal_reason(call)
             if reason is not None:
                 raise IllegalAction(
                     field_name,
@@ -210,7 +195,11 @@ class Auction4:
             return 0
         return {DOUBLE: 1, REDOUBLE: 2}.get(last[1], 0)
 
-    def is_legal(self, call: str) -> str | None:
+    def is_legal(self, call: str) -> bool:
+        """Whether ``call`` may be made now (``illegal_reason`` says why not)."""
+        return self.illegal_reason(call) is None
+
+    def illegal_reason(self, call: str) -> str | None:
         """None if ``call`` is legal now, else the reason."""
         if self.is_over:
             return "the auction is already over"
@@ -241,11 +230,11 @@ class Auction4:
 
     def legal_calls(self) -> list[str]:
         """All legal calls now, pass first, then double/redouble, then bids upward."""
-        return [c for c in (PASS, DOUBLE, REDOUBLE) + ALL_BIDS if self.is_legal(c) is None]
+        return [c for c in (PASS, DOUBLE, REDOUBLE) + ALL_BIDS if self.is_legal(c)]
 
     def apply(self, call: str) -> Auction4:
         """The auction after ``call``; raises ``IllegalAction`` if it is illegal."""
-        reason = self.is_legal(call)
+        reason = self.illegal_reason(call)
         if reason is not None:
             raise IllegalAction("call", reason)
         return Auction4(self.dealer, self.calls + (call,))

@@ -14,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from tribridge.bots.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
-from tribridge.bots.natural4.contested_rebids import REOPENING, after_negative_double, answers_to_reopening, reopenings
-from tribridge.bots.natural4.context import Ctx
-from tribridge.bots.natural4.core import HandInfo, Meaning, Rule, Shown
-from tribridge.bots.natural4.placement import placement, placement_meanings
-from tribridge.bots.natural4.system import opener_rebids, openings, responder_rebids, responses
-from tribridge.rules.bridge4 import PASS, Auction4, same_side
+from tribridge.four.natural4.compete import advances, blackwood_replies, contested_responses, direct_actions
+from tribridge.four.natural4.contested_rebids import after_negative_double, answers_to_reopening, reopenings
+from tribridge.four.natural4.context import Ctx
+from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, Shown
+from tribridge.four.natural4.placement import placement, placement_meanings
+from tribridge.four.natural4.system import opener_rebids, openings, responder_rebids, responses
+from tribridge.four.rules import PASS, Auction4, same_side
 
 __all__ = [
     "NAME",
@@ -88,8 +88,8 @@ def system_for(name: str | None) -> tuple[str, str | None]:
 def _situation(ctx: Ctx) -> list[Rule]:
     """The system's rules for this position (before placement)."""
     me, partner = ctx.seat, ctx.partner
-    partner_labels = ctx.our_labels(partner)
-    if partner_labels and partner_labels[-1].startswith("Blackwood (") and ctx.last_call(partner) == "4N":
+    partner_kinds = ctx.our_kinds(partner)
+    if partner_kinds and partner_kinds[-1] == CallKind.BLACKWOOD and ctx.last_call(partner) == "4N":
         return blackwood_replies(ctx)
     opener = ctx.opener
     if opener is None:
@@ -115,13 +115,13 @@ def _situation(ctx: Ctx) -> list[Rule]:
 
 def _contested_rebid(ctx: Ctx, mine: list[str], theirs: list[str]) -> list[Rule]:
     """Opener's side after the opponents came in: answering a negative double, reopening, answering that."""
-    partner, labels = ctx.partner, ctx.our_labels(ctx.partner)
+    partner, kinds = ctx.partner, ctx.our_kinds(ctx.partner)
     if ctx.opener == ctx.seat and len(mine) == 1 and theirs == ["X"] and ctx.last_call(partner) == "X":
-        if labels[-1].startswith("negative double"):
+        if kinds[-1] == CallKind.NEGATIVE_DOUBLE:
             return after_negative_double(ctx)
     if ctx.opener == ctx.seat and len(mine) == 1 and not theirs and ctx.opponents_acted():
         return reopenings(ctx)
-    reopened = ctx.last_call(partner) == "X" and labels[-1].startswith(REOPENING)
+    reopened = ctx.last_call(partner) == "X" and kinds[-1] == CallKind.REOPENING_DOUBLE
     if ctx.opener == partner and not mine and reopened and ctx.auction.calls[-1] == PASS:
         return answers_to_reopening(ctx)
     return []
@@ -170,10 +170,12 @@ def decide_call(view: Bid4View) -> Decision:
         chosen = fitting[0]
     else:
         chosen = placement(hand, ctx)
-        if view.auction.is_legal(chosen.call) is not None:
+        if not view.auction.is_legal(chosen.call):
             chosen = Rule(PASS, FALLBACK)
         elif not chosen.meaning.holds(hand):  # say what the call is for, without claims this hand does not meet
-            chosen = Rule(chosen.call, Meaning(chosen.meaning.label, alert=chosen.meaning.alert))
+            chosen = Rule(
+                chosen.call, Meaning(chosen.meaning.label, alert=chosen.meaning.alert, kind=chosen.meaning.kind)
+            )
     others = tuple(dict.fromkeys(r.call for r in fitting[1:] if r.call != chosen.call))
     return Decision(chosen.call, chosen.meaning, others)
 

@@ -3,12 +3,12 @@
 import numpy as np
 
 from tribridge.bots.belief import sample_layouts
-from tribridge.bots.natural4 import read_auction
-from tribridge.bots.natural4.core import Shown
-from tribridge.bots.natural4.inference import auction_violations, pimc_with_auction
 from tribridge.bots.play import CardPosition
 from tribridge.cards import Hand
-from tribridge.rules.bridge4 import Auction4
+from tribridge.four.natural4 import read_auction
+from tribridge.four.natural4.core import Shown
+from tribridge.four.natural4.inference import auction_violations, pimc_with_auction
+from tribridge.four.rules import Auction4
 
 
 def test_violations_count_hcp_and_length_misses():

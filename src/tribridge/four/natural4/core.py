@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from math import comb
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the context type only appears in annotations
-    from tribridge.bots.natural4.context import Ctx
+    from tribridge.four.natural4.context import Ctx
 
 __all__ = [
     "MAX_HCP",
@@ -21,7 +22,10 @@ __all__ = [
     "SUIT_NAMES",
     "NO_LEN",
     "HandInfo",
+    "BLACKWOOD_KINDS",
+    "CallKind",
     "Meaning",
+    "TO_PLAY_KINDS",
     "Rule",
     "Shown",
     "lens_at_least",
@@ -106,9 +110,33 @@ class HandInfo:
         return sum({0: 3, 1: 2, 2: 1}.get(n, 0) for s, n in enumerate(self.lens) if s != trump)
 
 
+class CallKind(Enum):
+    """The kinds of call the system recognises when it reads an auction (``Meaning.kind``)."""
+
+    NATURAL = "natural"
+    BLACKWOOD = "blackwood"  # 4NT asking for aces
+    BLACKWOOD_REPLY = "blackwood reply"
+    NEGATIVE_DOUBLE = "negative double"
+    REOPENING_DOUBLE = "reopening double"
+    PENALTY = "penalty"  # a penalty double or a penalty pass
+    TO_PLAY = "to play"  # a contract chosen to be played
+    AFTER_BLACKWOOD = "to play after blackwood"  # the contract chosen after the Blackwood reply
+    JACOBY_2NT = "jacoby 2nt"
+    JACOBY_2NT_REPLY = "jacoby 2nt reply"
+    PREEMPT = "preempt"  # a weak two or a three- or four-level preempt
+
+
+TO_PLAY_KINDS = frozenset({CallKind.TO_PLAY, CallKind.AFTER_BLACKWOOD})
+BLACKWOOD_KINDS = frozenset({CallKind.BLACKWOOD, CallKind.BLACKWOOD_REPLY})
+
+
 @dataclass(frozen=True)
 class Meaning:
-    """What a call shows about the caller's hand, and how to say it."""
+    """What a call shows about the caller's hand, and how to say it.
+
+    ``kind`` is what the system reads later in the auction (a Blackwood ask, a penalty double, a call
+    to play ...); ``label`` and ``text()`` are for display only.
+    """
 
     label: str
     lo: int = 0
@@ -117,6 +145,7 @@ class Meaning:
     max_len: tuple[int, int, int, int] = ALL_LEN
     balanced: bool = False
     alert: bool = False
+    kind: CallKind = CallKind.NATURAL
 
     def __post_init__(self) -> None:
         if sum(self.min_len) > 13 or any(a > b for a, b in zip(self.min_len, self.max_len)):
@@ -165,6 +194,7 @@ class Meaning:
             tuple(max(a, b) for a, b in zip(self.max_len, other.max_len)),  # type: ignore[arg-type]
             self.balanced and other.balanced,
             self.alert and other.alert,
+            self.kind if self.label == other.label or self.kind != CallKind.PREEMPT else CallKind.NATURAL,
         )
 
 
@@ -178,7 +208,7 @@ class Rule:
 
     def fits(self, hand: HandInfo, ctx: Ctx) -> bool:
         """Whether this rule's call is legal now and the hand fits it."""
-        if not self.meaning.holds(hand) or ctx.auction.is_legal(self.call) is not None:
+        if not self.meaning.holds(hand) or not ctx.auction.is_legal(self.call):
             return False
         return self.test is None or bool(self.test(hand, ctx))
 
