@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import DESKTOP, ONE_SUIT_EACH, create_table, open_seat
+from webtable_helpers import DESKTOP, bid_and_claim_a_grand_slam, create_table
 
 from browser_helpers import watched_page
 
@@ -28,20 +28,6 @@ def desk(browser):
     assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def bid_and_claim_a_grand_slam(page, base_url: str) -> None:
-    """North (me, the dealer) holds every spade: bid 7♠, claim all 13 after the lead; the bots accept."""
-    created = create_table(
-        base_url, [{"kind": "human"}, {"kind": "bot", "bot": "dd"}, {"kind": "bot", "bot": "dd"}], deals=[ONE_SUIT_EACH]
-    )
-    open_seat(page, base_url, created["table_id"], created["token"], 0)
-    page.evaluate(WATCH_STATUS)
-    page.click("#bidding-box button.call[data-call='7S']:enabled")
-    page.wait_for_selector("#claim-box:not([hidden])", timeout=60_000)
-    page.select_option("#claim-tricks", index=0)
-    page.click("#claim")
-    page.wait_for_function("() => document.getElementById('table').dataset.phase === 'done'", timeout=60_000)
-
-
 def test_the_result_names_every_bonus_and_adds_up_to_the_total(desk, server_url):
     """A grand slam that wins a game: the result lists trick points, the slam and the game bonus; the sum is the total."""
     bid_and_claim_a_grand_slam(desk, server_url)
@@ -53,7 +39,7 @@ def test_the_result_names_every_bonus_and_adds_up_to_the_total(desk, server_url)
 
 def test_the_analysis_explains_its_words_with_one_status_line(desk, server_url):
     """After the deal the research words have explanations; at most one status line shows at a time; Back closes review."""
-    bid_and_claim_a_grand_slam(desk, server_url)
+    bid_and_claim_a_grand_slam(desk, server_url, WATCH_STATUS)
     desk.wait_for_selector("[data-testid='declarer-tricks'] tbody tr", timeout=120_000)
     terms = desk.eval_on_selector_all("#analysis .glossary dt", "els => els.map(e => e.textContent.toLowerCase())")
     for word in ("double dummy", "best contract", "capture count", "no-trump call rule"):

@@ -96,3 +96,23 @@ def api_error(base_url: str, method: str, path: str, body: object = None, token:
     except urllib.error.HTTPError as exc:
         return exc.code
     return 0
+
+
+def bid_and_claim_a_grand_slam(page, base_url: str, before_bidding: str | None = None) -> dict:
+    """A table on ONE_SUIT_EACH against two ``dd`` bots, opened in ``page``; I (North) bid 7♠ and claim all 13."""
+    dd_bots = [{"kind": "human"}, {"kind": "bot", "bot": "dd"}, {"kind": "bot", "bot": "dd"}]
+    created = create_table(base_url, dd_bots, deals=[ONE_SUIT_EACH])
+    open_seat(page, base_url, created["table_id"], created["token"], 0)
+    if before_bidding:
+        page.evaluate(before_bidding)
+    claim_grand_slam(page)
+    return created
+
+
+def claim_grand_slam(page) -> None:
+    """Holding every spade: bid 7♠ when it is my call, claim all 13 after the lead; the bots accept."""
+    page.click("#bidding-box button.call[data-call='7S']:enabled", timeout=60_000)
+    page.wait_for_selector("#claim-box:not([hidden])", timeout=60_000)
+    page.select_option("#claim-tricks", index=0)
+    page.click("#claim")
+    page.wait_for_function("() => document.getElementById('table').dataset.phase === 'done'", timeout=60_000)

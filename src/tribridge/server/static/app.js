@@ -13,6 +13,7 @@ import { forgetSeat, initLobby, showJoin, showLobby, storedTables } from "./lobb
 import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "./panels.js";
 import { initReview, openReview, reviewBack } from "./review.js";
 import { isStale, plainMessage } from "./messages.js";
+import { initDownloads } from "./downloads.js";
 import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
@@ -396,6 +397,7 @@ function renderResult(view) {
   renderDealScores($("deal-scores"), view);
   renderNextReady(view);
   $("review-deal").hidden = !(view.result && view.result.contract);
+  $("downloads").hidden = Boolean(view.spectator);
 }
 
 /** Open the review of a finished deal of this table. */
@@ -445,6 +447,8 @@ $("side-close").addEventListener("click", () => {
 });
 
 initLobby(goToTable);
+initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
+  (err) => showError(plainMessage(err)));
 initClaims(act);
 initReview();
 route();
