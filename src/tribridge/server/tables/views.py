@@ -155,6 +155,8 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "hints": bool(table.config.get("hints")),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
+    for entry, note in zip(view["auction"], table.call_notes()):
+        entry["explain"] = note
     view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
