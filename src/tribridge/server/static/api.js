@@ -38,9 +38,9 @@ export async function fetchOptions() {
   }
 }
 
-/** Create a table; chairs is a list of three {kind, bot}; takes chair 0 for this browser. */
-export async function createTable(chairs, scheme) {
-  return request("POST", "/api/tables", { body: { chairs, scheme, seed: null, take: 0 } });
+/** Create a table; chairs is a list of three {kind, bot}; takes chair 0 for this browser; hints on or off. */
+export async function createTable(chairs, scheme, hints = true) {
+  return request("POST", "/api/tables", { body: { chairs, scheme, hints, seed: null, take: 0 } });
 }
 
 /** Take a free human chair of a table under a name (optional); returns {token, chair}. */
@@ -85,6 +85,11 @@ export class TableConnection {
   /** Send an action ({type: "call"|"play"|"next"|"claim"|"accept_claim"|"dispute_claim", ...}); returns the new view. */
   async act(action) {
     return request("POST", `${this.base()}/actions`, { body: action, token: this.token });
+  }
+
+  /** The hint bot's suggestion for this chair's turn ({kind, suggestion, reason, bot, others, version}). */
+  async hint() {
+    return request("POST", `${this.base()}/hint`, { token: this.token });
   }
 
   /** The review of a finished deal of this table (auction, tricks, double-dummy marks). */

@@ -14,6 +14,7 @@ import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "
 import { initReview, openReview, reviewBack } from "./review.js";
 import { isStale, plainMessage } from "./messages.js";
 import { initDownloads } from "./downloads.js";
+import { initHints, renderHint } from "./hints.js";
 import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
@@ -248,6 +249,7 @@ function render(view) {
   renderStatus(view, bySeat, { declarer, turn, dummySeat });
   renderInvite(view);
   renderClaim(view);
+  renderHint(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
   const notice = noticeFor(view);
   if (notice && noticeVersion !== versionOf(view)) {
@@ -447,6 +449,7 @@ $("side-close").addEventListener("click", () => {
 });
 
 initLobby(goToTable);
+initHints(() => conn, () => shown);
 initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
   (err) => showError(plainMessage(err)));
 initClaims(act);

@@ -156,7 +156,7 @@ export function initLobby(goToTable) {
     const chairs = [me, chair($("chair-1").value), chair($("chair-2").value)];
     $("start-game").disabled = true;
     try {
-      const created = await createTable(chairs, $("scheme").value);
+      const created = await createTable(chairs, $("scheme").value, $("allow-hints").checked);
       let { token, chair: myChair } = created;
       if (!token) ({ token, chair: myChair } = await takeSeat(created.table_id, 0, name));
       rememberSeat(created.table_id, token, myChair ?? 0);

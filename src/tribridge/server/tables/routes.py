@@ -20,6 +20,7 @@ from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, NotFound, TooMany
 from tribridge.server.tables.bots import bot_names
 from tribridge.server.tables.deps import Manager
+from tribridge.server.tables.hints import hint_for
 from tribridge.server.tables.limits import check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.spectators import spectator_view
@@ -156,6 +157,13 @@ async def action(
         raise InvalidInput("body", "expected a JSON object with a 'type'")
     await manager.act(table, chair, body, body.get("version"))
     return view_for(table, chair)
+
+
+@router.post("/api/tables/{table_id}/hint")
+async def hint(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """The hint bot's suggestion for the token's chair on its turn, with the reason (``hints.py``)."""
+    table, chair = seated(manager, table_id, authorization)
+    return await hint_for(table, chair)
 
 
 @router.get("/api/tables/{table_id}/export.json")
