@@ -61,9 +61,10 @@ export async function fetchTableInfo(tableId) {
 
 /** One chair's connection to a table: state, actions and a stream of pushed views. */
 export class TableConnection {
-  constructor(tableId, token, onView, onStatus) {
+  constructor(tableId, token, onView, onStatus, follow = null) {
     this.tableId = tableId;
     this.token = token;
+    this.follow = follow; // a spectator (no token) following this chair's view, when its player allows
     this.onView = onView;
     this.onStatus = onStatus || (() => {});
     this.socket = null;
@@ -78,7 +79,7 @@ export class TableConnection {
 
   /** The chair's current view (a spectator's view when there is no token). */
   async state() {
-    if (!this.token) return request("GET", `${this.base()}/watch`);
+    if (!this.token) return request("GET", `${this.base()}/watch${this.follow === null ? "" : `?chair=${this.follow}`}`);
     return request("GET", `${this.base()}/state`, { token: this.token });
   }
 
@@ -110,7 +111,8 @@ export class TableConnection {
       return;
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `token=${encodeURIComponent(this.token)}` : "watch=1";
+    const query = this.token ? `token=${encodeURIComponent(this.token)}`
+      : `watch=1${this.follow === null ? "" : `&chair=${this.follow}`}`;
     const url = `${proto}://${location.host}${this.base()}/ws?${query}`;
     let socket;
     try {

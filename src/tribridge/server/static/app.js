@@ -15,6 +15,7 @@ import { initReview, openReview, reviewBack } from "./review.js";
 import { isStale, plainMessage } from "./messages.js";
 import { initDownloads } from "./downloads.js";
 import { initHints, renderHint } from "./hints.js";
+import { initWatchers, renderWatchers } from "./watchers.js";
 import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
@@ -55,7 +56,10 @@ function route() {
   }
   const seat = storedTables()[tableId];
   if (seat) openTable(tableId, seat.token);
-  else if (new URLSearchParams(location.search).get("watch") !== null) openTable(tableId, null);
+  else if (new URLSearchParams(location.search).get("watch") !== null) {
+    const follow = new URLSearchParams(location.search).get("chair");
+    openTable(tableId, null, follow === null || follow === "" ? null : Number(follow));
+  }
   else joinTable(tableId);
 }
 
@@ -102,10 +106,10 @@ function closeTable() {
   pumpTimer = null;
 }
 
-async function openTable(tableId, token) {
+async function openTable(tableId, token, follow = null) {
   closeTable();
   showSection("table");
-  const connection = new TableConnection(tableId, token, receiveView, connectionStatus);
+  const connection = new TableConnection(tableId, token, receiveView, connectionStatus, follow);
   conn = connection;
   try {
     const view = await connection.state();
@@ -177,11 +181,12 @@ function showNow(view) {
 
 let inFlight = false; // an action of ours is on its way: further clicks are ignored until it is answered
 
-async function act(action) {
+/** Send an action; ``versioned`` actions carry the version on screen (table talk and the like do not). */
+async function act(action, versioned = true) {
   if (!conn || inFlight || (shown && shown.spectator)) return;
   inFlight = true;
   const body = { ...action };
-  if (shown && versionOf(shown) !== null) body.version = versionOf(shown);
+  if (versioned && shown && versionOf(shown) !== null) body.version = versionOf(shown);
   try {
     const view = await conn.act(body);
     if (view && typeof view === "object" && "phase" in view) showNow(view);
@@ -250,6 +255,7 @@ function render(view) {
   renderInvite(view);
   renderClaim(view);
   renderHint(view);
+  renderWatchers(view, tableUrl);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
   const notice = noticeFor(view);
   if (notice && noticeVersion !== versionOf(view)) {
@@ -450,6 +456,7 @@ $("side-close").addEventListener("click", () => {
 
 initLobby(goToTable);
 initHints(() => conn, () => shown);
+initWatchers(act, () => shown);
 initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
   (err) => showError(plainMessage(err)));
 initClaims(act);

@@ -14,6 +14,7 @@ from typing import Any
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.server.tables.table import Table, score_sheet
+from tribridge.server.tables.undo import undo_json
 
 __all__ = ["card_list", "pending_analysis", "seat_view_json", "view_for", "visible_cards"]
 
@@ -153,6 +154,9 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "next_consent": bool(table.config.get("next_consent")),
         "watchers": table.spectators,
         "hints": bool(table.config.get("hints")),
+        "shown_to_watchers": sorted(table.talk.shown_to_watchers),
+        "talk": [{"chair": c, "text": text} for c, text in table.talk.messages],
+        "undo": undo_json(table),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
     for entry, note in zip(view["auction"], table.call_notes()):
