@@ -16,6 +16,7 @@ import { isStale, plainMessage } from "./messages.js";
 import { initDownloads } from "./downloads.js";
 import { initHints, renderHint } from "./hints.js";
 import { initWatchers, renderWatchers } from "./watchers.js";
+import { initTalk, renderTalk } from "./talk.js";
 import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
@@ -183,8 +184,8 @@ let inFlight = false; // an action of ours is on its way: further clicks are ign
 
 /** Send an action; ``versioned`` actions carry the version on screen (table talk and the like do not). */
 async function act(action, versioned = true) {
-  if (!conn || inFlight || (shown && shown.spectator)) return;
-  inFlight = true;
+  if (!conn || (versioned && inFlight) || (shown && shown.spectator)) return;
+  if (versioned) inFlight = true; // side actions (talk) never block a call or a card
   const body = { ...action };
   if (versioned && shown && versionOf(shown) !== null) body.version = versionOf(shown);
   try {
@@ -198,7 +199,7 @@ async function act(action, versioned = true) {
       // The next poll or push will bring the state.
     }
   } finally {
-    inFlight = false;
+    if (versioned) inFlight = false;
   }
 }
 
@@ -256,6 +257,7 @@ function render(view) {
   renderClaim(view);
   renderHint(view);
   renderWatchers(view, tableUrl);
+  renderTalk(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
   const notice = noticeFor(view);
   if (notice && noticeVersion !== versionOf(view)) {
@@ -457,6 +459,7 @@ $("side-close").addEventListener("click", () => {
 initLobby(goToTable);
 initHints(() => conn, () => shown);
 initWatchers(act, () => shown);
+initTalk(act);
 initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
   (err) => showError(plainMessage(err)));
 initClaims(act);

@@ -19,6 +19,7 @@ from tribridge.rules.lin import history_to_lin
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, NotFound, TooMany
 from tribridge.server.tables.bots import bot_names
+from tribridge.server.tables.chat import check_talk_rate
 from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.hints import hint_for
 from tribridge.server.tables.limits import check_name
@@ -150,11 +151,13 @@ async def hand_of(manager: Manager, table_id: str, seat: str, authorization: str
 async def action(
     manager: Manager, table_id: str, request: Request, authorization: str | None = Header(default=None)
 ) -> Any:
-    """Call, play, claim, answer a claim, or next; answers the new view (400 with the reason if illegal)."""
+    """Call, play, claim, answer a claim, next, undo, say or share a view; answers the new view (400 if illegal)."""
     table, chair = seated(manager, table_id, authorization)
     body = await read_json(request)
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object with a 'type'")
+    if body.get("type") == "say":
+        check_talk_rate(table, chair)
     await manager.act(table, chair, body, body.get("version"))
     return view_for(table, chair)
 

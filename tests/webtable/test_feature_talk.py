@@ -1,0 +1,60 @@
+"""Table talk: short messages pushed to everyone at the table, shown as text, cut to length, rate limited, not for bots."""
+
+from __future__ import annotations
+
+import pytest
+from webtable_helpers import DESKTOP, PHONE, api, api_error, create_table, open_seat, take_seat
+
+from browser_helpers import watched_page
+
+RANDOM_BOT = {"kind": "bot", "bot": "random"}
+MARKUP = "<b>well</b> played & <img src=x onerror=alert(1)> 😀"
+
+
+def two_people(base_url: str) -> tuple[str, str, str]:
+    """A table of Ann (chair 0), Bob (chair 1) and a random bot: (table id, Ann's token, Bob's token)."""
+    created = create_table(base_url, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, RANDOM_BOT])
+    return created["table_id"], created["token"], take_seat(base_url, created["table_id"], 1, "Bob")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_message_reaches_the_other_player_as_text(browser, server_url, viewport):
+    """Ann says something with markup in it; Bob's page shows exactly that text and no element made from it."""
+    errors: list[str] = []
+    made = [watched_page(browser, errors, viewport=viewport) for _ in range(2)]
+    ann, bob = (page for _, page in made)
+    table_id, ann_token, bob_token = two_people(server_url)
+    open_seat(ann, server_url, table_id, ann_token, 0)
+    open_seat(bob, server_url, table_id, bob_token, 1)
+    version = ann.evaluate("() => window.tribridge.view.version")
+    ann.fill("#talk-input", MARKUP)
+    ann.press("#talk-input", "Enter")
+    bob.wait_for_function("() => document.getElementById('talk-log').textContent.includes('played')")
+    assert bob.inner_text("#talk-log li").strip() == f"Ann: {MARKUP}"
+    assert bob.locator("#talk-log b, #talk-log img").count() == 0
+    assert ann.evaluate("() => window.tribridge.view.version") == version, "talk does not move the game's version"
+    for context, _ in made:
+        context.close()
+    assert not errors, errors
+
+
+def test_talk_is_cut_rate_limited_kept_and_not_for_bots(server_url):
+    """A long message is cut to 200 characters; the sixth in ten seconds is refused; a bots' table has no talk."""
+    table_id, ann, _bob = two_people(server_url)
+    say = lambda text: api_error(
+        server_url, "POST", f"/api/tables/{table_id}/actions", {"type": "say", "text": text}, ann
+    )  # noqa: E731
+    assert say("x" * 500) == 0
+    assert [say(f"m{i}") for i in range(5)] == [0, 0, 0, 0, 429]
+    talk = api(server_url, "GET", f"/api/tables/{table_id}/state", token=ann)["talk"]
+    assert talk[0] == {"chair": 0, "text": "x" * 200} and len(talk) == 5
+    bots = api(server_url, "POST", "/api/tables", {"chairs": [RANDOM_BOT] * 3, "seed": 1})
+    refused = api_error(
+        server_url,
+        "POST",
+        f"/api/tables/{bots['table_id']}/actions",
+        {"type": "say", "text": "hi"},
+        bots["watch_token"],
+    )
+    assert refused in (400, 403), "a bot's chair (a watcher's token) does not talk"
