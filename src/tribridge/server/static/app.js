@@ -17,6 +17,7 @@ import { initDownloads } from "./downloads.js";
 import { initHints, renderHint } from "./hints.js";
 import { initWatchers, renderWatchers } from "./watchers.js";
 import { initTalk, renderTalk } from "./talk.js";
+import { initUndo, renderUndo, undoNotice } from "./undo.js";
 import { noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
@@ -258,8 +259,9 @@ function render(view) {
   renderHint(view);
   renderWatchers(view, tableUrl);
   renderTalk(view);
+  renderUndo(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
-  const notice = noticeFor(view);
+  const notice = noticeFor(view) || undoNotice(view);
   if (notice && noticeVersion !== versionOf(view)) {
     noticeVersion = versionOf(view);
     showError(notice);
@@ -460,6 +462,7 @@ initLobby(goToTable);
 initHints(() => conn, () => shown);
 initWatchers(act, () => shown);
 initTalk(act);
+initUndo(act);
 initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
   (err) => showError(plainMessage(err)));
 initClaims(act);

@@ -155,6 +155,14 @@ export function openReview(review, nameOf) {
       + `, ${tricksWord(review.declarer_tricks)}`);
   } else contract.append("Passed out");
   $("review-auction").replaceChildren(renderAuction(review, nameOf));
+  if ((review.undone || []).length) {
+    const note = el("p", { className: "muted", "data-testid": "review-undone" }, "Taken back by consent: ");
+    review.undone.forEach((u, i) => {
+      const a = u.action || {};
+      note.append(i ? "; " : "", `${nameOf(u.chair, "")}: `, a.type === "call" ? callFragment(a.call) : cardText(a.card));
+    });
+    $("review-auction").append(note);
+  }
   $("review-play").replaceChildren(renderPlayList(review));
   if ($("review").hidden) history.pushState({ review: review.deal_no }, "", location.href); // Back closes it
   $("review").hidden = false;

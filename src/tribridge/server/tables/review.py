@@ -143,4 +143,5 @@ def deal_review(manager: Manager, table_id: str, deal_no: str, authorization: st
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")
     review = review_record(entry["record"], entry.get("chair_seats"), entry.get("players"))
     review["deal_no"] = number
+    review["undone"] = entry.get("undone", [])  # calls and cards taken back by consent (chair, action, at)
     return review

@@ -41,6 +41,7 @@ def spectator_view(table: Table, chair: int | None = None) -> dict[str, Any]:
             "legal_cards": [],
             "can_claim": False,
             "must_answer_claim": False,
+            "can_undo": False,
             "undo": None if follow is None else view.get("undo"),
         }
     )

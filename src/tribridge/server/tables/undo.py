@@ -20,7 +20,7 @@ from tribridge.server.tables.prepared import Prepared
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
 
-__all__ = ["UNDO_TYPES", "UndoRequest", "prepare_undo", "undo_json"]
+__all__ = ["UNDO_TYPES", "UndoRequest", "can_undo", "prepare_undo", "undo_json"]
 
 UNDO_TYPES = ("undo", "undo_agree", "undo_refuse")
 
@@ -49,7 +49,7 @@ def _take_back(table: Table, chair: int) -> Prepared:
         t.undone = [*t.undone, undone]
         t.undo_request = None
 
-    return Prepared(state, table.deal_no, actor=chair, kind="undo", effect=drop)
+    return Prepared(state, table.deal_no, actor=chair, kind="undone", effect=drop)
 
 
 def _ask(table: Table, chair: int) -> Prepared:
@@ -68,7 +68,7 @@ def _ask(table: Table, chair: int) -> Prepared:
     def ask(t: Table) -> None:
         t.undo_request = UndoRequest(chair)
 
-    return Prepared(state, table.deal_no, actor=chair, kind="undo", effect=ask)
+    return Prepared(state, table.deal_no, actor=chair, kind="undo_asked", effect=ask)
 
 
 def _answer(table: Table, chair: int, agree: bool) -> Prepared:
@@ -96,6 +96,21 @@ def prepare_undo(table: Table, chair: int | None, kind: str) -> Prepared:
     if kind == "undo":
         return _ask(table, chair)
     return _answer(table, chair, kind == "undo_agree")
+
+
+def can_undo(table: Table, chair: int) -> bool:
+    """Whether ``chair`` may ask to take back its newest action now (its own call or card, nothing after it)."""
+    if table.undo_request is not None or table.is_bot(chair) or table.current().phase == "done":
+        return False
+    return (
+        bool(table.deal_actions)
+        and table.deal_actions[-1][0] == chair
+        and table.deal_actions[-1][1]["type"]
+        in (
+            "call",
+            "play",
+        )
+    )
 
 
 def undo_json(table: Table) -> dict[str, object] | None:

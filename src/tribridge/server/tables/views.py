@@ -14,7 +14,7 @@ from typing import Any
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.server.tables.table import Table, score_sheet
-from tribridge.server.tables.undo import undo_json
+from tribridge.server.tables.undo import can_undo, undo_json
 
 __all__ = ["card_list", "pending_analysis", "seat_view_json", "view_for", "visible_cards"]
 
@@ -157,6 +157,8 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "shown_to_watchers": sorted(table.talk.shown_to_watchers),
         "talk": [{"chair": c, "text": text} for c, text in table.talk.messages],
         "undo": undo_json(table),
+        "can_undo": can_undo(table, chair),
+        "undone": table.undone,
     }
     view.update(seat_view_json(sv, table.chair_of_player))
     for entry, note in zip(view["auction"], table.call_notes()):
