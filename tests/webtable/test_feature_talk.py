@@ -42,9 +42,10 @@ def test_a_message_reaches_the_other_player_as_text(browser, server_url, viewpor
 def test_talk_is_cut_rate_limited_kept_and_not_for_bots(server_url):
     """A long message is cut to 200 characters; the sixth in ten seconds is refused; a bots' table has no talk."""
     table_id, ann, _bob = two_people(server_url)
-    say = lambda text: api_error(
-        server_url, "POST", f"/api/tables/{table_id}/actions", {"type": "say", "text": text}, ann
-    )  # noqa: E731
+
+    def say(text: str) -> int:
+        return api_error(server_url, "POST", f"/api/tables/{table_id}/actions", {"type": "say", "text": text}, ann)
+
     assert say("x" * 500) == 0
     assert [say(f"m{i}") for i in range(5)] == [0, 0, 0, 0, 429]
     talk = api(server_url, "GET", f"/api/tables/{table_id}/state", token=ann)["talk"]
