@@ -18,7 +18,7 @@ import { initHints, renderHint } from "./hints.js";
 import { initWatchers, renderWatchers } from "./watchers.js";
 import { initTalk, renderTalk } from "./talk.js";
 import { initUndo, renderUndo, undoNotice } from "./undo.js";
-import { noticeFor, renderNextReady, renderStatus } from "./status.js";
+import { flashTitle, noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -98,6 +98,7 @@ let messageVersion = null; // the version shown when the message appeared
 let noticeVersion = null; // the version whose notice (a disputed claim) was shown
 
 function closeTable() {
+  flashTitle(null);
   if (conn) conn.close();
   conn = null;
   shown = null;
@@ -260,6 +261,7 @@ function render(view) {
   renderWatchers(view, tableUrl);
   renderTalk(view);
   renderUndo(view);
+  flashTitle(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
   const notice = noticeFor(view) || undoNotice(view);
   if (notice && noticeVersion !== versionOf(view)) {

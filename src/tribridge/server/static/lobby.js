@@ -109,6 +109,14 @@ async function renderYourTables(tableUrl) {
     li.append(a, " ", facts);
     list.append(li);
     fetchTableInfo(tableId).then((info) => {
+      if (info && !info.missing && (info.waiting_for || []).includes(seat.chair)) {
+        const mark = document.createElement("b");
+        mark.className = "your-turn";
+        mark.dataset.testid = "your-turn";
+        mark.textContent = "your turn";
+        li.insertBefore(mark, facts);
+        li.insertBefore(document.createTextNode(" "), facts);
+      }
       if (info && !info.missing) facts.textContent = tableSummary(info, seat.chair);
       else if (info && info.missing) facts.textContent = "(no longer on this server)";
     });

@@ -98,3 +98,25 @@ export function noticeFor(view) {
   if (!last || last.type !== "dispute_claim") return "";
   return `${chairLabel(view, last.chair)} disputed the claim; play goes on.`;
 }
+
+const TITLE = document.title;
+let flashTimer = null;
+
+/** On my turn the page's title flashes (so a player in another tab notices) until the turn passes. */
+export function flashTitle(view) {
+  const due = Boolean(view && view.my_turn && !view.spectator);
+  if (!due) {
+    clearInterval(flashTimer);
+    flashTimer = null;
+    document.title = TITLE;
+    return;
+  }
+  if (flashTimer) return;
+  let on = false;
+  const flip = () => {
+    on = !on;
+    document.title = on ? "● Your turn — tribridge" : TITLE;
+  };
+  flip();
+  flashTimer = setInterval(flip, 1000);
+}

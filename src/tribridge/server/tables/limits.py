@@ -120,7 +120,7 @@ class RateWindow:
 
 
 def check_name(value: Any, field: str) -> str:
-    """A player's name: text without control characters or lone surrogates, trimmed and cut to 40 characters."""
+    """A player's name: text of 1..40 characters without control characters or lone surrogates, trimmed."""
     if not isinstance(value, str):
         raise InvalidInput(field, f"expected a name (text), got {type(value).__name__}")
     name = value.strip()
@@ -128,9 +128,8 @@ def check_name(value: Any, field: str) -> str:
         name.encode("utf-8")
     except UnicodeEncodeError:
         raise InvalidInput(field, "a name must be valid Unicode text (it holds a lone surrogate)") from None
-    name = name[:MAX_NAME_LENGTH].rstrip()  # cut by code points (a str's items), never inside a character
-    if not name:
-        raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters, got none")
+    if not 1 <= len(name) <= MAX_NAME_LENGTH:
+        raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters (code points), got {len(name)}")
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
         raise InvalidInput(field, "a name may not hold control, format or unassigned characters")
     return name

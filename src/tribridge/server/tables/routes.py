@@ -70,7 +70,20 @@ def table_info(table: Table) -> dict[str, Any]:
         "phase": state.phase,
         "version": table.version,
         "totals": score_sheet(table)["totals"],
+        "waiting_for": waiting_for(table),
     }
+
+
+def waiting_for(table: Table) -> list[int]:
+    """The chairs the table waits for (public): the one on turn, those to answer a claim, people not ready for the next deal."""
+    state = table.current()
+    if state.claim is not None:
+        chairs = [table.chair_of_player(p) for p in state.awaiting]
+    elif state.phase == "done":
+        chairs = sorted(table.people - table.next_ready) if table.config.get("next_consent") else sorted(table.people)
+    else:
+        chairs = [table.chair_of_player(state.turn)]
+    return [c for c in chairs if c is not None]
 
 
 router = APIRouter()
