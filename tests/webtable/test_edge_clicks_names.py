@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import DESKTOP, VIEW, create_table, open_seat, take_seat
+from webtable_helpers import VIEW, create_table, open_seat, take_seat
 
-from browser_helpers import ACTIONABLE, playable_cards, watched_page
+from browser_helpers import ACTIONABLE, playable_cards
 
 pytestmark = pytest.mark.browser
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 NO_CONFLICT = "() => !/stale|version|409/i.test(document.getElementById('table-msg').dataset.last || '')"
-
-
-@pytest.fixture()
-def pages(browser):
-    """Three desktop pages (own storage each) that fail the test on any JavaScript error."""
-    errors: list[str] = []
-    made = [watched_page(browser, errors, viewport=DESKTOP) for _ in range(3)]
-    yield [page for _, page in made]
-    for context, _ in made:
-        context.close()
-    assert not errors, f"JavaScript errors on the pages: {errors}"
 
 
 def test_a_double_click_acts_once_and_shows_no_conflict(pages, server_url):

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import DESKTOP, PHONE, VIEW, create_table, open_seat
+from webtable_helpers import VIEW, create_table, open_seat
 
-from browser_helpers import ACTIONABLE, make_call, next_deal, play_card, play_until_done, playable_cards, watched_page
+from browser_helpers import (
+    ACTIONABLE,
+    make_call,
+    next_deal,
+    play_card,
+    play_to_my_first_card,
+    play_until_done,
+    playable_cards,
+)
 
 pytestmark = pytest.mark.browser
 RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
@@ -22,47 +30,11 @@ DUMMY_ROWS_READABLE = """() => [...document.querySelectorAll("[data-hand='dummy'
 })"""
 
 
-@pytest.fixture()
-def desk(browser):
-    """A desktop page (1366×768) that fails the test on any JavaScript error."""
-    errors: list[str] = []
-    context, page = watched_page(browser, errors, viewport=DESKTOP)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-@pytest.fixture()
-def phone(browser):
-    """A phone-sized touch page that fails the test on any JavaScript error."""
-    errors: list[str] = []
-    context, page = watched_page(browser, errors, viewport=PHONE, is_mobile=True, has_touch=True)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
-def reach_play(page, bid: bool) -> None:
-    """Call (one cheap bid when ``bid``, else passes) until the play begins, skipping passed-out deals."""
-    made_bid = False
-    for _ in range(300):
-        page.wait_for_function(ACTIONABLE, timeout=60_000)
-        phase = page.get_attribute("#table", "data-phase")
-        if phase == "done":
-            next_deal(page)
-            made_bid = False
-        elif phase == "auction":
-            made_bid = make_call(page, bid_once=bid and not made_bid) != "P" or made_bid
-        else:
-            return
-    pytest.fail("never reached the play")
-
-
 def test_the_reseating_is_told_and_the_analysis_has_one_label_per_seat(desk, server_url):
     """After the auction a line says where the widow's hand went; the analysis names each seat one way."""
     created = create_table(server_url, [{"kind": "human"}, *RANDOM_BOTS], seed=11)
     open_seat(desk, server_url, created["table_id"], created["token"], 0)
-    reach_play(desk, bid=True)
+    play_to_my_first_card(desk)
     note = desk.inner_text("#reseat-note")
     assert "widow" in note and "dummy" in note and "opposite you" in note, note
     play_until_done(desk)

@@ -18,16 +18,6 @@ WATCH_STATUS = """() => { window.mostStatus = 0;
     .observe(document.getElementById('analysis'), {childList: true, subtree: true}); }"""
 
 
-@pytest.fixture()
-def desk(browser):
-    """A desktop page (1366×768) that fails the test on any JavaScript error."""
-    errors: list[str] = []
-    context, page = watched_page(browser, errors, viewport=DESKTOP)
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
-
-
 def test_the_result_names_every_bonus_and_adds_up_to_the_total(desk, server_url):
     """A grand slam that wins a game: the result lists trick points, the slam and the game bonus; the sum is the total."""
     bid_and_claim_a_grand_slam(desk, server_url)

@@ -3,18 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import DESKTOP, PHONE, api, create_table, open_seat, take_seat
+from webtable_helpers import api, open_seat, two_people
 
-from browser_helpers import watched_page
-
-RANDOM_BOT = {"kind": "bot", "bot": "random"}
 FACES = "() => document.querySelectorAll('.felt .card.face').length"
-
-
-def two_people(base_url: str) -> tuple[str, str, str]:
-    """A table of Ann (chair 0), Bob (chair 1) and a random bot: (table id, Ann's token, Bob's token)."""
-    created = create_table(base_url, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, RANDOM_BOT])
-    return created["table_id"], created["token"], take_seat(base_url, created["table_id"], 1, "Bob")
 
 
 def test_the_watch_view_holds_no_hidden_card(server_url):
@@ -28,12 +19,9 @@ def test_the_watch_view_holds_no_hidden_card(server_url):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_spectator_watches_and_a_player_shares_a_view(browser, server_url, viewport):
+def test_a_spectator_watches_and_a_player_shares_a_view(two_pages, server_url):
     """Cy watches by the link: no face card in the auction; Ann sees one watcher; Ann shares and Cy sees her hand."""
-    errors: list[str] = []
-    made = [watched_page(browser, errors, viewport=viewport) for _ in range(2)]
-    ann, cy = (page for _, page in made)
+    ann, cy = two_pages
     table_id, ann_token, _bob = two_people(server_url)
     open_seat(ann, server_url, table_id, ann_token, 0)
     cy.goto(f"{server_url}/?table={table_id}&watch&pace=0")
@@ -46,6 +34,3 @@ def test_a_spectator_watches_and_a_player_shares_a_view(browser, server_url, vie
     cy.goto(f"{server_url}/?table={table_id}&watch&chair=0&pace=0")
     cy.wait_for_function("() => document.querySelectorAll('.felt .card.face').length === 13")
     assert "Ann" in cy.inner_text("#watching-note")
-    for context, _ in made:
-        context.close()
-    assert not errors, errors

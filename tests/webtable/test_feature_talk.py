@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import DESKTOP, PHONE, api, api_error, create_table, open_seat, take_seat
+from webtable_helpers import RANDOM_BOT, api, api_error, open_seat, two_people
 
-from browser_helpers import watched_page
-
-RANDOM_BOT = {"kind": "bot", "bot": "random"}
 MARKUP = "<b>well</b> played & <img src=x onerror=alert(1)> 😀"
 
 
-def two_people(base_url: str) -> tuple[str, str, str]:
-    """A table of Ann (chair 0), Bob (chair 1) and a random bot: (table id, Ann's token, Bob's token)."""
-    created = create_table(base_url, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, RANDOM_BOT])
-    return created["table_id"], created["token"], take_seat(base_url, created["table_id"], 1, "Bob")
-
-
 @pytest.mark.browser
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_message_reaches_the_other_player_as_text(browser, server_url, viewport):
+def test_a_message_reaches_the_other_player_as_text(two_pages, server_url):
     """Ann says something with markup in it; Bob's page shows exactly that text and no element made from it."""
-    errors: list[str] = []
-    made = [watched_page(browser, errors, viewport=viewport) for _ in range(2)]
-    ann, bob = (page for _, page in made)
+    ann, bob = two_pages
     table_id, ann_token, bob_token = two_people(server_url)
     open_seat(ann, server_url, table_id, ann_token, 0)
     open_seat(bob, server_url, table_id, bob_token, 1)
@@ -34,9 +22,6 @@ def test_a_message_reaches_the_other_player_as_text(browser, server_url, viewpor
     assert bob.inner_text("#talk-log li").strip() == f"Ann: {MARKUP}"
     assert bob.locator("#talk-log b, #talk-log img").count() == 0
     assert ann.evaluate("() => window.tribridge.view.version") == version, "talk does not move the game's version"
-    for context, _ in made:
-        context.close()
-    assert not errors, errors
 
 
 def test_talk_is_cut_rate_limited_kept_and_not_for_bots(server_url):

@@ -5,9 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from webtable_helpers import DESKTOP, PHONE, VIEW, act_on_turn, create_table, open_seat, state, take_seat
-
-from browser_helpers import watched_page
+from webtable_helpers import VIEW, act_on_turn, create_table, open_seat, state, take_seat
 
 pytestmark = pytest.mark.browser
 RANDOM_BOT = {"kind": "bot", "bot": "random"}
@@ -25,12 +23,9 @@ def finish_by_api(base_url: str, table_id: str, tokens: list[str]) -> None:
     raise AssertionError("the deal did not end")
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
-def test_a_call_is_taken_back_when_the_other_player_agrees(browser, server_url, viewport):
+def test_a_call_is_taken_back_when_the_other_player_agrees(two_pages, server_url):
     """Ann bids 1♣ and asks to undo; Bob agrees; the auction is empty again and the review lists the undo."""
-    errors: list[str] = []
-    made = [watched_page(browser, errors, viewport=viewport) for _ in range(2)]
-    ann, bob = (page for _, page in made)
+    ann, bob = two_pages
     created = create_table(server_url, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, RANDOM_BOT])
     tokens = [created["token"], take_seat(server_url, created["table_id"], 1, "Bob")]
     open_seat(ann, server_url, created["table_id"], tokens[0], 0)
@@ -51,6 +46,3 @@ def test_a_call_is_taken_back_when_the_other_player_agrees(browser, server_url, 
     ann.click("#review-deal")
     ann.wait_for_selector("[data-testid='review-undone']")
     assert "You: 1♣" in ann.inner_text("[data-testid='review-undone']")
-    for context, _ in made:
-        context.close()
-    assert not errors, errors

@@ -11,6 +11,7 @@ from browser_helpers import watched_page
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 VIEW = "() => window.tribridge.view"
+RANDOM_BOT = {"kind": "bot", "bot": "random"}
 # North holds every spade, East every heart, South (the widow of deal 1) every diamond, West every club.
 ONE_SUIT_EACH = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
@@ -78,9 +79,15 @@ def three_people(base_url: str) -> tuple[str, list[str]]:
     return created["table_id"], tokens
 
 
-def pages_for(browser, errors: list[str], count: int, viewport: dict | None = None) -> tuple[list, list]:
-    """``count`` pages with their own storage; JavaScript errors go to ``errors``."""
-    made = [watched_page(browser, errors, viewport=viewport or DESKTOP) for _ in range(count)]
+def two_people(base_url: str) -> tuple[str, str, str]:
+    """A table of Ann (chair 0), Bob (chair 1) and a random bot: (table id, Ann's token, Bob's token)."""
+    created = create_table(base_url, [{"kind": "human", "name": "Ann"}, {"kind": "human"}, RANDOM_BOT])
+    return created["table_id"], created["token"], take_seat(base_url, created["table_id"], 1, "Bob")
+
+
+def pages_for(browser, errors: list[str], count: int, viewport: dict | None = None, **options) -> tuple[list, list]:
+    """``count`` pages with their own storage (contexts, pages); JavaScript errors go to ``errors``."""
+    made = [watched_page(browser, errors, viewport=viewport or DESKTOP, **options) for _ in range(count)]
     return [c for c, _ in made], [p for _, p in made]
 
 

@@ -77,10 +77,12 @@ def table_info(table: Table) -> dict[str, Any]:
 def waiting_for(table: Table) -> list[int]:
     """The chairs the table waits for (public): the one on turn, those to answer a claim, people not ready for the next deal."""
     state = table.current()
+    chairs: list[int | None]
     if state.claim is not None:
         chairs = [table.chair_of_player(p) for p in state.awaiting]
     elif state.phase == "done":
-        chairs = sorted(table.people - table.next_ready) if table.config.get("next_consent") else sorted(table.people)
+        waiting = table.people - table.next_ready if table.config.get("next_consent") else table.people
+        chairs = list(sorted(waiting))
     else:
         chairs = [table.chair_of_player(state.turn)]
     return [c for c in chairs if c is not None]
