@@ -44,6 +44,8 @@ def test_the_reseating_is_told_and_the_analysis_has_one_label_per_seat(desk, ser
     for chair in range(3):
         row = desk.inner_text(f"[data-testid='declarer-tricks'] tr[data-chair='{chair}'] th")
         assert row in hand_titles, f"chair {chair}: {row!r} in the DD table, {hand_titles} over the hands"
+        for table in ("capture", "nt-calls"):
+            assert desk.inner_text(f"[data-testid='{table}'] tr[data-chair='{chair}'] th") == row, table
     assert view["phase"] == "done"
 
 

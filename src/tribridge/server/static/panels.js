@@ -204,6 +204,12 @@ function seatLabel(view, seat) {
   return `${who} (${SEAT_NAMES[seat]})`;
 }
 
+/** A chair's label in the analysis: the same as over its hand. */
+function chairSeatLabel(view, chair) {
+  const seat = seatLetter((view.seats || {})[String(chair)]);
+  return seat ? seatLabel(view, seat) : chairLabel(view, chair);
+}
+
 function handsSection(view, analysis) {
   const hands = el("div", { className: "hands-grid" });
   for (const seat of SEATS) {
@@ -223,7 +229,7 @@ function declarerTable(view, entries) {
   const body = el("tbody");
   for (const entry of entries) {
     const tr = el("tr", { "data-chair": String(entry.chair) },
-      el("th", {}, seatLabel(view, seatLetter((view.seats || {})[String(entry.chair)]) || entry.seat)));
+      el("th", {}, chairSeatLabel(view, entry.chair)));
     for (const denom of DENOMS) {
       const key = denom === "N" ? "NT" : denom;
       tr.append(el("td", { "data-strain": key }, fmtPoints(entry.tricks[key])));
@@ -237,7 +243,7 @@ function declarerTable(view, entries) {
 function perChair(view, title, entries, testid, caption) {
   const list = el("table", { className: "per-seat", "data-testid": testid });
   for (const entry of entries) {
-    list.append(el("tr", { "data-chair": String(entry.chair) }, el("th", {}, chairLabel(view, entry.chair)),
+    list.append(el("tr", { "data-chair": String(entry.chair) }, el("th", {}, chairSeatLabel(view, entry.chair)),
       el("td", {}, entry.text)));
   }
   return el("section", {}, el("h3", {}, title), caption ? el("p", { className: "muted caption" }, caption) : null, list);
@@ -260,7 +266,7 @@ export function renderAnalysis(box, view) {
   const best = analysis.best_contract;
   if (best) {
     const p = el("p", { className: "best", "data-testid": "best-contract" }, "Best contract: ",
-      callFragment(best.contract), ` by ${chairLabel(view, best.declarer_chair)} (${best.declarer}),`
+      callFragment(best.contract), ` by ${chairSeatLabel(view, best.declarer_chair)},`
       + ` ${tricksWord(best.tricks)}, scoring ${best.score}`);
     box.append(el("section", { className: "wide" }, p));
   } else if (analysis.declarer_tricks) {
