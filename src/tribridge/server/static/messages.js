@@ -36,7 +36,8 @@ export function plainMessage(err) {
     if (match) return typeof words === "function" ? words(match, text) : words;
   }
   if (err instanceof ApiError && err.status >= 500) return "The server had a problem; try again.";
-  return chairsAsShown(text.charAt(0).toUpperCase() + text.slice(1));
+  const words = text.replace(/^[a-z_][a-z_0-9.[\]]*: /, ""); // the server names the field first: not for people
+  return chairsAsShown(words.charAt(0).toUpperCase() + words.slice(1));
 }
 
 /** Whether an error is the 409 of an action made on a view that was already old (our own double click). */
