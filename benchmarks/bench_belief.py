@@ -213,7 +213,7 @@ def player_spec(text: str) -> tuple[str, dict]:
     return name, options
 
 
-def _paired_deal(seed: int, index: int, mode: str, auction: str, options: dict, specs: dict) -> dict | None:
+def paired_deal(seed: int, index: int, mode: str, auction: str, options: dict, specs: dict) -> dict | None:
     """One deal played by the old and the new PIMC (as defenders or as declarer) against double dummy."""
     from tribridge.bots import get_player
     from tribridge.bots.play import DoubleDummyPlayer
@@ -280,7 +280,7 @@ def bench_paired(args: argparse.Namespace) -> dict:
     skipped = 0
     t0 = time.perf_counter()
     with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
-        for row in pool.map(_paired_deal, *zip(*jobs)):
+        for row in pool.map(paired_deal, *zip(*jobs)):
             if row is None:
                 skipped += 1
             else:

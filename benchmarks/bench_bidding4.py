@@ -130,6 +130,32 @@ def one_nt_policy(seat, auction, hand, vul):
     return "P"
 
 
+def board(index: int) -> tuple[int, str]:
+    """Deal ``index``'s dealer and vulnerability (as on boards 1-16)."""
+    return index % 4, VUL_CYCLE[index % 16]
+
+
+def bidding_policies(partner_known: bool) -> dict[str, Callable]:
+    """The bidders compared, by the name the results use; the partner-known cheat when asked for."""
+    policies: dict[str, Callable] = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    if partner_known:
+        policies["natural4_partner_known"] = PartnerKnownPolicy()
+    return policies
+
+
+def bid_board(policy: Callable, deal, index: int):
+    """Deal ``index`` bid by ``policy`` in all four seats (the cheat is first shown the real hands); the auction."""
+    if isinstance(policy, PartnerKnownPolicy):
+        policy.hands = [np.array(sorted(deal[seat].cards), dtype=np.int64) for seat in range(4)]
+    dealer, vul = board(index)
+    return bid_auction(policy, deal, dealer, vul)
+
+
+def contract_shown(auction) -> str:
+    """The final contract and its declarer as the results list it (``3NTN``; ``None`` when passed out)."""
+    return str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
+
+
 def ns_score(auction, table: np.ndarray, vul: str) -> int:
     """North-South's score of the auction's contract with double-dummy tricks."""
     c = auction.contract
@@ -275,7 +301,7 @@ def main() -> None:
 
     owners = deal_batch(args.deals, args.seed)
     deals = [Deal.from_owners(o) for o in owners]
-    boards = [(j % 4, VUL_CYCLE[j % 16]) for j in range(args.deals)]
+    boards = [board(j) for j in range(args.deals)]
     t0 = time.perf_counter()
     tables = np.concatenate(
         [  # in chunks, so an interrupted run keeps what it solved in the on-disk cache
@@ -291,9 +317,7 @@ def main() -> None:
     checked = min(args.par_check, args.deals)
     agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))
 
-    policies: dict[str, Callable] = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
-    if args.partner_known:
-        policies["natural4_partner_known"] = PartnerKnownPolicy()
+    policies = bidding_policies(args.partner_known)
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
@@ -303,16 +327,11 @@ def main() -> None:
         t0 = time.perf_counter()
         got, shown, kinds[name] = [], [], []
         for j, deal in enumerate(deals):
-            dealer, vul = boards[j]
-            if isinstance(policy, PartnerKnownPolicy):
-                policy.hands = [np.array(sorted(deal[seat].cards), dtype=np.int64) for seat in range(4)]
-            auction = bid_auction(policy, deal, dealer, vul)
-            score = ns_score(auction, tables[j], vul)
+            auction = bid_board(policy, deal, j)
+            score = ns_score(auction, tables[j], boards[j][1])
             got.append(imps(score - int(pars[j])))
             kinds[name].append(loss_kind(auction, tables[j], score, int(pars[j])))
-            shown.append(
-                str(auction.contract) + ("" if auction.contract is None else "NESW"[auction.contract.declarer])
-            )
+            shown.append(contract_shown(auction))
             if name == "natural4":
                 auctions.append(f"{shown[-1]}: {' '.join(auction.calls)}")
         seconds[name] = time.perf_counter() - t0

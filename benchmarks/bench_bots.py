@@ -5,6 +5,10 @@
     .venv/bin/python -m benchmarks declarer --deals 500 --workers 2 --no-random --check-plays 2  # with play checks (--oversample 3)
     .venv/bin/python benchmarks/bench_bots.py bidding --deals 2000      # simulation+dd vs paper+dd, 6 seatings
 
+PIMC is told no auction (``use_auction=False``): a deal here starts from its contract, whose auction
+"North 3NT, pass, pass" is the benchmark's, not bid by the players; ``--auction-facts`` makes PIMC read
+those passes as facts (which draws other layouts: other tricks on some deals, and slower cards).
+
 Targets (issue 6): PIMC ≤ 0.2 s per card with 32 layouts; PIMC declarer tricks − DD tricks at the
 start of play ≥ −0.3 on average over 500 deals in 3NT; SimulationBidder beats PaperBidder with
 the same play, 95 % interval excluding zero. Baselines run in the same process: the speed
@@ -49,17 +53,25 @@ def _play_out(state, declarer_player, defender_player, stats=None):
     return game.declarer_tricks
 
 
+def benchmark_pimc(layouts: int, first_trick_layouts: int, check_plays: int, oversample: int, auction_facts: bool):
+    """The PIMC player of these benchmarks; ``auction_facts``: read the contract's two passes as facts."""
+    from tribridge.bots.play import PimcPlayer
+
+    return PimcPlayer(
+        layouts=layouts,
+        early_layouts=(first_trick_layouts,),
+        check_plays=check_plays,
+        oversample=oversample,
+        use_auction=auction_facts,
+    )
+
+
 def bench_speed(args: argparse.Namespace) -> dict:
     """Time per card and per deal of PIMC (all four seats PIMC) against one DD solve per card."""
-    from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
+    from tribridge.bots.play import DoubleDummyPlayer
     from tribridge.rules.deal import DealState
 
-    pimc = PimcPlayer(
-        layouts=args.layouts,
-        early_layouts=(args.first_trick_layouts,),
-        check_plays=args.check_plays,
-        oversample=args.oversample,
-    )
+    pimc = benchmark_pimc(args.layouts, args.first_trick_layouts, args.check_plays, args.oversample, args.auction_facts)
     dd = DoubleDummyPlayer()
     per_card: list[float] = []
     per_deal: list[float] = []
@@ -82,6 +94,7 @@ def bench_speed(args: argparse.Namespace) -> dict:
         "layouts": args.layouts,
         "deals": args.deals,
         "check_plays": args.check_plays,
+        "auction_facts": args.auction_facts,
         "pimc_s_per_card_median": statistics.median(per_card),
         "pimc_s_per_card_mean": statistics.fmean(per_card),
         "pimc_s_per_card_max": max(per_card),
@@ -91,7 +104,7 @@ def bench_speed(args: argparse.Namespace) -> dict:
     }
 
 
-def _declarer_deal(
+def declarer_deal(
     seed: int,
     index: int,
     layouts: int,
@@ -99,14 +112,13 @@ def _declarer_deal(
     with_random: bool,
     check_plays: int = 0,
     oversample: int = 3,
+    auction_facts: bool = False,
 ) -> dict:
     """One 3NT deal: DD tricks at the start, PIMC declarer's tricks (and random declarer's) against DD defence."""
-    from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer, RandomPlayer
+    from tribridge.bots.play import DoubleDummyPlayer, RandomPlayer
     from tribridge.dd import dd_nt_tricks
 
-    pimc = PimcPlayer(
-        layouts=layouts, early_layouts=(first_trick_layouts,), check_plays=check_plays, oversample=oversample
-    )
+    pimc = benchmark_pimc(layouts, first_trick_layouts, check_plays, oversample, auction_facts)
     dd = DoubleDummyPlayer()
     state = _deal_3nt(seed, index)
     start = int(dd_nt_tricks([state.deal], 0, cache=False, workers=1)[0])
@@ -125,18 +137,27 @@ def bench_declarer(args: argparse.Namespace) -> dict:
     from multiprocessing import get_context
 
     jobs = [
-        (args.seed, i, args.layouts, args.first_trick_layouts, not args.no_random, args.check_plays, args.oversample)
+        (
+            args.seed,
+            i,
+            args.layouts,
+            args.first_trick_layouts,
+            not args.no_random,
+            args.check_plays,
+            args.oversample,
+            args.auction_facts,
+        )
         for i in range(args.first_deal, args.first_deal + args.deals)
     ]
     rows: list[dict] = []
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
-            for row in pool.map(_declarer_deal, *zip(*jobs)):
+            for row in pool.map(declarer_deal, *zip(*jobs)):
                 rows.append(row)
                 print(f"\rdeclarer benchmark: {len(rows)}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
     else:
         for job in jobs:
-            rows.append(_declarer_deal(*job))
+            rows.append(declarer_deal(*job))
             print(f"\rdeclarer benchmark: {len(rows)}/{len(jobs)} deals", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     if args.out:
@@ -154,6 +175,7 @@ def bench_declarer(args: argparse.Namespace) -> dict:
         "first_trick_layouts": args.first_trick_layouts,
         "check_plays": args.check_plays,
         "oversample": args.oversample,
+        "auction_facts": args.auction_facts,
         "defenders": "double dummy",
         "pimc_minus_dd_mean": statistics.fmean(diffs_pimc),
         "pimc_ci95": ci(diffs_pimc),
@@ -256,6 +278,11 @@ def main(argv: list[str] | None = None) -> None:
         type=int,
         default=None,
         help="with --check-plays: layouts drawn per layout kept (default: the player's, 3; speed, declarer)",
+    )
+    parser.add_argument(
+        "--auction-facts",
+        action="store_true",
+        help="PIMC reads the contract's auction (North 3NT, pass, pass) as facts (speed, declarer; default: no auction)",
     )
     parser.add_argument("--first-deal", type=int, default=0, help="index of the first deal (declarer benchmark)")
     parser.add_argument(

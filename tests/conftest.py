@@ -1,4 +1,5 @@
-"""Shared fixtures: the real server on a free port and Debian's chromium driven by Playwright (browser tests)."""
+"""Shared fixtures: the real server on a free port, Debian's chromium driven by Playwright (browser tests), and
+game stores on both backends (``db_url``: a fresh SQLite file or a fresh database on a real PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import watched_page
+from pg import MISSING_REASON, PgServer, pg_bin_dir
 from tribridge.testing import CHROMIUM, CHROMIUM_ARGS
 
 
@@ -18,6 +20,38 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole session (skips when Debian's binaries are missing)."""
+    bin_dir = pg_bin_dir()
+    if bin_dir is None:
+        pytest.skip(MISSING_REASON)
+    server = PgServer(bin_dir).start()
+    yield server
+    server.stop()
+
+
+def _store_url(request: pytest.FixtureRequest, folder: Path) -> str:
+    if request.param == "postgres":
+        return request.getfixturevalue("pg_server").new_database()
+    return str(folder / "store.sqlite")
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty game store for one test: an SQLite file, or a new database on the session's PostgreSQL."""
+    return _store_url(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh, empty game store for one module, on each backend in turn."""
+    return _store_url(request, tmp_path_factory.mktemp("store"))
 
 
 @pytest.fixture(scope="module")

@@ -28,9 +28,10 @@ CHROMIUM_ARGS = [
 
 
 def start_server(
-    db: Path, *extra: str, bot_delay: float = 0.0, log_level: str | None = None, wait_s: float = 20.0
+    db: Path | str, *extra: str, bot_delay: float = 0.0, log_level: str | None = None, wait_s: float = 20.0
 ) -> tuple[subprocess.Popen, str]:
-    """Start ``tribridge serve`` on ``db`` with ``extra`` arguments; the process and its URL once /healthz answers."""
+    """Start ``tribridge serve`` on ``db`` (a file or a store URL) with ``extra`` arguments; the process and its URL
+    once /healthz answers."""
     command = [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db)]
     command += ["--bot-delay", str(bot_delay), "--no-access-log"]
     if log_level:

@@ -99,11 +99,11 @@ def test_bad_input_exits_2(argv, capsys):
 
 def test_quick_report_and_figure(tmp_path):
     report = shuffling_report("quick", seed=3)
-    assert all(r["match"] for r in report["bayer_diaconis"])
-    ratios = {r["figure"]: r["ours"] for r in report["bridge_ratios"]}
+    assert all(r.match for r in report.bayer_diaconis)
+    ratios = {r.figure: r.ours for r in report.bridge_ratios}
     assert ratios["ordered / cyclic"] == 13 and ratios["cyclic / back-and-forth"] == 13
-    assert all(r["beats_back_and_forth"] for r in report["two_types"])
-    json.dumps(report)
+    assert all(r.beats_back_and_forth for r in report.two_types)
+    json.dumps(report.to_json())
     text = format_shuffling_report(report)
     assert "| 10 | 0.042946 | 0.043 | 0.043 | yes |" in text
     path = draw_shuffling_figure(report, tmp_path / "fig.png")

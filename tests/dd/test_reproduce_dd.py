@@ -98,34 +98,34 @@ def comparison():
 def test_dd_figures_match_an_independent_computation(comparison, independent):
     opened = [d for d in independent if d is not None]
     assert len(opened) >= 20  # enough contracts for the check to mean something
-    dd = comparison["dd"]
+    dd = comparison.dd
     made = sum(d["made"] for d in opened)
-    assert dd["opened"] == len(opened) and dd["made"] == made
-    assert dd["made_ci"] == pytest.approx(_wilson_by_bisection(made, len(opened)), abs=1e-6)
+    assert dd.opened == len(opened) and dd.made == made
+    assert dd.made_ci == pytest.approx(_wilson_by_bisection(made, len(opened)), abs=1e-6)
     for level in sorted({d["level"] for d in opened}):
         at = [d for d in opened if d["level"] == level]
-        assert dd["by_level"][f"{level}NT"]["opened"] == len(at)
-        assert dd["by_level"][f"{level}NT"]["made"] == sum(d["made"] for d in at)
+        assert dd.by_level[f"{level}NT"].opened == len(at)
+        assert dd.by_level[f"{level}NT"].made == sum(d["made"] for d in at)
     both = [d for d in opened if d["widow_ok"]]
-    assert dd["both_eligible"] == len(both) and dd["both_eligible_made"] == sum(d["made"] for d in both)
+    assert dd.both_eligible == len(both) and dd.both_eligible_made == sum(d["made"] for d in both)
     losses = [d for d in opened if not d["made"]]
-    assert dd["losses"] == len(losses)
-    assert dd["losses_widow_not_qualified"] == sum(not d["widow_ok"] for d in losses)
-    assert dd["tricks_histogram"] == np.bincount([d["tricks"] for d in opened], minlength=14).tolist()
+    assert dd.losses == len(losses)
+    assert dd.losses_widow_not_qualified == sum(not d["widow_ok"] for d in losses)
+    assert list(dd.tricks_histogram) == np.bincount([d["tricks"] for d in opened], minlength=14).tolist()
     for scheme in ("classic", "tribridge"):
         per_deal = np.array([0 if d is None else d["net"][scheme] for d in independent], dtype=np.float64)
-        assert dd["net"][scheme]["total"] == int(per_deal.sum())
+        assert dd.net[scheme].total == int(per_deal.sum())
         half = 1.959963984540054 * per_deal.std(ddof=1) / math.sqrt(DEALS)
-        assert dd["net"][scheme]["per_1000"] == pytest.approx(1000 * per_deal.mean())
-        assert dd["net"][scheme]["ci_per_1000"] == pytest.approx(
+        assert dd.net[scheme].per_1000 == pytest.approx(1000 * per_deal.mean())
+        assert dd.net[scheme].ci_per_1000 == pytest.approx(
             (1000 * (per_deal.mean() - half), 1000 * (per_deal.mean() + half))
         )
 
 
 def test_estimator_column_judges_the_same_contracts(comparison):
-    dd, est = comparison["dd"], comparison["estimator"]
-    assert est["opened"] == dd["opened"] and est["both_eligible"] == dd["both_eligible"]
-    assert {k: v["opened"] for k, v in est["by_level"].items()} == {k: v["opened"] for k, v in dd["by_level"].items()}
+    dd, est = comparison.dd, comparison.estimator
+    assert est.opened == dd.opened and est.both_eligible == dd.both_eligible
+    assert {k: v.opened for k, v in est.by_level.items()} == {k: v.opened for k, v in dd.by_level.items()}
 
 
 def test_small_scale_report_has_the_dd_section(tmp_path, monkeypatch, comparison):
@@ -133,9 +133,9 @@ def test_small_scale_report_has_the_dd_section(tmp_path, monkeypatch, comparison
     report.reproduce("quick", tmp_path, seed=SEED, workers=1, only=["dd"])
     text = (tmp_path / "report.md").read_text()
     assert "## The game study judged by double dummy" in text
-    dd = comparison["dd"]
-    low, high = dd["made_ci"]
-    assert f"| made % of opened contracts | {dd['made_pct']:.1f} % [{low:.1f}, {high:.1f}] |" in text
+    dd = comparison.dd
+    low, high = dd.made_ci
+    assert f"| made % of opened contracts | {dd.made_pct:.1f} % [{low:.1f}, {high:.1f}] |" in text
     assert "65.86 % / 66.00 % / 66.03 %" in text and "93.42 % / 93.50 % / 93.75 %" in text  # Table IV beside
     assert f"--outcome dd --runs 1 --deals {DEALS} --seed {SEED}" in text
     figure = (tmp_path / "game_dd.png").read_bytes()
@@ -179,7 +179,7 @@ def test_report_state_reuses_finished_sections_and_refuses_a_silent_restart(tmp_
     assert exc.value.field == "resume"
     again = tmp_path / "again"
     summary = report.reproduce("quick", again, seed=SEED, workers=1, only=["dd"], state_dir=state, resume=True)
-    assert "earlier session" in summary["notes"]["The game study judged by double dummy"]
+    assert "earlier session" in summary.notes["The game study judged by double dummy"]
     strip = [line for line in first.splitlines() if not line.startswith("_(")]
     assert [line for line in (again / "report.md").read_text().splitlines() if not line.startswith("_(")] == strip
     assert (again / "game_dd.png").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,16 @@ def test_pbn_export_rows_hold_the_travellers_figures():
             expected += ["-" if r.tricks is None else str(r.tricks)]
             expected += [str(v) for v in (*r.scores, *r.matchpoints, *r.imps)]
             assert row == expected
+
+
+def test_cli_accepts_a_plugin_strategy(capsys, tmp_path, monkeypatch):
+    """A strategy from a file outside the package enters an event by its spec, as in ``tribridge match``."""
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "greedy_bot.py"
+    outside = tmp_path / "mine" / "greedy_bot.py"
+    outside.parent.mkdir()
+    outside.write_text(example.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    command = "event run --form daily --bots mine/greedy_bot.py:make,random --boards 2 --seed 5 --filler random --json"
+    assert main(shlex.split(command)) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {s["name"] for s in data["standings"]} >= {"mine/greedy_bot.py:make", "random"}

@@ -9,10 +9,8 @@ from tribridge.server.app import create_app
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app(
-        db_path=tmp_path_factory.mktemp("three") / "t.sqlite", bot_delay=0, log_requests=False, robot_layouts=4
-    )
+def client(module_db_url):
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4)
     with TestClient(app) as c:
         yield c
 

@@ -21,8 +21,8 @@ from tribridge.server.robot.ben import pbn_play_order
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app(tmp_path_factory.mktemp("ben") / "t.sqlite", bot_delay=0, log_requests=False, robot_layouts=4)
+def client(module_db_url):
+    app = create_app(module_db_url, bot_delay=0, log_requests=False, robot_layouts=4)
     with TestClient(app) as c:
         yield c
 

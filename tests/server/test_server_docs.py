@@ -18,8 +18,8 @@ def doc_script() -> str:
 
 
 @pytest.mark.slow
-def test_curl_examples_work_as_written(tmp_path):
-    proc, url = start_server(tmp_path / "docs.sqlite")
+def test_curl_examples_work_as_written(db_url):
+    proc, url = start_server(db_url)
     try:
         hostport = url.removeprefix("http://")
         script = doc_script().replace("localhost:8080", hostport)

@@ -46,8 +46,8 @@ def _alive(pids: list[int]) -> list[int]:
     return alive
 
 
-def test_sigkill_loses_no_acknowledged_action(tmp_path):
-    db = tmp_path / "store.sqlite"
+def test_sigkill_loses_no_acknowledged_action(db_url):
+    db = db_url
     proc, url = start_server(db)
     try:
         with httpx.Client(base_url=url, timeout=10) as c:

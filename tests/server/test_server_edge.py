@@ -31,14 +31,14 @@ BID = "/apis/brill/bid?seat=N&dealer=N&vul=None&ctx=&hand=AKQ2.KJ4.T98.762"
 SHORT = 1024  # what "a short error" means here: the edge's default cap on an error body
 
 
-def make_client(tmp_path, **options):
-    app = create_app(db_path=tmp_path / "edge.sqlite", bot_delay=3600, log_requests=False, **options)
+def make_client(db, **options):
+    app = create_app(db_path=db, bot_delay=3600, log_requests=False, **options)
     return TestClient(app)
 
 
 @pytest.fixture()
-def client(tmp_path):
-    with make_client(tmp_path) as c:
+def client(db_url):
+    with make_client(db_url) as c:
         yield c
 
 
@@ -56,8 +56,8 @@ def nested(depth):
 
 
 def test_50_mb_field_is_refused_with_413_and_not_stored(tmp_path):
-    db = tmp_path / "edge.sqlite"
-    with make_client(tmp_path) as c:
+    db = tmp_path / "edge.sqlite"  # the SQLite file grows by no more than the refused body
+    with make_client(db) as c:
         tid, auth = new_table(c)
         version = c.get(f"/api/tables/{tid}").json()["version"]
         size_before = db.stat().st_size
@@ -152,8 +152,8 @@ def test_a_body_at_the_limit_passes():
     assert sent[0]["status"] == 200 and reached[0]["body"] == body
 
 
-def test_10_mb_bad_call_gets_a_short_400(tmp_path):
-    with make_client(tmp_path, max_body_bytes=16 * 1024 * 1024) as c:
+def test_10_mb_bad_call_gets_a_short_400(db_url):
+    with make_client(db_url, max_body_bytes=16 * 1024 * 1024) as c:
         tid, auth = new_table(c)
         r = c.post(f"/api/tables/{tid}/actions", json={"type": "call", "call": "Z" * (10 * 1024 * 1024)}, headers=auth)
         assert r.status_code == 400
@@ -235,8 +235,8 @@ def test_json_depth_matches_the_reference_and_the_parsed_value(value):
     assert json_depth(body) == json_depth_reference(body) == depth(value)
 
 
-def test_nesting_100000_deep_gets_400_naming_the_limit(tmp_path):
-    with make_client(tmp_path, max_body_bytes=1024 * 1024) as c:
+def test_nesting_100000_deep_gets_400_naming_the_limit(db_url):
+    with make_client(db_url, max_body_bytes=1024 * 1024) as c:
         tid, auth = new_table(c)
         for url, headers in (("/api/tables", {}), (f"/api/tables/{tid}/actions", auth)):
             r = c.post(url, content=nested(100_000), headers={**headers, "Content-Type": "application/json"})
@@ -297,9 +297,9 @@ def test_cross_origin_post_to_the_game_is_refused(client):
     assert client.post("/api/tables", json=body, headers={"Origin": "http://testserver"}).status_code == 200
 
 
-def test_allowlisted_origin_may_call_the_game(tmp_path):
+def test_allowlisted_origin_may_call_the_game(db_url):
     friend = "https://friend.example"
-    with make_client(tmp_path, cors_origins=[friend + "/"]) as c:
+    with make_client(db_url, cors_origins=[friend + "/"]) as c:
         r = c.post("/api/tables", json={"chairs": BOTS, "take": 0}, headers={"Origin": friend})
         assert r.status_code == 200 and r.headers["access-control-allow-origin"] == friend
         pre = c.options("/api/tables", headers={"Origin": friend, "Access-Control-Request-Method": "POST"})
@@ -333,8 +333,8 @@ def test_body_without_a_type_is_415_but_an_empty_post_is_fine(client):
     assert client.post(f"/api/tables/{tid}/seats/0").status_code == 409  # no body: reaches the route (chair taken)
 
 
-def test_websocket_origin_is_checked(tmp_path):
-    with make_client(tmp_path, cors_origins=["https://friend.example"]) as c:
+def test_websocket_origin_is_checked(db_url):
+    with make_client(db_url, cors_origins=["https://friend.example"]) as c:
         tid, auth = new_table(c)
         token = auth["Authorization"].split()[1]
         url = f"/api/tables/{tid}/ws?token={token}"
@@ -350,18 +350,18 @@ def test_websocket_origin_is_checked(tmp_path):
 # ---------------------------------------------------------------- /healthz, /docs, busy
 
 
-def test_healthz_shows_no_paths(tmp_path):
-    with make_client(tmp_path) as c:
+def test_healthz_shows_no_paths(db_url):
+    with make_client(db_url) as c:
         r = c.get("/healthz")
         assert r.status_code == 200 and r.json()["ok"] is True
-        assert str(tmp_path) not in r.text and "sqlite" not in r.text and "db" not in r.json()
+        assert db_url not in r.text and "sqlite" not in r.text and "db" not in r.json()
 
 
-def test_api_docs_off_by_default_and_never_from_a_cdn(tmp_path):
-    with make_client(tmp_path) as c:
+def test_api_docs_off_by_default_and_never_from_a_cdn(db_url):
+    with make_client(db_url) as c:
         for path in ("/docs", "/redoc", "/openapi.json", "/docs/oauth2-redirect"):
             assert c.get(path).status_code == 404
-    with make_client(tmp_path, api_docs=True) as c:
+    with make_client(db_url, api_docs=True) as c:
         schema = c.get("/openapi.json")
         assert schema.status_code == 200 and "/api/tables" in schema.json()["paths"]
         assert c.get("/docs").status_code == 404 and c.get("/redoc").status_code == 404
@@ -422,8 +422,8 @@ def raw_exchange(port, request):
 
 
 @pytest.mark.slow
-def test_live_server_counts_chunked_and_refuses_declared_big_bodies(tmp_path):
-    proc, url = start_server(tmp_path / "live.sqlite")
+def test_live_server_counts_chunked_and_refuses_declared_big_bodies(db_url):
+    proc, url = start_server(db_url)
     try:
         port = int(url.rsplit(":", 1)[1])
         body = b"[" + b"1," * 400_000 + b"1]"

@@ -40,10 +40,8 @@ CARD_TOKENS = ["SA", "HK", "DQ", "CJ", "ST", "H9", "D2", "C3", "S10", "ZZ", "S",
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app(
-        db_path=tmp_path_factory.mktemp("fuzz") / "f.sqlite", bot_delay=0, log_requests=False, robot_layouts=1
-    )
+def client(module_db_url):
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=1)
     many = 10**6  # the fuzzer creates a table per example: lift the per-client limits (tests/test_server_limits.py)
     app.state.manager.limits = TableLimits(
         live_tables=many, tables_per_client=many, creations_per_minute=many, creations_per_minute_per_client=many

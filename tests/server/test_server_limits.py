@@ -21,22 +21,22 @@ from tribridge.server.tables.table import Table
 BOTS = [{"kind": "bot", "bot": "random"}] * 3
 
 
-def make_client(tmp_path, **limits):
-    app = create_app(db_path=tmp_path / "l.sqlite", bot_delay=0, log_requests=False)
+def make_client(db, **limits):
+    app = create_app(db_path=db, bot_delay=0, log_requests=False)
     app.state.manager.limits = TableLimits(**limits)
     return TestClient(app)
 
 
-def test_table_creation_limits_answer_429(tmp_path):
-    with make_client(tmp_path, tables_per_client=3) as c:
+def test_table_creation_limits_answer_429(db_url):
+    with make_client(db_url, tables_per_client=3) as c:
         for _ in range(3):
             assert c.post("/api/tables", json={"take": 0}).status_code == 200
         r = c.post("/api/tables", json={"take": 0})
         assert r.status_code == 429 and "live tables for this client" in r.json()["error"]
         assert int(r.headers["retry-after"]) > 0
-    with make_client(tmp_path, creations_per_minute_per_client=2) as c:
+    with make_client(db_url, creations_per_minute_per_client=2) as c:
         assert [c.post("/api/tables", json={}).status_code for _ in range(3)] == [200, 200, 429]
-    with make_client(tmp_path, live_tables=1) as c:
+    with make_client(db_url, live_tables=1) as c:
         assert c.post("/api/tables", json={}).status_code == 200  # replayed tables are idle until used
         r = c.post("/api/tables", json={})
         assert r.status_code == 429 and "on this server" in r.json()["error"]
@@ -53,8 +53,8 @@ def test_rate_window_forgets_old_events():
     assert len(window) < 4096 + 1000
 
 
-def test_sockets_per_table_are_limited(tmp_path):
-    with make_client(tmp_path, sockets_per_table=2) as c:
+def test_sockets_per_table_are_limited(db_url):
+    with make_client(db_url, sockets_per_table=2) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
         url = f"/api/tables/{body['table_id']}/ws?token={body['token']}"
         with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
@@ -67,8 +67,8 @@ def test_sockets_per_table_are_limited(tmp_path):
             assert again.receive_json()["my_chair"] == 0
 
 
-def test_binary_frames_are_closed_with_1003(tmp_path):
-    with make_client(tmp_path) as c:
+def test_binary_frames_are_closed_with_1003(db_url):
+    with make_client(db_url) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
         with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token={body['token']}") as ws:
             ws.receive_json()
@@ -77,8 +77,8 @@ def test_binary_frames_are_closed_with_1003(tmp_path):
             assert message["type"] == "websocket.close" and message["code"] == 1003 and "binary" in message["reason"]
 
 
-def test_all_bot_tables_pause_without_a_subscriber(tmp_path):
-    with make_client(tmp_path) as c:
+def test_all_bot_tables_pause_without_a_subscriber(db_url):
+    with make_client(db_url) as c:
         body = c.post("/api/tables", json={"chairs": BOTS}).json()
         tid, watch = body["table_id"], body["watch_token"]
         table = c.app.state.manager.tables[tid]
@@ -98,9 +98,9 @@ def test_all_bot_tables_pause_without_a_subscriber(tmp_path):
         assert table.log_len == paused_at
 
 
-def test_bots_decide_in_solver_processes_in_their_class(tmp_path):
+def test_bots_decide_in_solver_processes_in_their_class(db_url):
     """A bot at a person's table is an INTERACTIVE job on the solver pool; at a watched all-bot table, BATCH."""
-    with make_client(tmp_path) as c:
+    with make_client(db_url) as c:
         before = solver_pool().stats()["completed"]
         person = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
         body = c.post("/api/tables", json={"chairs": person, "take": 0}).json()
@@ -122,8 +122,8 @@ def test_bots_decide_in_solver_processes_in_their_class(tmp_path):
         assert solver_pool().stats()["completed"]["BATCH"] > before["BATCH"]
 
 
-def test_healthz_says_when_the_solver_processes_are_ready(tmp_path):
-    with make_client(tmp_path) as c:
+def test_healthz_says_when_the_solver_processes_are_ready(db_url):
+    with make_client(db_url) as c:
         deadline = time.time() + 120
         while not c.get("/healthz").json()["solvers_ready"]:
             assert time.time() < deadline, "the interactive solver processes never became ready"
@@ -190,8 +190,8 @@ def test_database_file_is_private(tmp_path):
             assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
 
 
-def test_bad_socket_tokens_still_close(tmp_path):
-    with make_client(tmp_path, sockets_per_table=1) as c:
+def test_bad_socket_tokens_still_close(db_url):
+    with make_client(db_url, sockets_per_table=1) as c:
         body = c.post("/api/tables", json={"take": 0}).json()
         with pytest.raises(WebSocketDisconnect):
             with c.websocket_connect(f"/api/tables/{body['table_id']}/ws?token=wrong") as ws:
@@ -207,7 +207,7 @@ def test_serve_flags_set_the_limits():
         limits_from_args(parser.parse_args(["--analysis-queue", "0"]))
 
 
-def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_answer(tmp_path, monkeypatch):
+def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_answer(db_url, monkeypatch):
     """The objects loaded at start-up, and those the first robot answer loads (the bidder), are frozen out of the
     collector's full passes (``gc.freeze``), once each."""
     import gc
@@ -217,7 +217,7 @@ def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_a
     gc.unfreeze()
     monkeypatch.setattr(heap, "_frozen_for", set())
     params = {"seat": "W", "dealer": "E", "vul": "None", "ctx": "1N--2C--2H--", "hand": "AQ6.T2.KQJ7.K984"}
-    with make_client(tmp_path) as c:
+    with make_client(db_url) as c:
         at_start = gc.get_freeze_count()
         assert at_start > 0
         assert c.get("/apis/brill/bid", params=params).status_code == 200

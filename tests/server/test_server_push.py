@@ -60,8 +60,8 @@ def close_codes(data):
     return codes
 
 
-def test_never_reading_socket_does_not_freeze_the_table(tmp_path):
-    proc, url = start_server(tmp_path / "push.sqlite")
+def test_never_reading_socket_does_not_freeze_the_table(db_url):
+    proc, url = start_server(db_url)
     log: list[str] = []
     reader = threading.Thread(target=lambda: log.extend(proc.stderr), daemon=True)  # a full pipe would stall the server
     reader.start()

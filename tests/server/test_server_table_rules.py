@@ -21,8 +21,8 @@ ONE_HUMAN = [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot"
 
 
 @pytest.fixture()
-def client(tmp_path):
-    app = create_app(db_path=tmp_path / "t.sqlite", bot_delay=0, log_requests=False)
+def client(db_url):
+    app = create_app(db_path=db_url, bot_delay=0, log_requests=False)
     with TestClient(app) as c:
         yield c
 
@@ -146,8 +146,8 @@ def test_defender_not_on_turn_cannot_end_the_deal(client):
     assert done["phase"] == "done" and done["tricks"] == {"declarer": 13, "defenders": 0}
 
 
-def test_declarer_claim_needs_both_defenders_and_survives_restart(tmp_path):
-    db = tmp_path / "c.sqlite"
+def test_declarer_claim_needs_both_defenders_and_survives_restart(db_url):
+    db = db_url
     with TestClient(create_app(db_path=db, bot_delay=0, log_requests=False)) as c:
         tid, tokens = three_humans(c)
         v = to_play_phase(c, tid, tokens)

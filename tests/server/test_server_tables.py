@@ -30,8 +30,8 @@ def cards_in(obj, skip=("analysis",)):
 
 
 @pytest.fixture()
-def client(tmp_path):
-    app = create_app(db_path=tmp_path / "t.sqlite", bot_delay=0, log_requests=False)
+def client(db_url):
+    app = create_app(db_path=db_url, bot_delay=0, log_requests=False)
     with TestClient(app) as c:
         yield c
 
@@ -257,8 +257,8 @@ def test_bad_table_requests(client):
     assert client.get("/api/bots").json()["schemes"] == ["classic", "tribridge"]
 
 
-def test_replay_after_restart(tmp_path):
-    db = tmp_path / "r.sqlite"
+def test_replay_after_restart(db_url):
+    db = db_url
     app = create_app(db_path=db, bot_delay=0, log_requests=False)
     with TestClient(app) as c:
         tid, tokens = new_table(c, seed=11)

@@ -132,27 +132,27 @@ def test_batch_equals_reference_on_many_opened_deals_all_readings():
 
 def test_tallies_add_up():
     result = run_game(70_000, 2, 3, GameParams(schemes=("classic", "tribridge")), workers=1)
-    for run in result["results"]:
-        assert run["deals"] == 70_000
-        assert run["opened"] == sum(run["opened_by_level"].values()) == sum(run["tricks_histogram"])
-        assert run["opened"] == sum(run["declarer_position"].values())
-        assert run["made"] == sum(run["made_by_level"].values())
-        assert 0 <= run["both_eligible_made"] <= run["both_eligible"] <= run["opened"]
-        assert run["losses"] == run["opened"] - run["made"]
-        assert 0 <= run["losses_widow_not_qualified"] <= run["losses"]
-        by_level = run["tricks_by_level"]  # a separate tally: must agree with the level and trick counts
-        assert [sum(by_level[lv]) for lv in by_level] == list(run["opened_by_level"].values())
-        assert [sum(row[int(lv[0]) + 6 :]) for lv, row in by_level.items()] == list(run["made_by_level"].values())
-        assert [sum(col) for col in zip(*by_level.values())] == run["tricks_histogram"]
+    for run in result.results:
+        assert run.deals == 70_000
+        assert run.opened == sum(run.opened_by_level.values()) == sum(run.tricks_histogram)
+        assert run.opened == sum(run.declarer_position.values())
+        assert run.made == sum(run.made_by_level.values())
+        assert 0 <= run.both_eligible_made <= run.both_eligible <= run.opened
+        assert run.losses == run.opened - run.made
+        assert 0 <= run.losses_widow_not_qualified <= run.losses
+        by_level = run.tricks_by_level  # a separate tally: must agree with the level and trick counts
+        assert [sum(by_level[lv]) for lv in by_level] == list(run.opened_by_level.values())
+        assert [sum(row[int(lv[0]) + 6 :]) for lv, row in by_level.items()] == list(run.made_by_level.values())
+        assert [sum(col) for col in zip(*by_level.values())] == list(run.tricks_histogram)
         assert sum(by_level["1NT"]) > 0
-    assert result["results"][0] != result["results"][1]
+    assert result.results[0] != result.results[1]
 
 
 def test_game_determinism_across_chunk_sizes_and_local_pool():
     params = GameParams(schemes=("classic",))
     a = run_game(140_000, 2, 9, params, workers=1, chunk_size=10**7)
     b = run_game(140_000, 2, 9, params, workers=2, chunk_size=30_001)
-    assert json.dumps(a) == json.dumps(b)
+    assert a == b and json.dumps(a.to_json()) == json.dumps(b.to_json())
 
 
 def test_bad_parameters():
@@ -165,7 +165,7 @@ def test_bad_parameters():
 
 def test_summary_of_empty_run_has_no_percentages():
     summary = game_summary({}, ("classic",))
-    assert summary["made_pct"] is None and summary["opened"] == 0
+    assert summary.made_pct is None and summary.opened == 0
 
 
 def test_cli_json_local_equals_dask_local_cluster(tmp_path):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tribridge.errors import InvalidInput
+from tribridge.estimators.capture import CaptureReading
 from tribridge.sim import report
+from tribridge.sim.game_study import GameRun, GameStudyResult
 
 
 def test_reproduce_small_scale_writes_tables_and_figures(tmp_path, monkeypatch):
@@ -28,7 +30,7 @@ def test_reproduce_small_scale_writes_tables_and_figures(tmp_path, monkeypatch):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
         assert f"]({name})" in text
-    assert len(summary["figures"]) == 4
+    assert len(summary.figures) == 4
 
 
 def test_reproduce_rejects_unknown_scale_and_section(tmp_path):
@@ -41,21 +43,27 @@ def test_reproduce_rejects_unknown_scale_and_section(tmp_path):
 
 
 def test_game_table_has_one_column_per_run_and_the_paper():
-    run = {
-        "deals": 10,
-        "opened": 4,
-        "opened_by_level": {f"{lv}NT": (4 if lv == 1 else 0) for lv in range(1, 8)},
-        "made": 3,
-        "made_pct": 75.0,
-        "both_eligible": 1,
-        "both_eligible_made": 1,
-        "both_eligible_made_pct": 100.0,
-        "losses": 1,
-        "losses_widow_not_qualified": 1,
-        "losses_widow_not_qualified_pct": 100.0,
-        "net_points": {"classic": -5, "tribridge": 7},
-    }
-    table = report.game_table_markdown({"results": [run, run], "schemes": ["classic", "tribridge"]})
+    by_level = {f"{lv}NT": (4 if lv == 1 else 0) for lv in range(1, 8)}
+    run = GameRun(
+        deals=10,
+        opened=4,
+        opened_by_level=by_level,
+        made=3,
+        made_pct=75.0,
+        made_by_level={f"{lv}NT": (3 if lv == 1 else 0) for lv in range(1, 8)},
+        both_eligible=1,
+        both_eligible_made=1,
+        both_eligible_made_pct=100.0,
+        losses=1,
+        losses_widow_not_qualified=1,
+        losses_widow_not_qualified_pct=100.0,
+        declarer_position={"dealer": 4, "left": 0, "right": 0},
+        tricks_histogram=(0,) * 6 + (1, 3) + (0,) * 6,
+        tricks_by_level={lv: ((0,) * 6 + (1, 3) + (0,) * 6 if n else (0,) * 14) for lv, n in by_level.items()},
+        net_points={"classic": -5, "tribridge": 7},
+    )
+    study = GameStudyResult(10, 2, 1, "estimator", CaptureReading(), ("classic", "tribridge"), (run, run))
+    table = report.game_table_markdown(study)
     header = table.splitlines()[0]
     assert header.count("run ") == 2 and "paper" in header
     assert "75.00 %" in table and "| net points, scheme `tribridge` | 7 | 7 |" in table

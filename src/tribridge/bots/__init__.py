@@ -15,7 +15,8 @@ dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper
 ========== ===================== ===================
 
 Any pair can also be named ``BIDDER+PLAYER``, e.g. ``paper+dd`` or ``simulation+random``, with
-bidders ``random paper estimate simulation`` and players ``random dd pimc pimc-model``.
+bidders ``random paper estimate simulation`` and players ``random dd pimc pimc-model``. A plug-in
+``pkg.module:factory`` or ``path/to/file.py:factory`` is a bot name once enabled (``bots.plugins``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tribridge.bots import plugins
 from tribridge.bots.protocols import Bidder, CardPlayer, RankedBidder, RankedCardPlayer
 from tribridge.cards import Card
 from tribridge.errors import InvalidInput
@@ -94,8 +96,10 @@ class Bot:
 
 
 def bot_parts(name: str) -> tuple[str, str]:
-    """(bidder name, player name) of a bot name (a registry name or ``BIDDER+PLAYER``)."""
+    """(bidder name, player name) of a bot name (a registry name or ``BIDDER+PLAYER``; an enabled plug-in: its spec twice)."""
     key = str(name).strip().lower()
+    if plugins.is_spec(key):
+        return plugins.require_enabled(key), key
     if "+" in key:
         bidder, _, player = key.partition("+")
         if bidder not in BIDDER_NAMES or player not in PLAYER_NAMES:
@@ -112,6 +116,9 @@ def bot_parts(name: str) -> tuple[str, str]:
 
 def get_bot(name: str, bidder_options: dict | None = None, player_options: dict | None = None) -> Bot:
     """The bot for a chair by name (see the module docstring)."""
+    if plugins.is_spec(name):
+        plugin_bidder, plugin_player = plugins.load_parts(name)
+        return Bot(str(name).strip().lower(), plugin_bidder, plugin_player)
     bidder, player = bot_parts(name)
     return Bot(
         str(name).strip().lower(),

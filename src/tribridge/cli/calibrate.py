@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar("calibration", total, enabled=not args.json) as bar:
         result = run_calibration(args.deals, args.seed, game_deals, args.workers, on_progress=bar.advance)
     if args.json:
-        print_json(result)
+        print_json(result.to_json())
         return 0
     print(calibration_markdown(result))
-    for note in result["notes"]:
+    for note in result.notes:
         print(f"note: {note}")
     return 0

@@ -60,11 +60,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the event and print it."""
     # imported here: start-up time
+    from tribridge.bots import plugins
     from tribridge.events.boards import pbn_boards
     from tribridge.events.export import event_json, event_pbn
     from tribridge.events.run import DEFAULT_FILLER, EventSpec, planned_tasks, run_event
 
     bots = tuple(n for n in (x.strip() for x in args.bots.split(",")) if n)
+    members = [part for name in bots for part in name.split("/")] if args.form == "teams" else list(bots)
+    plugins.enable_named([*members, args.filler or ""])
     given = None
     if args.boards_file:
         path = Path(args.boards_file)

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "score": "tribridge.cli.score",
     "play-random": "tribridge.cli.play_random",
     "serve": "tribridge.cli.serve",
+    "store": "tribridge.cli.store",
     "analyze": "tribridge.cli.analyze",
     "train-estimator": "tribridge.cli.train",
     "train-belief": "tribridge.cli.train_belief",

@@ -20,7 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play N deals between three bots, each deal with all six assignments of the bots to the three "
         "bidding chairs; report each bot's mean score per deal (95% CI), contracts, made % and the "
         "tricks its declarer play lost against double dummy. Bots: random, paper, estimate, simulation, "
-        "pimc, pimc-model, dd, or BIDDER+PLAYER (see docs/bots.md). Two bots of the same name are told apart by "
+        "pimc, pimc-model, dd, BIDDER+PLAYER (see docs/bots.md), or a plug-in pkg.module:factory or "
+        "file.py:factory (see docs/research.md). Two bots of the same name are told apart by "
         "their place in --bots: A, B, C. --deals-file plays the boards of a PBN or LIN file (as dealt).",
     )
     p.add_argument("--bots", required=True, help="three bot names separated by commas, e.g. pimc,paper,random")
@@ -73,13 +74,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the match and print its table."""
     # imported here: start-up time
-    from tribridge.bots import bot_parts
+    from tribridge.bots import bot_parts, plugins
     from tribridge.sim.match import run_match
     from tribridge.sim.match_log import append_deal, match_header, open_log, read_log
 
     names = [n for n in (x.strip() for x in args.bots.split(",")) if n]
     if len(names) != 3:
         raise InvalidInput("bots", f"expected three bots separated by commas, got {args.bots!r}")
+    plugins.enable_named(names)  # a plug-in the user names on the command line is enabled
 
     options: dict[str, dict] = {}
     pimc_options = {
@@ -125,9 +127,7 @@ def run(args: argparse.Namespace) -> int:
             log.close()
     labels = bot_labels(result.bots)
     if args.json:
-        data = json_ready(result.to_json())
-        for row, label in zip(data["summary"], labels):
-            row["label"] = label
+        data = json_ready(result.to_json(labels))
         if args.deals_file:
             data["deals_file"] = args.deals_file
         print_json(data)

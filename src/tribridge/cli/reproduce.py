@@ -60,10 +60,10 @@ def run(args: argparse.Namespace) -> int:
             resume=args.resume,
         )
     if args.json:
-        print_json(summary)
+        print_json(summary.to_json())
         return 0
-    print(f"report: {summary['report']} ({len(summary['figures'])} figures) in {time.perf_counter() - started:.1f} s")
-    for title, seconds in summary["seconds"].items():
-        note = summary["notes"].get(title)
+    print(f"report: {summary.report} ({len(summary.figures)} figures) in {time.perf_counter() - started:.1f} s")
+    for title, seconds in summary.seconds.items():
+        note = summary.notes.get(title)
         print(f"  {title}: {seconds} s" + (f" ({note})" if note else ""))
     return 0

@@ -323,7 +323,7 @@ def run_report(args: argparse.Namespace) -> int:
     if args.plot:
         draw_shuffling_figure(report, args.plot)
     if args.json:
-        print_json(report)
+        print_json(report.to_json())
     else:
         print(format_shuffling_report(report))
         if args.plot:

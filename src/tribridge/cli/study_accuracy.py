@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from tribridge.cli.common import print_json, progress_bar
 from tribridge.errors import InvalidInput
+
+if TYPE_CHECKING:  # the study's machinery is imported in ``run`` (start-up time)
+    from tribridge.sim.accuracy import AccuracyStudy
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,10 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def format_table(result: dict) -> str:
+def format_table(result: AccuracyStudy) -> str:
     """Markdown table of the metrics, best MAE first."""
-    rows = sorted(result["rows"], key=lambda r: r["mae"] if r["mae"] is not None else 99)
-    q = result.get("qualifying_deals")
+    rows = sorted(result.rows, key=lambda r: r.metrics.mae if r.metrics.mae is not None else 99)
+    q = result.qualifying_deals
     head = "| estimator | MAE | bias | corr |" + (f" MAE (qualifying, n={q}) |" if q is not None else "")
     out = [head, "|---|---:|---:|---:|" + ("---:|" if q is not None else "")]
 
@@ -40,9 +45,10 @@ def format_table(result: dict) -> str:
         return "—" if x is None else f"{x:.3f}"
 
     for r in rows:
-        line = f"| {r['estimator']} | {f(r['mae'])} | {f(r['bias'])} | {f(r['corr'])} |"
+        m = r.metrics
+        line = f"| {r.estimator} | {f(m.mae)} | {f(m.bias)} | {f(m.corr)} |"
         if q is not None:
-            line += f" {f(r.get('mae_qualifying'))} |"
+            line += f" {f(r.qualifying.mae if r.qualifying is not None else None)} |"
         out.append(line)
     return "\n".join(out)
 
@@ -59,16 +65,16 @@ def run(args: argparse.Namespace) -> int:
         result = run_accuracy(args.deals, args.seed, args.layouts, workers=args.workers, on_progress=bar.advance)
     if args.plot:
         calibration_plot(result, args.plot)
-        result["plot"] = args.plot
+        result = replace(result, plot=args.plot)
     if args.json:
-        print_json(result)
+        print_json(result.to_json())
         return 0
     print(
         f"Accuracy against double-dummy NT tricks: {args.deals} deals, seed {args.seed}, declarer N + partner S"
-        f" (mean DD {result['mean_dd_nt_tricks']:.2f} tricks)"
+        f" (mean DD {result.mean_dd_nt_tricks:.2f} tricks)"
     )
     print(format_table(result))
-    for note in result["notes"]:
+    for note in result.notes:
         print(f"note: {note}")
     if args.plot:
         print(f"calibration plot: {args.plot}")

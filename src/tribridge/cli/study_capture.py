@@ -39,13 +39,13 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         capture_figure(result, args.plot)
     if args.json:
-        print_json(result)
+        print_json(result.to_json())
         return 0
     print(capture_tables_markdown(result))
-    for label, data in result["readings"].items():
+    for label, data in result.readings.items():
         print(f"\n{label}: captures histogram (qualifying deals, T = 0..13) per run:")
-        for r in data["results"]:
-            print("  " + " ".join(str(v) for v in r["captures_histogram"]))
+        for r in data.results:
+            print("  " + " ".join(str(v) for v in r.captures_histogram))
     if args.plot:
         print(f"\nplot written to {args.plot}")
     return 0

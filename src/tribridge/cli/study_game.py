@@ -81,12 +81,12 @@ def run(args: argparse.Namespace) -> int:
         )
     elapsed = time.perf_counter() - started
     if args.json:
-        print_json(result)
+        print_json(result.to_json())
         return 0
-    reading = result["capture_reading"]
+    reading = result.capture_reading
     model = (
-        f"capture estimator (limit={reading['limit']}, gap={reading['gap']}, replacements={reading['replacements']})"
-        if reading
+        f"capture estimator (limit={reading.limit}, gap={reading.gap}, replacements={reading.replacements})"
+        if reading is not None
         else "double dummy, declarer's LHO leads"
     )
     print(f"game study: {args.runs} run(s) × {args.deals:,} deals, seed {args.seed}, outcome: {model}")

@@ -35,11 +35,11 @@ def run(args: argparse.Namespace) -> int:
     with progress_bar("nt study", total=args.hands * args.runs, enabled=not args.json) as bar:
         result = nt_study(args.hands, args.runs, args.seed, levels, progress=bar.advance)
     if args.json:
-        print_json(result)
+        print_json(result.to_json())
         return 0
     print(nt_tables_markdown(result))
-    for lv in result["levels"]:
-        counts = [r["single"][str(lv)] for r in result["results"]]
+    for lv in result.levels:
+        counts = [r.single[str(lv)] for r in result.results]
         print(
             f"\n{lv}NT single hand per run: " + "; ".join(", ".join(f"{k} {v:,}" for k, v in c.items()) for c in counts)
         )

@@ -403,8 +403,14 @@ class AuctionState:
 
 def bidders_for(dealer: Seat | int) -> tuple[Seat, Seat, Seat]:
     """The three calling seats clockwise from ``dealer``, skipping the widow (dealer's partner)."""
-    d = Seat(dealer)
-    return (d, d.lho, d.rho)
+    found = _BIDDERS.get(dealer)  # type: ignore[arg-type]  # an int 0..3 finds its Seat (equal hash)
+    if found is None:
+        d = Seat(dealer)  # raises for anything but a seat
+        return (d, d.lho, d.rho)
+    return found
+
+
+_BIDDERS: dict[Seat, tuple[Seat, Seat, Seat]] = {d: (d, d.lho, d.rho) for d in Seat}  # built once: a hot path
 
 
 def reseat(dealer: Seat | int, declarer: Seat | int) -> dict[Seat, Seat]:

@@ -34,6 +34,7 @@ from tribridge.server.heap import freeze_heap
 from tribridge.server.robot import ben, brill, three
 from tribridge.server.tables import review, routes
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.store import store_label
 
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("tribridge.server")
@@ -123,7 +124,7 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     max_json_depth: int = DEFAULT_MAX_JSON_DEPTH,
 ) -> FastAPI:
-    """The tribridge server app on the SQLite store at ``db_path`` (default: the user's data dir).
+    """The tribridge server app on the store ``db_path`` names (``store.open_store``; default: the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
     layouts the PIMC card search of the robot API samples per card; ``cors_origins``: other origins
@@ -133,19 +134,19 @@ def create_app(
     robot_routers = [brill.router, ben.router, three.router]  # stateless robot APIs: their paths answer any origin
     policy = EdgePolicy(max_body_bytes=max_body_bytes, max_json_depth=max_json_depth, cors_origins=tuple(cors_origins))
     policy = policy.with_robot_paths(getattr(route, "path", "") for router in robot_routers for route in router.routes)
-    path = Path(db_path) if db_path is not None else default_db_path()
+    path = db_path if db_path is not None else default_db_path()
     manager = TableManager(path, bot_delay=bot_delay)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
-        log.info("store open", extra={"event": "startup", "db": str(path)})
+        log.info("store open", extra={"event": "startup", "db": store_label(path)})
         freeze_heap()  # what is loaded by now lives as long as the server: out of the collector's full passes
         try:
             yield
         finally:
             await manager.stop()
-            log.info("shut down cleanly", extra={"event": "shutdown", "db": str(path)})
+            log.info("shut down cleanly", extra={"event": "shutdown", "db": store_label(path)})
 
     # the interactive explorers (/docs, /redoc) load their scripts from a CDN: never served
     app = FastAPI(

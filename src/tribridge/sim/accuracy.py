@@ -17,6 +17,7 @@ the trick estimator are also reported rounded to whole tricks, beside the floor'
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,8 +27,82 @@ from tribridge.cards import owners_to_masks
 from tribridge.estimators.capture import ALL_READINGS, QUALIFIED, capture_masks_batch
 from tribridge.estimators.tricks import estimate_nt_tricks, whole_tricks
 
+__all__ = [
+    "AccuracyRow",
+    "AccuracyStudy",
+    "Metrics",
+    "calibration_plot",
+    "hcp_crossfit",
+    "relayouts",
+    "run_accuracy",
+    "study_deals",
+]
+
 SEED_DEALS = 0
 SEED_LAYOUTS = 1
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Mean absolute error, bias (mean prediction minus actual) and Pearson correlation over ``n`` deals."""
+
+    mae: float | None
+    bias: float | None
+    corr: float | None
+    n: int
+
+
+@dataclass(frozen=True)
+class AccuracyRow:
+    """One estimator against double dummy: on every deal, and on the deals that qualify (Conditions A and B)."""
+
+    estimator: str
+    metrics: Metrics
+    qualifying: Metrics | None
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict: the metrics, then those on qualifying deals with a ``_qualifying`` suffix."""
+        m = self.metrics
+        out: dict[str, object] = {"estimator": self.estimator, "mae": m.mae, "bias": m.bias, "corr": m.corr, "n": m.n}
+        if self.qualifying is not None:
+            q = self.qualifying
+            out.update({"mae_qualifying": q.mae, "bias_qualifying": q.bias, "corr_qualifying": q.corr})
+        return out
+
+
+@dataclass(frozen=True)
+class AccuracyStudy:
+    """The accuracy study: metrics per estimator and the per-deal predictions behind the calibration plot."""
+
+    deals: int
+    seed: int
+    layouts: int
+    qualifying_deals: int | None
+    mean_dd_nt_tricks: float | None
+    rows: tuple[AccuracyRow, ...]
+    notes: tuple[str, ...]
+    predictions: dict[str, list[float]]  # by estimator name, one prediction per deal
+    actual: list[float]  # double-dummy NT tricks per deal
+    plot: str | None = None  # the calibration plot's file, once drawn
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON of ``tribridge study accuracy --json``."""
+        out: dict[str, object] = {
+            "deals": self.deals,
+            "seed": self.seed,
+            "layouts": self.layouts,
+            "declarer": "N",
+            "partner": "S",
+            "qualifying_deals": self.qualifying_deals,
+            "mean_dd_nt_tricks": self.mean_dd_nt_tricks,
+            "rows": [row.to_json() for row in self.rows],
+            "notes": list(self.notes),
+            "predictions": self.predictions,
+            "actual": self.actual,
+        }
+        if self.plot is not None:
+            out["plot"] = self.plot
+        return out
 
 
 def study_deals(n: int, seed: int) -> np.ndarray:
@@ -50,13 +125,13 @@ def relayouts(owners: np.ndarray, k: int, seed: int) -> np.ndarray:
     return out
 
 
-def _metrics(pred: np.ndarray, actual: np.ndarray) -> dict[str, float | None]:
+def _metrics(pred: np.ndarray, actual: np.ndarray) -> Metrics:
     """MAE, bias (mean prediction minus actual) and Pearson correlation."""
     if len(pred) == 0:
-        return {"mae": None, "bias": None, "corr": None, "n": 0}
+        return Metrics(None, None, None, 0)
     err = pred - actual
     corr = float(np.corrcoef(pred, actual)[0, 1]) if np.std(pred) > 0 and np.std(actual) > 0 else None
-    return {"mae": float(np.abs(err).mean()), "bias": float(err.mean()), "corr": corr, "n": int(len(pred))}
+    return Metrics(float(np.abs(err).mean()), float(err.mean()), corr, int(len(pred)))
 
 
 def hcp_crossfit(hcp: np.ndarray, actual: np.ndarray) -> np.ndarray:
@@ -79,7 +154,7 @@ def run_accuracy(
     cache: Any = True,
     workers: int | None = None,
     on_progress: Callable[[int], None] | None = None,
-) -> dict[str, Any]:
+) -> AccuracyStudy:
     """Run the study; returns rows of metrics and per-deal predictions for the calibration plot."""
     owners = study_deals(deals, seed)
     actual = dd.dd_nt_tricks(owners, 0, cache=cache, workers=workers, on_progress=on_progress).astype(np.float64)
@@ -110,48 +185,47 @@ def run_accuracy(
         per_layout = floor_tricks.reshape(deals, layouts).astype(np.float64)
         predictions[f"floor (mean DD over {layouts} layouts)"] = per_layout.mean(axis=1)
         predictions[f"floor, whole tricks (median DD over {layouts} layouts)"] = np.median(per_layout, axis=1)
-    rows = []
-    for name, pred in predictions.items():
-        row: dict[str, Any] = {"estimator": name, **_metrics(pred, actual)}
-        if qualifying is not None:
-            q = _metrics(pred[qualifying], actual[qualifying])
-            row.update({"mae_qualifying": q["mae"], "bias_qualifying": q["bias"], "corr_qualifying": q["corr"]})
-        rows.append(row)
-    return {
-        "deals": deals,
-        "seed": seed,
-        "layouts": layouts,
-        "declarer": "N",
-        "partner": "S",
-        "qualifying_deals": int(qualifying.sum()) if qualifying is not None else None,
-        "mean_dd_nt_tricks": float(actual.mean()) if deals else None,
-        "rows": rows,
-        "notes": notes,
-        "predictions": {k: v.tolist() for k, v in predictions.items()},
-        "actual": actual.tolist(),
-    }
+    rows = [
+        AccuracyRow(
+            name,
+            _metrics(pred, actual),
+            _metrics(pred[qualifying], actual[qualifying]) if qualifying is not None else None,
+        )
+        for name, pred in predictions.items()
+    ]
+    return AccuracyStudy(
+        deals=deals,
+        seed=seed,
+        layouts=layouts,
+        qualifying_deals=int(qualifying.sum()) if qualifying is not None else None,
+        mean_dd_nt_tricks=float(actual.mean()) if deals else None,
+        rows=tuple(rows),
+        notes=tuple(notes),
+        predictions={k: v.tolist() for k, v in predictions.items()},
+        actual=actual.tolist(),
+    )
 
 
 def _hcp(masks: np.ndarray) -> int:
     return sum(4 - r for s in range(4) for r in range(4) if (int(masks[s]) >> r) & 1)
 
 
-def calibration_plot(result: dict[str, Any], path: str) -> None:
+def calibration_plot(result: AccuracyStudy, path: str) -> None:
     """Mean actual DD tricks against the prediction (binned to whole tricks), one line per estimator."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    actual = np.asarray(result["actual"])
+    actual = np.asarray(result.actual)
     fig, ax = plt.subplots(figsize=(7, 6))
     ax.plot([0, 13], [0, 13], color="grey", lw=1, ls="--", label="perfect calibration")
-    for name, pred in result["predictions"].items():
+    for name, values in result.predictions.items():
         if name.startswith("capture") and not name.endswith(("max/static/1", "min/live/1")):
             continue  # two readings are enough for the picture; the table has all
         if "whole tricks" in name:
             continue  # rounded twins would only sit on the whole-trick grid
-        pred = np.asarray(pred)
+        pred = np.asarray(values)
         bins = np.round(pred).astype(int)
         xs, ys = [], []
         for b in np.unique(bins):
@@ -165,7 +239,7 @@ def calibration_plot(result: dict[str, Any], path: str) -> None:
     ax.set_xlim(0, 13)
     ax.set_ylim(0, 13)
     ax.legend(fontsize=7)
-    ax.set_title(f"Calibration on {result['deals']} random deals (seed {result['seed']})")
+    ax.set_title(f"Calibration on {result.deals} random deals (seed {result.seed})")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -15,7 +15,7 @@ on random deals.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -26,7 +26,7 @@ from tribridge.dd import dd_nt_tricks
 from tribridge.dealing.random import deal_hand_masks
 from tribridge.dealing.streams import seed_stream
 from tribridge.errors import InvalidInput
-from tribridge.estimators.capture import LIMITS, capture_masks_batch
+from tribridge.estimators.capture import LIMITS, CaptureReading, capture_masks_batch
 from tribridge.estimators.nt_call import nt_call
 from tribridge.rules.auction import Contract, Denom, reseat
 from tribridge.rules.scoring import PRESETS, get_scheme, score_deal
@@ -46,6 +46,8 @@ __all__ = [
     "CAPTURE_LIMITS",
     "GameBatch",
     "GameParams",
+    "GameRun",
+    "GameStudyResult",
     "MAX_LEVEL",
     "OUTCOMES",
     "SCHEMES_DEFAULT",
@@ -320,7 +322,33 @@ def game_chunk(chunk: ChunkSpec, params: Mapping[str, Any]) -> ChunkOutput:
 # Summary of merged tallies
 
 
-def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class GameRun:
+    """The figures of one run of the game study (counts, and percentages of integer counts)."""
+
+    deals: int
+    opened: int
+    opened_by_level: dict[str, int]  # "1NT" .. "7NT"
+    made: int
+    made_pct: float | None
+    made_by_level: dict[str, int]
+    both_eligible: int
+    both_eligible_made: int
+    both_eligible_made_pct: float | None
+    losses: int
+    losses_widow_not_qualified: int
+    losses_widow_not_qualified_pct: float | None
+    declarer_position: dict[str, int]  # "dealer", "left", "right"
+    tricks_histogram: tuple[int, ...]  # opened contracts by declarer tricks 0..13
+    tricks_by_level: dict[str, tuple[int, ...]]
+    net_points: dict[str, int]  # by scheme name
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dict (keys in field order)."""
+        return asdict(self)
+
+
+def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> GameRun:
     """Human-meaningful figures from one run's merged tallies (percentages from integer counts)."""
     opened = np.asarray(run.get("opened", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
     made = np.asarray(run.get("made", np.zeros(MAX_LEVEL + 1)), dtype=np.int64)
@@ -336,45 +364,69 @@ def game_summary(run: Mapping[str, Any], schemes: Sequence[str]) -> dict[str, An
         return round(100.0 * a / b, 4) if b else None
 
     position = np.asarray(run.get("declarer_position", np.zeros(3)), dtype=np.int64)
-    return {
-        "deals": int(run.get("deals", 0)),
-        "opened": n_open,
-        "opened_by_level": {f"{lv}NT": int(opened[lv]) for lv in range(1, MAX_LEVEL + 1)},
-        "made": n_made,
-        "made_pct": pct(n_made, n_open),
-        "made_by_level": {f"{lv}NT": int(made[lv]) for lv in range(1, MAX_LEVEL + 1)},
-        "both_eligible": n_both,
-        "both_eligible_made": n_both_made,
-        "both_eligible_made_pct": pct(n_both_made, n_both),
-        "losses": losses,
-        "losses_widow_not_qualified": int(lost_nq.sum()),
-        "losses_widow_not_qualified_pct": pct(int(lost_nq.sum()), losses),
-        "declarer_position": {"dealer": int(position[0]), "left": int(position[1]), "right": int(position[2])},
-        "tricks_histogram": [int(x) for x in np.asarray(run.get("tricks", np.zeros(14)), dtype=np.int64)],
-        "tricks_by_level": {f"{lv}NT": [int(x) for x in level_tricks[lv]] for lv in range(1, MAX_LEVEL + 1)},
-        "net_points": {name: int(net[k]) for k, name in enumerate(schemes)},
-    }
+    return GameRun(
+        deals=int(run.get("deals", 0)),
+        opened=n_open,
+        opened_by_level={f"{lv}NT": int(opened[lv]) for lv in range(1, MAX_LEVEL + 1)},
+        made=n_made,
+        made_pct=pct(n_made, n_open),
+        made_by_level={f"{lv}NT": int(made[lv]) for lv in range(1, MAX_LEVEL + 1)},
+        both_eligible=n_both,
+        both_eligible_made=n_both_made,
+        both_eligible_made_pct=pct(n_both_made, n_both),
+        losses=losses,
+        losses_widow_not_qualified=int(lost_nq.sum()),
+        losses_widow_not_qualified_pct=pct(int(lost_nq.sum()), losses),
+        declarer_position={"dealer": int(position[0]), "left": int(position[1]), "right": int(position[2])},
+        tricks_histogram=tuple(int(x) for x in np.asarray(run.get("tricks", np.zeros(14)), dtype=np.int64)),
+        tricks_by_level={f"{lv}NT": tuple(int(x) for x in level_tricks[lv]) for lv in range(1, MAX_LEVEL + 1)},
+        net_points={name: int(net[k]) for k, name in enumerate(schemes)},
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Running the game study end to end
 
 
-def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_options: Any) -> dict[str, Any]:
-    """Run the game study through the engine; a JSON-ready dict (no timings, so it is reproducible byte for byte)."""
+@dataclass(frozen=True)
+class GameStudyResult:
+    """A whole game study: its parameters and one :class:`GameRun` per run (no timings: reproducible)."""
+
+    deals: int
+    runs: int
+    seed: int
+    outcome: str
+    capture_reading: CaptureReading | None  # the estimator's reading; None with the double-dummy outcome
+    schemes: tuple[str, ...]
+    results: tuple[GameRun, ...]
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON of ``tribridge study game --json``."""
+        return {
+            "study": "game",
+            "deals": self.deals,
+            "runs": self.runs,
+            "seed": self.seed,
+            "outcome": self.outcome,
+            "capture_reading": None if self.capture_reading is None else asdict(self.capture_reading),
+            "schemes": list(self.schemes),
+            "results": [run.to_json() for run in self.results],
+        }
+
+
+def run_game(deals: int, runs: int, seed: int, params: GameParams, **engine_options: Any) -> GameStudyResult:
+    """Run the game study through the engine; one summary per run (no timings, so it is reproducible)."""
     check_schemes(params.schemes)
     if params.outcome == "dd" and engine_options.get("chunk_size") is None:
         engine_options["chunk_size"] = 2000  # about 350 double-dummy solves (10 s a core) per chunk
     result = run_study("game", game_chunk, params.to_dict(), deals=deals, runs=runs, seed=seed, **engine_options)
-    return {
-        "study": "game",
-        "deals": deals,
-        "runs": runs,
-        "seed": seed,
-        "outcome": params.outcome,
-        "capture_reading": {"limit": params.limit, "gap": params.gap, "replacements": params.replacements}
-        if params.outcome == "estimator"
-        else None,
-        "schemes": list(params.schemes),
-        "results": [game_summary(run, params.schemes) for run in result.runs],
-    }
+    reading = CaptureReading(params.limit, params.gap, params.replacements)
+    return GameStudyResult(
+        deals=deals,
+        runs=runs,
+        seed=seed,
+        outcome=params.outcome,
+        capture_reading=reading if params.outcome == "estimator" else None,
+        schemes=tuple(params.schemes),
+        results=tuple(game_summary(run, params.schemes) for run in result.runs),
+    )

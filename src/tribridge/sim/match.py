@@ -215,7 +215,7 @@ class BotSummary:
         """Mean double-dummy tricks minus tricks taken, over the deals it declared."""
         return self.dd_loss_sum / self.dd_loss_n if self.dd_loss_n else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """A JSON-ready dict."""
         return {
             "bot": self.name,
@@ -252,8 +252,15 @@ class MatchResult:
             out.append((float(diff.mean()) if n else 0.0, ci))
         return out
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+    def to_json(self, labels: Sequence[str] | None = None) -> dict[str, object]:
+        """A JSON-ready dict; ``labels`` (one per bot, as the table shows them) adds a ``label`` to each summary."""
+        summary = [
+            {**s.to_json(), "margin_vs_others": m, "margin_ci95": ci}
+            for s, (m, ci) in zip(self.summaries, self.margins())
+        ]
+        if labels is not None:
+            for row, label in zip(summary, labels):
+                row["label"] = label
         return {
             "bots": list(self.bots),
             "deals": self.deals,
@@ -261,10 +268,7 @@ class MatchResult:
             "seed": self.seed,
             "scheme": self.scheme,
             "passed_out": self.passed_out,
-            "summary": [
-                {**s.to_json(), "margin_vs_others": m, "margin_ci95": ci}
-                for s, (m, ci) in zip(self.summaries, self.margins())
-            ],
+            "summary": summary,
         }
 
 

@@ -8,15 +8,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from tribridge import __version__
 from tribridge.errors import InvalidInput
 from tribridge.sim import published as P
 from tribridge.sim.game_dd_report import dd_comparison, dd_figure, dd_summary_markdown, dd_table_markdown
-from tribridge.sim.game_study import SCHEMES_DEFAULT, GameParams, run_game
+from tribridge.sim.game_study import SCHEMES_DEFAULT, GameParams, GameStudyResult, run_game
 from tribridge.sim.papers import capture_figure, capture_study, capture_tables_markdown, nt_study, nt_tables_markdown
-from tribridge.sim.report_state import check_state, load_section, save_section
+from tribridge.sim.report_figures import game_figure, nt_figure, prequalification_figure
+from tribridge.sim.report_state import SectionRecord, check_state, load_section, save_section
 from tribridge.sim.shuffling_report import draw_shuffling_figure, format_shuffling_report, shuffling_report
 
 
@@ -24,9 +23,9 @@ def _fmt_pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f} %"
 
 
-def game_table_markdown(result: Mapping[str, Any]) -> str:
+def game_table_markdown(result: GameStudyResult) -> str:
     """Markdown table: our game-study figures per run beside the paper's Table IV."""
-    runs = result["results"]
+    runs = result.results
     pub = P.PUBLISHED_TABLE_IV
     header = ["figure"] + [f"run {i + 1}" for i in range(len(runs))] + ["paper (Table IV, 3 × 10M)"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -34,90 +33,39 @@ def game_table_markdown(result: Mapping[str, Any]) -> str:
     def row(name: str, values: Sequence[str], paper: str) -> None:
         lines.append("| " + " | ".join([name, *values, paper]) + " |")
 
-    row("deals", [f"{r['deals']:,}" for r in runs], f"{pub['deals_per_run']:,}")
-    row("opened contracts", [f"{r['opened']:,}" for r in runs], "not published")
+    row("deals", [f"{r.deals:,}" for r in runs], f"{pub['deals_per_run']:,}")
+    row("opened contracts", [f"{r.opened:,}" for r in runs], "not published")
     for lv in range(1, 8):
         key = f"{lv}NT"
-        if any(r["opened_by_level"][key] for r in runs):
-            row(f"  of which {key}", [f"{r['opened_by_level'][key]:,}" for r in runs], "not published")
+        if any(r.opened_by_level[key] for r in runs):
+            row(f"  of which {key}", [f"{r.opened_by_level[key]:,}" for r in runs], "not published")
     row(
         "made % (opened contracts)",
-        [_fmt_pct(r["made_pct"]) for r in runs],
+        [_fmt_pct(r.made_pct) for r in runs],
         " / ".join(f"{v:.2f} %" for v in pub["made_pct"]),
     )
     row(
         "both eligible (widow qualifies at the contract level)",
-        [f"{r['both_eligible']:,}" for r in runs],
+        [f"{r.both_eligible:,}" for r in runs],
         f"> {pub['both_eligible_min_count']:,}",
     )
     row(
         "made % when both eligible",
-        [_fmt_pct(r["both_eligible_made_pct"]) for r in runs],
+        [_fmt_pct(r.both_eligible_made_pct) for r in runs],
         " / ".join(f"{v:.2f} %" for v in pub["both_eligible_made_pct"]),
     )
     row(
         "losses with a widow that does not qualify",
-        [_fmt_pct(r["losses_widow_not_qualified_pct"]) for r in runs],
+        [_fmt_pct(r.losses_widow_not_qualified_pct) for r in runs],
         f"≥ {pub['losses_widow_not_qualified_min_pct']} %",
     )
-    for scheme in result["schemes"]:
+    for scheme in result.schemes:
         if scheme == "classic":
             paper = f"{pub['net_points_old_scheme_range'][0]:,}–{pub['net_points_old_scheme_range'][1]:,} (paper's old scheme)"
         else:
             paper = "no published counterpart (the paper's new scheme is unpublished)"
-        row(f"net points, scheme `{scheme}`", [f"{r['net_points'][scheme]:,}" for r in runs], paper)
+        row(f"net points, scheme `{scheme}`", [f"{r.net_points[scheme]:,}" for r in runs], paper)
     return "\n".join(lines)
-
-
-def game_figure(result: Mapping[str, Any], path: str) -> str:
-    """Figure 6 style: win rates (overall vs both eligible), net points per scheme, both-eligible deals and losses, per run."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    runs = result["results"]
-    labels = [f"Run {i + 1}" for i in range(len(runs))]
-    x = np.arange(len(runs))
-    fig, axes = plt.subplots(1, 3, figsize=(15, 4.5))
-    ax = axes[0]
-    overall = [r["made_pct"] or 0.0 for r in runs]
-    both = [r["both_eligible_made_pct"] or 0.0 for r in runs]
-    ax.bar(x - 0.2, overall, 0.4, label="all opened contracts", color="#4C72B0")
-    ax.bar(x + 0.2, both, 0.4, label="both eligible", color="#55A868")
-    for xi, v in zip(x, overall):
-        ax.text(xi - 0.2, v + 1, f"{v:.2f}%", ha="center", fontsize=8)
-    for xi, v in zip(x, both):
-        ax.text(xi + 0.2, v + 1, f"{v:.2f}%", ha="center", fontsize=8)
-    ax.set_xticks(x, labels)
-    ax.set_ylim(0, 110)
-    ax.set_ylabel("contracts made (%)")
-    ax.set_title("Win rate per run")
-    ax.legend(fontsize=8, loc="lower right")
-    ax = axes[1]
-    schemes = result["schemes"]
-    width = 0.8 / max(1, len(schemes))
-    for k, scheme in enumerate(schemes):
-        values = [r["net_points"][scheme] / 1000 for r in runs]
-        ax.bar(x - 0.4 + width * (k + 0.5), values, width, label=f"scheme {scheme}")
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(x, labels)
-    ax.set_ylabel("net points (thousands)")
-    ax.set_title("Net points per run")
-    ax.legend(fontsize=8)
-    ax = axes[2]
-    counts = [r["both_eligible"] for r in runs]
-    lost = [r["both_eligible"] - r["both_eligible_made"] for r in runs]
-    ax.bar(x - 0.2, counts, 0.4, label="both-eligible deals", color="#8172B2")
-    ax.bar(x + 0.2, lost, 0.4, label="of which lost", color="#C44E52")
-    ax.set_xticks(x, labels)
-    ax.set_title("Both-eligible deals and losses")
-    ax.legend(fontsize=8)
-    fig.suptitle(f"Three-player game study, {runs[0]['deals']:,} deals per run (outcome: {result['outcome']})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,8 +92,33 @@ class Section:
     markdown: str
     figures: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    shares: dict[str, Any] = field(default_factory=dict)
+    shares: dict[str, str] = field(default_factory=dict)
     note: str = ""
+
+    def record(self) -> SectionRecord:
+        """The section as the state folder keeps it."""
+        return SectionRecord(
+            title=self.title,
+            markdown=self.markdown,
+            figures=self.figures,
+            seconds=self.seconds,
+            shares=self.shares,
+            note=self.note,
+        )
+
+
+@dataclass(frozen=True)
+class ReproduceSummary:
+    """What ``reproduce`` wrote: the report's path, its figure files, and seconds and notes per section title."""
+
+    report: str
+    figures: tuple[str, ...]
+    seconds: dict[str, float]
+    notes: dict[str, str]  # only the sections that have a note
+
+    def to_json(self) -> dict[str, object]:
+        """The JSON of ``tribridge reproduce --json``."""
+        return {"report": self.report, "figures": list(self.figures), "seconds": self.seconds, "notes": self.notes}
 
 
 @dataclass
@@ -236,82 +209,6 @@ def dd_section(ctx: ReportContext) -> Section:
     return Section("The game study judged by double dummy", text, [figure])
 
 
-def nt_figure(result: Mapping[str, Any], path: str) -> str:
-    """NT paper Figure 1 style: yes counts per 100,000 hands for 1–3NT, ours per run beside the published runs."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    rows = [r for r in result["table3"]]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    x = np.arange(len(rows))
-    runs = result["runs"]
-    width = 0.8 / (runs + 3)
-    scale = 100_000 / result["hands"]
-    for i in range(runs):
-        ax.bar(
-            x - 0.4 + width * (i + 0.5),
-            [r["ours"][i] * scale for r in rows],
-            width,
-            color="#4C72B0",
-            alpha=0.5 + 0.5 * i / max(1, runs - 1),
-            label=f"ours, run {i + 1}",
-        )
-    for j in range(3):
-        ax.bar(
-            x - 0.4 + width * (runs + j + 0.5),
-            [P.NT_TABLE3_YES[r["level"]][j] for r in rows],
-            width,
-            color="#DD8452",
-            alpha=0.5 + 0.25 * j,
-            label=f"paper, sim {j + 1}",
-        )
-    ax.set_xticks(x, [f"{r['level']}NT" for r in rows])
-    ax.set_ylabel("'Yes' per 100,000 hands")
-    ax.set_title("NT call algorithm: hands that may call, single hand (Table 3)")
-    ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
-def prequalification_figure(result: Mapping[str, Any], path: str) -> str:
-    """Capture paper Figure 1 style: grouped bars of deals per pre-qualification outcome and run, mean % line."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    first = next(iter(result["readings"].values()))["results"]
-    outcomes = [("qualified", "both conditions pass"), ("fail_b", "A passes, B fails"), ("fail_a", "A fails")]
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    x = np.arange(len(outcomes))
-    width = 0.8 / len(first)
-    for i, run in enumerate(first):
-        ax.bar(x - 0.4 + width * (i + 0.5), [run["status"][key] for key, _ in outcomes], width, label=f"run {i + 1}")
-    ax.set_xticks(x, [label for _, label in outcomes])
-    ax.set_ylabel("deals")
-    twin = ax.twinx()
-    mean_pct = [100 * sum(r["status"][key] for r in first) / sum(r["deals"] for r in first) for key, _ in outcomes]
-    twin.plot(x, mean_pct, "k-o", label="ours, mean %")
-    twin.plot(x, [P.CAPTURE_TABLE2_PCT[key] for key, _ in outcomes], "r--s", label="paper %")
-    for xi, v in zip(x, mean_pct):
-        twin.annotate(f"{v:.2f}%", (xi, v), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=8)
-    twin.set_ylabel("% of deals")
-    twin.set_ylim(0, 100)
-    ax.set_title(f"Pre-qualification of declarer + partner, {result['runs']} × {result['deals']:,} deals (Table II)")
-    handles = ax.get_legend_handles_labels()
-    more = twin.get_legend_handles_labels()
-    ax.legend(handles[0] + more[0], handles[1] + more[1], fontsize=7, loc="upper right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
-
-
 def nt_section(ctx: ReportContext) -> Section:
     """NT call paper Tables 3 and 4 (``sim.papers.nt_study``) with a Figure 1 style plot."""
     result = nt_study(int(ctx.sizes["nt_hands"]), int(ctx.sizes["runs"]), ctx.seed, levels=(1, 2, 3))
@@ -329,7 +226,7 @@ def capture_section(ctx: ReportContext) -> Section:
         [
             capture_tables_markdown(result),
             "",
-            f"Closest reading to Table I: `{result['closest_reading']}`.",
+            f"Closest reading to Table I: `{result.closest_reading}`.",
             "",
             f"![pre-qualification]({Path(bars).name})",
             "",
@@ -341,7 +238,7 @@ def capture_section(ctx: ReportContext) -> Section:
         "Capture estimator (capture paper, Tables I and II, Figures 1 and 2)",
         text,
         [bars, hist],
-        shares={"closest_reading": result["closest_reading"]},
+        shares={"closest_reading": result.closest_reading},
     )
 
 
@@ -377,7 +274,7 @@ def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: 
     if ctx.state_dir is not None:
         saved = load_section(ctx.state_dir, name, key, ctx.out_dir, inputs)
         if saved is not None:
-            earlier = f"; {saved['note']}" if saved.get("note") else ""
+            earlier = f"; {saved['note']}" if saved["note"] else ""
             return Section(
                 saved["title"],
                 saved["markdown"],
@@ -393,20 +290,7 @@ def _build_section(name: str, builder: SectionBuilder, ctx: ReportContext, key: 
     if ctx.resumed_parts:
         section.note = f"this session only; continued from checkpoints of {', '.join(ctx.resumed_parts)}"
     if ctx.state_dir is not None:
-        save_section(
-            ctx.state_dir,
-            name,
-            key,
-            {
-                "title": section.title,
-                "markdown": section.markdown,
-                "figures": section.figures,
-                "seconds": section.seconds,
-                "shares": section.shares,
-                "note": section.note,
-            },
-            inputs,
-        )
+        save_section(ctx.state_dir, name, key, section.record(), inputs)
     return section
 
 
@@ -419,8 +303,8 @@ def reproduce(
     on_section: Callable[[str], None] | None = None,
     state_dir: str | Path | None = None,
     resume: bool = False,
-) -> dict[str, Any]:
-    """Run every paper study at ``scale`` and write ``out_dir/report.md`` and its figures; a summary dict.
+) -> ReproduceSummary:
+    """Run every paper study at ``scale`` and write ``out_dir/report.md`` and its figures; what it wrote.
 
     With ``state_dir``, finished sections and the engine runs' finished chunks are kept there, and
     ``resume=True`` continues a killed run where it stopped (same scale, seed and sections).
@@ -459,9 +343,9 @@ def reproduce(
         lines += [f"## {section.title}", "", section.markdown, "", f"_({section.seconds:.1f} s{note})_", ""]
     report = out / "report.md"
     report.write_text("\n".join(lines))
-    return {
-        "report": str(report),
-        "figures": [f for s in sections for f in s.figures],
-        "seconds": {s.title: round(s.seconds, 1) for s in sections},
-        "notes": {s.title: s.note for s in sections if s.note},
-    }
+    return ReproduceSummary(
+        report=str(report),
+        figures=tuple(f for s in sections for f in s.figures),
+        seconds={s.title: round(s.seconds, 1) for s in sections},
+        notes={s.title: s.note for s in sections if s.note},
+    )

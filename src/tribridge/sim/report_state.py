@@ -12,13 +12,24 @@ import shutil
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from tribridge.errors import InvalidInput
 
-__all__ = ["SECTIONS_FOLDER", "check_state", "load_section", "save_section"]
+__all__ = ["SECTIONS_FOLDER", "SectionRecord", "check_state", "load_section", "save_section"]
 
 SECTIONS_FOLDER = "sections"
+
+
+class SectionRecord(TypedDict):
+    """A finished section as the state folder keeps it (JSON): text, figure files, timing, shared facts, note."""
+
+    title: str
+    markdown: str
+    figures: list[str]
+    seconds: float
+    shares: dict[str, str]
+    note: str
 
 
 def check_state(state_dir: str | os.PathLike | None, resume: bool) -> Path | None:
@@ -49,7 +60,7 @@ def _plain(data: Mapping[str, Any]) -> Any:
 
 def load_section(
     state_dir: Path, name: str, key: Mapping[str, Any], out_dir: Path, inputs: Mapping[str, Any] | None = None
-) -> dict[str, Any] | None:
+) -> SectionRecord | None:
     """A section saved by :func:`save_section`, its figures copied into ``out_dir``; None when there is none.
 
     A different ``key`` (scale, seed, version) is refused; different ``inputs`` (facts taken from other
@@ -78,17 +89,25 @@ def load_section(
         if source.resolve() != target.resolve():
             shutil.copyfile(source, target)
         figures.append(str(target))
-    return {**record["section"], "figures": figures}
+    saved = record["section"]
+    return SectionRecord(
+        title=saved["title"],
+        markdown=saved["markdown"],
+        figures=figures,
+        seconds=saved["seconds"],
+        shares=saved["shares"],
+        note=saved.get("note", ""),
+    )
 
 
 def save_section(
     state_dir: Path,
     name: str,
     key: Mapping[str, Any],
-    section: Mapping[str, Any],
+    section: SectionRecord,
     inputs: Mapping[str, Any] | None = None,
 ) -> None:
-    """Keep a finished section (a dict with ``figures`` as file paths) and copies of its figures."""
+    """Keep a finished section (``figures`` as file paths) and copies of its figures."""
     record_path, figures_dir = _section_paths(state_dir, name)
     figures_dir.mkdir(parents=True, exist_ok=True)
     names = []

@@ -4,7 +4,8 @@ One job per table at most waits: a newer deal of the same table replaces the wai
 ``limit`` tables wait; beyond that a request is refused (the deal's analysis says so). A job whose
 deal is no longer the table's current deal when its turn comes is dropped, and so is a result that
 arrives after the table moved on. Jobs run one at a time in ``executor``: ``run(state, scheme,
-chair_seats, names)`` is the blocking analysis; results are cached in ``table.analysis[deal_no]``.
+chair_seats, names)`` is the blocking analysis (with ``keyed``, ``run(table_id, deal_no, state, ...)``, for a
+run that shares results between processes); results are cached in ``table.analysis[deal_no]``.
 """
 
 from __future__ import annotations
@@ -45,8 +46,10 @@ class AnalysisQueue:
         executor: Executor | None,
         on_done: Callable[[Table], None],
         limit: int = 32,
+        keyed: bool = False,
     ) -> None:
         self.run = run
+        self.keyed = keyed
         self.executor = executor
         self.on_done = on_done
         self.limit = int(limit)
@@ -81,7 +84,8 @@ class AnalysisQueue:
         if key in self.waiting:
             self.dropped += 1  # the older deal's job is superseded
         names = [table.chair_name(c) for c in range(3)]
-        self.waiting[key] = _Job(table, deal_no, (state, table.scheme, table.seats, names))
+        args = (state, table.scheme, table.seats, names)
+        self.waiting[key] = _Job(table, deal_no, (key, deal_no, *args) if self.keyed else args)
         self._wake.set()
         return True
 

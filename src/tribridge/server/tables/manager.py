@@ -30,20 +30,24 @@ from tribridge.dd import Priority, QueueFull, solver_pool, solving_at
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
-from tribridge.server.tables.analysis_queue import AnalysisQueue
+from tribridge.server.tables.analysis_queue import AnalysisQueue, busy_analysis
 from tribridge.server.tables.bots import bot_decision, warm_up
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.limits import RateWindow, TableLimits
+from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
-from tribridge.server.tables.store import Store, token_hash
+from tribridge.server.tables.store import SeqTaken, Store, StoredTable, open_store, token_hash
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.views import view_for
 
-__all__ = ["TableManager"]
+__all__ = ["TableManager", "replay_table"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
+ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
+ANALYSIS_POLL_SECONDS = 0.5
+ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
 
 
 def analyse_at_priority(
@@ -52,6 +56,17 @@ def analyse_at_priority(
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
         return analyse(state, scheme, chair_seats, names)
+
+
+def replay_table(stored: StoredTable) -> Table:
+    """A table rebuilt from the store: its configuration, chairs and every logged action in order."""
+    table = Table(stored.table_id, stored.config, dict(stored.token_hashes), dict(stored.names), last_active=-1e18)
+    table.begin()
+    for seq, chair, action in stored.actions:
+        table.install(table.prepare(chair, action))
+        if seq != table.log_len:
+            raise RuntimeError(f"table {stored.table_id}: action log out of order at {seq}")
+    return table
 
 
 class TableManager:
@@ -71,22 +86,26 @@ class TableManager:
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
+        self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store, replay every table, start the analysis queue and the bots."""
-        self.store = Store(self.db_path)
+        self.store = open_store(self.db_path)
         self.stopping = False
         solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
-        self.analysis = AnalysisQueue(
-            analyse_at_priority, self.analysis_thread, self.notify, self.limits.analysis_queue
-        )
+        shared = self.store.shared
+        run = self._analyse_once if shared else analyse_at_priority
+        self.analysis = AnalysisQueue(run, self.analysis_thread, self.notify, self.limits.analysis_queue, keyed=shared)
         self.analysis.start()
         for table_id in self.store.table_ids():
             table = self._replay(table_id)
             if table is not None:
                 self.tables[table_id] = table
+        if self.store.shared:
+            self.peers = Peers(self.store, self.on_change, self.socket_counts)
+            self.peers.start()
         for table in self.tables.values():
             self.schedule_work(table)
 
@@ -105,6 +124,9 @@ class TableManager:
                 await sub.stop()
         if self.analysis_thread is not None:
             self.analysis_thread.shutdown(wait=False, cancel_futures=True)
+        if self.peers is not None:
+            await self.peers.stop()
+            self.peers = None
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -116,19 +138,82 @@ class TableManager:
     def _replay(self, table_id: str) -> Table | None:
         assert self.store is not None
         stored = self.store.load(table_id)
-        if stored is None:
-            return None
-        table = Table(table_id, stored.config, dict(stored.token_hashes), dict(stored.names), last_active=-1e18)
-        table.begin()
-        for seq, chair, action in stored.actions:
+        return None if stored is None else replay_table(stored)
+
+    # --- other processes on a shared store ---------------------------------------------------
+    def refresh(self, table: Table, seats: bool = False) -> bool:
+        """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
+        if self.store is None or not self.store.shared:
+            return False
+        before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
+        for _seq, chair, action in self.store.actions_since(table.table_id, table.log_len):
             table.install(table.prepare(chair, action))
-            if seq != table.log_len:
-                raise RuntimeError(f"table {table_id}: action log out of order at {seq}")
+        if seats:
+            taken = self.store.seats(table.table_id)
+            table.token_hashes.update(taken.token_hashes)
+            table.taken_names.update(taken.names)
+        return (table.version, table.log_len) != before
+
+    def _cached(self, table_id: str) -> Table | None:
+        """The table in memory, else (on a shared store, where another process may have created it) from the store."""
+        table = self.tables.get(table_id)
+        if table is None and self.store is not None and self.store.shared:
+            table = self._replay(table_id)
+            if table is not None:
+                self.tables.setdefault(table_id, table)
+                table = self.tables[table_id]
+                self.schedule_work(table)
         return table
+
+    def on_change(self, notice: str) -> None:
+        """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
+        assert self.store is not None
+        table_id, _, what = notice.partition(":")
+        targets = list(self.tables.values()) if notice == "*" else [self._cached(table_id)]
+        for table in targets:
+            if table is None:
+                continue
+            changed = self.refresh(table, seats=what in ("seat", ""))
+            if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
+                document = self.store.get_analysis(table.table_id, table.deal_no)
+                if document is not None and table.deal_no not in table.analysis:
+                    table.analysis[table.deal_no] = json.loads(document)
+                    changed = True
+            if changed:
+                table.last_active = time.monotonic()
+                self.notify(table)
+                self.schedule_work(table)
+
+    def _analyse_once(
+        self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
+    ) -> dict[str, Any]:
+        """(In the analysis thread.) The deal's stored analysis, else computed here under a lease and stored."""
+        assert self.store is not None and self.peers is not None
+        key, owner = f"analysis:{table_id}:{deal_no}", self.peers.owner
+        while not self.stopping:
+            document = self.store.get_analysis(table_id, deal_no)
+            if document is not None:
+                return dict(json.loads(document))
+            if self.store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
+                try:
+                    result = analyse_at_priority(state, scheme, seats, names)
+                    self.store.put_analysis(table_id, deal_no, json.dumps(result))
+                    return result
+                finally:
+                    self.store.release_lease(key, owner)
+            time.sleep(ANALYSIS_POLL_SECONDS)  # another process is computing it
+        return busy_analysis("analysis skipped: the server is stopping")
+
+    def socket_counts(self) -> dict[str, int]:
+        """This process's open WebSockets per table."""
+        return {table_id: len(self.watchers(table_id)) for table_id in list(self.subscribers)}
 
     # --- tables ----------------------------------------------------------------------------
     def live_tables(self, client: str | None = None) -> int:
         """Tables with activity in the last ``idle_seconds`` (only those ``client`` created, if given)."""
+        if self.peers is not None:
+            since = time.time() - self.limits.idle_seconds
+            return sum(1 for t in self.peers.store.recent_tables(since) if client is None or t.creator == client)
         since = time.monotonic() - self.limits.idle_seconds
         return sum(
             1
@@ -136,8 +221,23 @@ class TableManager:
             if t.last_active >= since and (client is None or self.creators.get(t.table_id) == client)
         )
 
+    def recent_creations(self, client: str) -> tuple[int, int, int, int]:
+        """(tables ``client`` created in the last minute, and everyone; seconds until each count drops)."""
+        if self.peers is None:
+            window = self.creations
+            return window.count(client), window.count("*"), window.retry_after(client), window.retry_after("*")
+        now = time.time()
+        created = [t for t in self.peers.store.recent_tables(now - 60.0) if t.created >= now - 60.0]
+        mine = [t.created for t in created if t.creator == client]
+        every = [t.created for t in created]
+
+        def retry(times: list[float]) -> int:
+            return max(1, int(min(times) + 60.0 - now + 0.999)) if times else 0
+
+        return len(mine), len(every), retry(mine), retry(every)
+
     def check_creation_limits(self, client: str) -> None:
-        """Raise ``TooMany`` when ``client`` (or everyone) may not create a table now."""
+        """Raise ``TooMany`` when ``client`` (or everyone, on every process of the store) may not create a table now."""
         lim = self.limits
         if self.live_tables(client) >= lim.tables_per_client:
             raise TooMany(
@@ -146,17 +246,15 @@ class TableManager:
             )
         if self.live_tables() >= lim.live_tables:
             raise TooMany(f"too many live tables on this server (limit {lim.live_tables}); try again later", 60)
-        if self.creations.count(client) >= lim.creations_per_minute_per_client:
+        mine, every, retry_mine, retry_every = self.recent_creations(client)
+        if mine >= lim.creations_per_minute_per_client:
             raise TooMany(
                 f"too many tables created by this client in the last minute (limit "
                 f"{lim.creations_per_minute_per_client})",
-                self.creations.retry_after(client),
+                retry_mine,
             )
-        if self.creations.count("*") >= lim.creations_per_minute:
-            raise TooMany(
-                f"too many tables created in the last minute (limit {lim.creations_per_minute})",
-                self.creations.retry_after("*"),
-            )
+        if every >= lim.creations_per_minute:
+            raise TooMany(f"too many tables created in the last minute (limit {lim.creations_per_minute})", retry_every)
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
@@ -166,7 +264,7 @@ class TableManager:
         table_id = secrets.token_urlsafe(8)
         table = Table(table_id, config)
         table.begin()
-        self.store.create_table(table_id, config)
+        self.store.create_table(table_id, config, client)
         self.tables[table_id] = table
         self.creators[table_id] = client
         self.creations.add(client)
@@ -179,10 +277,11 @@ class TableManager:
         return table, token
 
     def get(self, table_id: str) -> Table:
-        """A table by id (404 if unknown)."""
-        table = self.tables.get(table_id)
+        """A table by id, caught up with the store (404 if unknown)."""
+        table = self._cached(table_id)
         if table is None:
             raise NotFound(f"no table {table_id[:40]!r}")
+        self.refresh(table)
         return table
 
     def take_seat(self, table: Table, chair: int, name: str | None = None) -> str:
@@ -192,6 +291,7 @@ class TableManager:
             raise InvalidInput("chair", "expected 0, 1 or 2")
         if table.is_bot(chair):
             raise Conflict(f"chair {chair} is a bot")
+        self.refresh(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
         return self._issue_token(table, chair, name)
@@ -212,9 +312,12 @@ class TableManager:
         if not token:
             raise Forbidden("missing seat token: send 'Authorization: Bearer <token>'")
         digest = token_hash(token)
-        for chair, h in table.token_hashes.items():
-            if secrets.compare_digest(h, digest):
-                return chair
+        for attempt in range(2):
+            for chair, h in table.token_hashes.items():
+                if secrets.compare_digest(h, digest):
+                    return chair
+            if attempt == 0 and not self.refresh(table, seats=True):  # a seat another process gave?
+                break
         raise Forbidden("wrong seat token for this table")
 
     # --- actions ---------------------------------------------------------------------------
@@ -225,18 +328,25 @@ class TableManager:
         assert self.store is not None
         if chair is not None and table.is_bot(chair) and not by_bot:
             raise Forbidden(f"chair {chair} is a bot: a watcher's token cannot act")
+        if expect_version is not None and (not isinstance(expect_version, int) or isinstance(expect_version, bool)):
+            raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
+        if not by_bot:
+            action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
+        keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
+        clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
         async with table.lock:
-            if expect_version is not None:
-                if not isinstance(expect_version, int) or isinstance(expect_version, bool):
-                    raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
-                if expect_version != table.version:
+            for _attempt in range(ACT_ATTEMPTS):
+                self.refresh(table)
+                if expect_version is not None and expect_version != table.version:
                     raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
-            if not by_bot:
-                action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
-            prepared: Prepared = table.prepare(chair, action)
-            keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
-            clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
-            self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
+                prepared: Prepared = table.prepare(chair, action)
+                try:
+                    self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
+                    break
+                except SeqTaken:  # another process logged this number first: read it, judge the action again
+                    continue
+            else:
+                raise Conflict("the table changed while this action was being logged; try again")
             table.install(prepared)
             table.last_active = time.monotonic()
         self.notify(table)
@@ -260,12 +370,19 @@ class TableManager:
         self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
     ) -> Subscriber:
         """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
-        if len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
+        sockets = len(self.watchers(table.table_id))
+        if self.peers is not None:  # the sockets of every process, as last reported (this one's now)
+            self.peers.report()
+            sockets = self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds)
+        if sockets >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         build = render or (lambda: view_for(table, chair))
         sub = Subscriber(websocket, chair, lambda: json.dumps(build()), self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
+        if self.peers is not None:
+            self.peers.report()
+            self.peers.store.touch(table.table_id)
         sub.start()
         self.schedule_work(table)  # an all-bot table resumes when someone watches
         return sub
@@ -277,6 +394,8 @@ class TableManager:
             subs.discard(sub)
             if not subs:
                 del self.subscribers[table.table_id]
+        if self.peers is not None:
+            self.peers.report()
         await sub.stop()
 
     # --- bots and analysis -----------------------------------------------------------------
@@ -318,16 +437,29 @@ class TableManager:
         try:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            action = await self._bot_decision(table, chair, version)
-            if action is None or table.version != version or self.stopping:
+            if self.peers is None:
+                await self._bot_act(table, chair, version)
                 return
-            await self.act(table, chair, action, expect_version=version, by_bot=True)
+
+            def still_due() -> bool:
+                self.refresh(table)
+                return table.version == version and not self.stopping
+
+            key = f"bot:{table.table_id}:{version}"  # one process takes the turn; another when it dies
+            await self.peers.with_lease(key, lambda: self._bot_act(table, chair, version), still_due)
         except asyncio.CancelledError:
             raise
         except Conflict:
             return
         except Exception:  # noqa: BLE001 - a bot failure must not kill the server; log it
             log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
+
+    async def _bot_act(self, table: Table, chair: int | None, version: int) -> None:
+        """Decide and act for the bot on turn, unless the table moved on meanwhile."""
+        action = await self._bot_decision(table, chair, version)
+        if action is None or table.version != version or self.stopping:
+            return
+        await self.act(table, chair, action, expect_version=version, by_bot=True)
 
     async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
         """The bot's action (None once the table moved on); retried while the solver queue is full."""

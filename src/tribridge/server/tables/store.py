@@ -1,51 +1,75 @@
-"""Durable game store on SQLite: tables, seat tokens (hashed) and the ordered action log of every table.
+"""The game store's interface: tables, seat tokens (hashed), the ordered action log, and what processes share.
 
-Every accepted action is committed (WAL journal, ``synchronous=FULL``) before the caller
-acknowledges it, so a table replays to exactly the acknowledged state after a crash. The log is
-the source of truth: a table's state is its configuration plus its actions in ``seq`` order.
-The file is created readable by its owner only (0600): it holds the tables' deal secrets.
+A table's truth is its configuration plus its actions in ``seq`` order; every accepted action is
+committed before the caller acknowledges it, so a table replays to exactly the acknowledged state
+after a crash. The log's primary key ``(table_id, seq)`` decides a race: the second writer of a
+``seq`` gets ``SeqTaken``. Beside the log the store keeps what several server processes on one
+database share: derived documents per table (the post-deal analysis), leases ("exactly one process
+takes this bot turn"), each table's creator and last activity, socket counts per process (with a
+heartbeat), and event documents.
+
+``open_store(url_or_path)`` picks the backend: a file path or ``sqlite:///path`` opens SQLite
+(``store_sqlite``, the default); ``postgresql://USER@HOST[:PORT]/DB`` opens PostgreSQL
+(``store_postgres``). Both run their numbered schema migrations at start-up (``schema_version``).
+Times are wall-clock seconds (``time.time()``), so processes on one database must share a clock.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sqlite3
-import threading
-import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple, Protocol
+from urllib.parse import urlsplit, urlunsplit
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_tables (
-    table_id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    config TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS seat_tokens (
-    table_id TEXT NOT NULL REFERENCES game_tables(table_id),
-    chair INTEGER NOT NULL,
-    token_hash TEXT NOT NULL,
-    created REAL NOT NULL,
-    name TEXT,
-    PRIMARY KEY (table_id, chair)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    table_id TEXT NOT NULL REFERENCES game_tables(table_id),
-    seq INTEGER NOT NULL,
-    chair INTEGER,
-    action TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (table_id, seq)
-);
-"""
+from tribridge.errors import InvalidInput
+
+__all__ = [
+    "LoggedAction",
+    "Seats",
+    "SeqTaken",
+    "Store",
+    "StoreTooNew",
+    "StoredTable",
+    "TableActivity",
+    "is_postgres_url",
+    "log_problems",
+    "open_store",
+    "sqlite_path",
+    "store_label",
+    "stored_table",
+    "token_hash",
+]
+
+POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 def token_hash(token: str) -> str:
     """SHA-256 of a seat token (only hashes are stored)."""
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+class SeqTaken(Exception):
+    """``append_action`` lost the race: action ``seq`` of the table is already in the log."""
+
+    def __init__(self, table_id: str, seq: int) -> None:
+        super().__init__(f"table {table_id}: action {seq} is already in the log")
+        self.table_id = table_id
+        self.seq = seq
+
+
+class StoreTooNew(Exception):
+    """The store's schema is newer than this program knows (it was migrated by a later version)."""
+
+
+class LoggedAction(NamedTuple):
+    """One entry of a table's action log: its number, the acting chair (None: the table), the JSON action."""
+
+    seq: int
+    chair: int | None
+    action: dict[str, Any]
 
 
 @dataclass
@@ -55,115 +79,178 @@ class StoredTable:
     table_id: str
     config: dict[str, Any]
     token_hashes: dict[int, str]
-    actions: list[tuple[int, int | None, dict[str, Any]]]  # (seq, chair, action)
+    actions: list[LoggedAction]
     names: dict[int, str] = field(default_factory=dict)  # names given by the players who took chairs
+    created: float = 0.0
+    creator: str | None = None  # the client that created it (None in stores from before creators)
 
 
-class Store:
-    """The SQLite game store; safe to call from several threads (one connection behind a lock)."""
+@dataclass(frozen=True)
+class Seats:
+    """A table's taken chairs: each one's token hash, and the names their players gave."""
 
-    def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            _create_private(self.path)
-        self._lock = threading.Lock()
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.executescript(SCHEMA)
-        columns = {row[1] for row in self._conn.execute("PRAGMA table_info(seat_tokens)")}
-        if "name" not in columns:  # a store from before chair names
-            self._conn.execute("ALTER TABLE seat_tokens ADD COLUMN name TEXT")
+    token_hashes: dict[int, str]
+    names: dict[int, str]
+
+
+@dataclass(frozen=True)
+class TableActivity:
+    """When a table was created, by which client, and when something last happened at it (wall-clock seconds)."""
+
+    table_id: str
+    creator: str | None
+    created: float
+    last_active: float
+
+
+class Store(Protocol):
+    """What the server needs from a game store; ``SqliteStore`` and ``PostgresStore`` implement it."""
+
+    shared: bool  # whether other server processes may write to this store (PostgreSQL) or not (SQLite)
 
     def close(self) -> None:
-        """Checkpoint the WAL and close the connection."""
-        with self._lock:
-            try:
-                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                self._conn.close()
+        """Release the connections (and checkpoint, where the backend has one)."""
 
-    def create_table(self, table_id: str, config: dict[str, Any]) -> None:
-        """Record a new table with its configuration (chairs, scheme, seed)."""
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO game_tables (table_id, created, config) VALUES (?, ?, ?)",
-                (table_id, time.time(), json.dumps(config, sort_keys=True)),
-            )
+    def listen(self) -> AsyncIterator[str]:
+        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed)."""
+
+    # --- tables and their logs ------------------------------------------------------------------
+    def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+        """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (and its player's name); False if the chair was already taken."""
-        with self._lock:
-            try:
-                self._conn.execute(
-                    "INSERT INTO seat_tokens (table_id, chair, token_hash, created, name) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, chair, token_hash(token), time.time(), name),
-                )
-            except sqlite3.IntegrityError:
-                return False
-            return True
 
     def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
-        """Commit one action as number ``seq`` of the table's log (raises if ``seq`` is taken)."""
-        with self._lock:
-            self._conn.execute(
-                "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
-                (table_id, seq, chair, json.dumps(action, sort_keys=True), time.time()),
-            )
+        """Commit one action as number ``seq`` of the table's log; ``SeqTaken`` if that number exists."""
+
+    def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
+        """The table's logged actions numbered above ``seq``, in order."""
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
-        with self._lock:
-            rows = self._conn.execute("SELECT table_id FROM game_tables ORDER BY created, table_id").fetchall()
-        return [r[0] for r in rows]
 
     def load(self, table_id: str) -> StoredTable | None:
-        """A table's configuration, token hashes and actions, or None if unknown."""
-        with self._lock:
-            row = self._conn.execute("SELECT config FROM game_tables WHERE table_id = ?", (table_id,)).fetchone()
-            if row is None:
-                return None
-            tokens = self._conn.execute(
-                "SELECT chair, token_hash, name FROM seat_tokens WHERE table_id = ?", (table_id,)
-            ).fetchall()
-            acts = self._conn.execute(
-                "SELECT seq, chair, action FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-            ).fetchall()
-        return StoredTable(
-            table_id,
-            json.loads(row[0]),
-            {int(c): h for c, h, _n in tokens},
-            [(int(s), c if c is None else int(c), json.loads(a)) for s, c, a in acts],
-            {int(c): n for c, _h, n in tokens if n},
-        )
+        """A table's configuration, token hashes, names and actions, or None if unknown."""
+
+    def seats(self, table_id: str) -> Seats:
+        """A table's taken chairs (token hashes and names), as committed."""
+
+    def import_table(self, stored: StoredTable) -> None:
+        """Write a whole table as ``load`` returns it (copying between stores), in one transaction."""
 
     def action_counts(self) -> dict[str, int]:
         """Number of logged actions per table."""
-        with self._lock:
-            rows = self._conn.execute("SELECT table_id, COUNT(*) FROM actions GROUP BY table_id").fetchall()
-        return {t: int(n) for t, n in rows}
 
     def check_log(self, table_id: str) -> list[str]:
         """Problems in a table's log: gaps or repeats in ``seq`` (empty list when sound)."""
-        with self._lock:
-            seqs = [
-                r[0]
-                for r in self._conn.execute(
-                    "SELECT seq FROM actions WHERE table_id = ? ORDER BY seq", (table_id,)
-                ).fetchall()
-            ]
-        problems = []
-        for expected, seq in enumerate(seqs, start=1):
-            if seq != expected:
-                problems.append(f"{table_id}: action {expected} missing or out of order (found seq {seq})")
-                break
-        return problems
+
+    # --- shared by processes ------------------------------------------------------------------
+    def touch(self, table_id: str) -> None:
+        """Record activity at a table now (its ``last_active``)."""
+
+    def recent_tables(self, since: float) -> list[TableActivity]:
+        """Tables created or active at or after ``since`` (for the creation and live-table limits)."""
+
+    def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
+        """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
+
+    def socket_count(self, table_id: str, fresh_seconds: float) -> int:
+        """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
+
+    def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
+        """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""
+
+    def release_lease(self, key: str, owner: str) -> None:
+        """Give up the lease ``key`` if ``owner`` holds it."""
+
+    def put_analysis(self, table_id: str, deal_no: int, document: str) -> None:
+        """Store (or replace) the JSON text of deal ``deal_no``'s post-deal analysis."""
+
+    def get_analysis(self, table_id: str, deal_no: int) -> str | None:
+        """The JSON text of a deal's stored analysis, or None."""
+
+    # --- events ---------------------------------------------------------------------------------
+    def put_event(self, event_id: str, document: str) -> None:
+        """Store (or replace) an event's JSON document."""
+
+    def load_event(self, event_id: str) -> str | None:
+        """An event's JSON document, or None if unknown."""
+
+    def event_ids(self) -> list[str]:
+        """Every stored event id, oldest first."""
 
 
-def _create_private(path: str) -> None:
-    """Create the database file readable and writable by its owner only (SQLite gives its WAL files the same mode)."""
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    os.close(fd)
-    os.chmod(path, 0o600)
+def stored_table(
+    table_id: str,
+    row: tuple[Any, ...],
+    tokens: list[tuple[Any, ...]],
+    actions: list[tuple[Any, ...]],
+) -> StoredTable:
+    """A ``StoredTable`` from the rows a backend read: (config, created, creator), (chair, hash, name), (seq, chair, action)."""
+    config, created, creator = row
+    return StoredTable(
+        table_id,
+        json.loads(config),
+        {int(c): str(h) for c, h, _n in tokens},
+        [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in actions],
+        {int(c): str(n) for c, _h, n in tokens if n},
+        float(created),
+        None if creator is None else str(creator),
+    )
+
+
+def log_problems(table_id: str, seqs: list[int]) -> list[str]:
+    """Gaps or repeats in a table's ``seq`` numbers, which must run 1, 2, 3, ... (empty list when sound)."""
+    for expected, seq in enumerate(seqs, start=1):
+        if seq != expected:
+            return [f"{table_id}: action {expected} missing or out of order (found seq {seq})"]
+    return []
+
+
+def is_postgres_url(url_or_path: str | Path) -> bool:
+    """Whether a ``--db`` value names a PostgreSQL database (``postgresql://...``) rather than an SQLite file."""
+    return isinstance(url_or_path, str) and urlsplit(url_or_path).scheme in POSTGRES_SCHEMES
+
+
+def sqlite_path(url_or_path: str | Path) -> str | None:
+    """The SQLite file a ``--db`` value names (a path or ``sqlite:///path``), or None for PostgreSQL."""
+    if isinstance(url_or_path, Path):
+        return str(url_or_path)
+    if is_postgres_url(url_or_path):
+        return None
+    if url_or_path.startswith("sqlite://"):
+        rest = url_or_path[len("sqlite://") :]
+        if not rest.startswith("/"):
+            raise InvalidInput("db", f"expected sqlite:///PATH (three slashes), got {url_or_path[:80]!r}")
+        return rest[1:]  # sqlite:///games.sqlite is relative, sqlite:////srv/games.sqlite absolute
+    if "://" in url_or_path:
+        scheme = url_or_path.split("://", 1)[0]
+        raise InvalidInput("db", f"unknown store {scheme[:20]!r}: expected a file path, sqlite:/// or postgresql://")
+    return url_or_path
+
+
+def store_label(url_or_path: str | Path) -> str:
+    """The store for logs and messages: the path, or the PostgreSQL URL without its password."""
+    text = str(url_or_path)
+    if not is_postgres_url(text):
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    netloc = parts.netloc.rsplit("@", 1)[1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+
+
+def open_store(url_or_path: str | Path) -> Store:
+    """Open (creating and migrating as needed) the store a path, ``sqlite:///path`` or ``postgresql://`` URL names."""
+    path = sqlite_path(url_or_path)
+    if path is None:
+        # imported here: each backend imports this module's types (and psycopg loads only when asked for)
+        from tribridge.server.tables.store_postgres import PostgresStore
+
+        return PostgresStore(str(url_or_path))
+    from tribridge.server.tables.store_sqlite import SqliteStore  # see above
+
+    return SqliteStore(path)

@@ -1,0 +1,113 @@
+"""What one server process does with the others on a shared store (PostgreSQL): hear, report, take turns.
+
+``Peers`` listens to the store's commit notices (``Store.listen``) and hands each notice (``<table_id>:<what>`` or ``*``) to
+``on_change``; reports this process's WebSocket count per table every ``beat_seconds`` (the
+heartbeat other processes read for the per-table limit); and runs work that exactly one process may
+do (a bot's turn, a deal's analysis) under a lease in the store, renewed while the work runs. A
+process that dies stops renewing, so its lease expires after ``lease_seconds`` and another process
+that still finds the work due takes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from tribridge.server.tables.store import Store
+
+__all__ = ["Peers", "process_owner"]
+
+log = logging.getLogger("tribridge.server.tables")
+
+T = TypeVar("T")
+
+
+def process_owner() -> str:
+    """A name for this process that no other process shares: host, process id and a random part."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Peers:
+    """The shared-store side of one process: the listener, the heartbeat and leases (``with_lease``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        on_change: Callable[[str], None],
+        socket_counts: Callable[[], dict[str, int]],
+        lease_seconds: float = 5.0,
+        beat_seconds: float = 2.0,
+    ) -> None:
+        self.store = store
+        self.owner = process_owner()
+        self.on_change = on_change
+        self.socket_counts = socket_counts
+        self.lease_seconds = float(lease_seconds)
+        self.beat_seconds = float(beat_seconds)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    @property
+    def fresh_seconds(self) -> float:
+        """How old a heartbeat may be and still count (three beats)."""
+        return 3 * self.beat_seconds
+
+    def start(self) -> None:
+        """Start listening and beating."""
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen()), loop.create_task(self._beat())]
+
+    async def stop(self) -> None:
+        """Stop both tasks and withdraw this process's socket counts."""
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+        try:
+            self.store.report_sockets(self.owner, {})
+        except Exception:  # noqa: BLE001 - the store may already be unreachable at shutdown
+            log.warning("could not withdraw the socket counts at shutdown")
+
+    def report(self) -> None:
+        """Report this process's sockets now (after a subscribe or an unsubscribe)."""
+        self.store.report_sockets(self.owner, self.socket_counts())
+
+    async def _listen(self) -> None:
+        async for payload in self.store.listen():
+            try:
+                self.on_change(payload)
+            except Exception:  # noqa: BLE001 - one table that cannot be read must not stop the listener
+                log.exception("change notice failed", extra={"event": "listen_error"})
+
+    async def _beat(self) -> None:
+        while True:
+            try:
+                await asyncio.to_thread(self.report)
+            except Exception:  # noqa: BLE001 - a store that is briefly away: beat again later
+                log.warning("heartbeat failed", exc_info=True)
+            await asyncio.sleep(self.beat_seconds)
+
+    async def with_lease(self, key: str, work: Callable[[], Awaitable[T]], still_due: Callable[[], bool]) -> T | None:
+        """Run ``work`` once it holds the lease ``key`` (None when ``still_due()`` turns false while waiting)."""
+        while still_due():
+            if await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds):
+                renewing = asyncio.get_running_loop().create_task(self._renew(key))
+                try:
+                    return await work()
+                finally:
+                    renewing.cancel()
+                    await asyncio.gather(renewing, return_exceptions=True)
+                    await asyncio.to_thread(self.store.release_lease, key, self.owner)
+            await asyncio.sleep(self.lease_seconds / 4)
+        return None
+
+    async def _renew(self, key: str) -> None:
+        while True:
+            await asyncio.sleep(self.lease_seconds / 3)
+            if not await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds):
+                log.warning("lost the lease %s", key)
+                return

@@ -1,0 +1,232 @@
+"""Stored benchmark results reproduce: a few rows of every file in ``benchmarks/results/``, replayed.
+
+Each replayed file is played again, one row at a time, through the code its own command runs (the
+benchmark module's per-deal function, or the match runner a match log came from), with the options
+that command was given, and compared exactly with what is stored. The rows are chosen by a fixed
+rule: the cheapest by the times the file stores (or, where it stores none, by the times of a file
+of the same deals), and for the plain declarer rows the middle one too, so the whole test stays
+near half a minute on one core. A file that cannot be
+replayed cheaply is listed in ``NOT_REPLAYED`` with the reason; a new result file that is neither
+replayed nor listed fails ``test_every_result_file_is_replayed_or_listed``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from benchmarks.bench_belief import paired_deal, player_spec
+from benchmarks.bench_bidding4 import bid_board, bidding_policies, contract_shown
+from benchmarks.bench_bots import declarer_deal
+
+from tribridge.bots.play import FIRST_TRICK_LAYOUTS, OVERSAMPLE
+from tribridge.cards import Deal
+from tribridge.dealing.random import deal_batch
+from tribridge.sim.match import GameResult, run_match
+from tribridge.sim.match_log import game_to_json, read_log
+
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+LAYOUTS = 32  # every stored PIMC run used the default 32 layouts
+# The capped player of "Speed of the early tricks" (docs/bots.md). Its 0.8 s budget makes a slow card depend
+# on the machine's speed, so a file with this column is replayed on the row whose slowest capped card was
+# fastest when stored (0.02 s as declarer, 0.10 s in defence): the budget binds there on no machine
+# less than eight times slower.
+CAPPED = "pimc-model,early_layouts=10-12-20,time_budget=0.8"
+
+NOT_REPLAYED = {
+    "belief_defence_simulation.json": "bid by SimulationBidder before it learnt not to run from doubles "
+    "(doubled_from): 77 of its 424 contracts differ from today's bidder's on the same deals, which are "
+    "belief_defence_simulation_doubled_from.json (replayed)",
+    "pimc_declarer_3nt_caps_12_16.json": "a summary of 200 deals with no per-deal rows: replaying it is the "
+    "whole run (about 5 minutes on two cores)",
+    "pimc_defence_caps_12_16.json": "a summary of 200 deals (176 played) with no per-deal rows: replaying "
+    "it is the whole run (about 6 minutes on two cores)",
+}
+
+
+def stored_rows(name: str) -> list[dict]:
+    """The rows of a stored JSON result file."""
+    return json.loads((RESULTS / name).read_text(encoding="utf-8"))
+
+
+def stored_cost(row: dict) -> tuple[float, float]:
+    """How slow a row was when stored: (its slowest capped card, else 0; its ``seconds`` or summed card times)."""
+    slowest = max(row.get("capped_card_s", [0.0]))
+    if "seconds" in row:
+        return slowest, float(row["seconds"])
+    return slowest, sum(sum(times) for key, times in row.items() if key.endswith("_card_s"))
+
+
+def cheapest_deals(rows: list[dict], count: int, timed_by: str | None = None) -> list[int]:
+    """The ``count`` cheapest deals of ``rows`` (by ``stored_cost``; of ``timed_by``'s rows of the same deals if given)."""
+    cost = {r["deal"]: stored_cost(r) for r in (stored_rows(timed_by) if timed_by else rows)}
+    return sorted((r["deal"] for r in rows), key=lambda deal: (cost[deal], deal))[:count]
+
+
+# --------------------------------------------------------------------------------------------
+# python -m benchmarks declarer (benchmarks/bench_bots.py)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeclarerRun:
+    """``python -m benchmarks declarer --no-random`` with these play checks (seed 2024, 32 layouts).
+
+    ``middle``: the middle row is replayed too (the cheapest deals have few real decisions, so they
+    rarely show a change in the player).
+    """
+
+    check_plays: int = 0
+    middle: bool = False
+
+
+DECLARER_RUNS = {
+    "declarer_3nt_plain.json": DeclarerRun(middle=True),
+    "declarer_3nt_check2_oversample3.json": DeclarerRun(check_plays=2),
+}
+
+
+def replay_declarer(name: str) -> tuple[list[dict], list[dict]]:
+    """(stored, replayed) rows of a bench_bots declarer file, without the times."""
+    run = DECLARER_RUNS[name]
+    listed = stored_rows(name)
+    rows = {r["deal"]: r for r in listed}
+    deals = cheapest_deals(listed, 1) + ([listed[len(listed) // 2]["deal"]] if run.middle else [])
+    stored, replayed = [], []
+    for deal in deals:
+        row = declarer_deal(2024, deal, LAYOUTS, FIRST_TRICK_LAYOUTS, False, run.check_plays, OVERSAMPLE)
+        stored.append({k: rows[deal][k] for k in ("deal", "dd", "pimc")})
+        replayed.append({k: row[k] for k in ("deal", "dd", "pimc")})
+    return stored, replayed
+
+
+# --------------------------------------------------------------------------------------------
+# python -m benchmarks belief defence|declarer (benchmarks/bench_belief.py)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairedRun:
+    """A bench_belief run: mode, auction, seed, and the player spec behind each stored column."""
+
+    mode: str
+    auction: str
+    seed: int
+    players: dict[str, str] = field(default_factory=dict)
+    timed_by: str | None = None  # a file of the same deals whose times choose the rows (this one has none)
+
+
+BELIEF_RUNS = {
+    "belief_declarer_3nt.json": PairedRun(
+        "declarer", "none", 2024, {"old": "pimc", "new": "pimc-model"}, timed_by="declarer_3nt_plain.json"
+    ),
+    "belief_declarer_3nt_capped.json": PairedRun(
+        "declarer", "none", 2024, {"old": "pimc", "new": "pimc-model", "capped": CAPPED}
+    ),
+    "belief_declarer_3nt_model_checks.json": PairedRun(
+        "declarer", "none", 2024, {"model_checks": "pimc-model,check_plays=2"}
+    ),
+    "belief_defence_seed31.json": PairedRun("defence", "simulation", 31, {"old": "pimc", "new": "pimc-model"}),
+    "belief_defence_simulation_doubled_from.json": PairedRun(
+        "defence", "simulation", 21, {"old": "pimc", "new": "pimc-model", "capped": CAPPED}
+    ),
+}
+
+
+def replay_paired(name: str) -> tuple[dict, dict]:
+    """(stored, replayed) row of a bench_belief file's cheapest deal: contract, dd and every player's tricks."""
+    run = BELIEF_RUNS[name]
+    rows = {r["deal"]: r for r in stored_rows(name)}
+    (deal,) = cheapest_deals(list(rows.values()), 1, run.timed_by)
+    columns = list(run.players)
+    replayed: dict = {"deal": deal}
+    for pair in (columns[i : i + 2] for i in range(0, len(columns), 2)):  # paired_deal plays two at a time
+        specs = {"old": player_spec(run.players[pair[0]]) if len(pair) == 2 else None}
+        specs["new"] = player_spec(run.players[pair[-1]])
+        row = paired_deal(run.seed, deal, run.mode, run.auction, {"layouts": LAYOUTS}, specs)
+        assert row is not None, f"deal {deal} was passed out"
+        replayed.update(contract=row["contract"], dd=row["dd"])
+        replayed.update({column: row[slot] for column, slot in zip(pair, ("old", "new")[2 - len(pair) :])})
+    stored = {k: rows[deal][k] for k in ("deal", "contract", "dd", *columns)}
+    return stored, replayed
+
+
+# --------------------------------------------------------------------------------------------
+# python -m benchmarks bidding4 (benchmarks/bench_bidding4.py)
+# --------------------------------------------------------------------------------------------
+
+BIDDING4_FILES = [f"bidding4{suffix}.json" for suffix in ("", "_seed18", "_seed19", "_seed20", "_seed21")]
+
+
+def replay_bidding4(name: str) -> tuple[dict, dict]:
+    """(stored, replayed) first contracts of deals 0 and 10 (the first and the middle one listed) by every bidder."""
+    result = json.loads((RESULTS / name).read_text(encoding="utf-8"))
+    listed = result["first_contracts"]
+    owners = deal_batch(result["deals"], result["seed"])
+    policies = bidding_policies(partner_known="natural4_partner_known" in listed)
+    picks = (0, len(listed["natural4"]) // 2)
+    stored = {bidder: [contracts[j] for j in picks] for bidder, contracts in listed.items()}
+    replayed = {
+        bidder: [contract_shown(bid_board(policies[bidder], Deal.from_owners(owners[j]), j)) for j in picks]
+        for bidder in listed
+    }
+    return stored, replayed
+
+
+# --------------------------------------------------------------------------------------------
+# tribridge match --log FILE.jsonl (tribridge.sim.match)
+# --------------------------------------------------------------------------------------------
+
+# A played deal is six games of PIMC play (25-50 s); a deal all six games pass out is only bid, so the
+# first two such deals of each log are replayed. The log played before doubled_from shares today's
+# bidder on them: doubled_from changes a bid only once another bidder has doubled.
+MATCH_LOGS = ["match_pimc_model_vs_pimc_seed2026.jsonl", "match_pimc_model_vs_pimc_seed2026_before_doubled_from.jsonl"]
+
+
+def play_alone(header: dict, logged: dict[int, list[GameResult]], index: int) -> list[GameResult]:
+    """Deal ``index`` of a logged match played again by run_match, every other logged deal given as done."""
+    games: list[GameResult] = []
+    run_match(
+        header["bots"],
+        index + 1,
+        header["seed"],
+        header["scheme"],
+        options=header["options"] or None,
+        done={i: g for i, g in logged.items() if i != index},
+        on_deal=lambda _index, played: games.extend(played),
+    )
+    return games
+
+
+def replay_match_log(name: str) -> tuple[list, list]:
+    """(stored, replayed) games of the log's first two passed-out deals, each played alone."""
+    path = RESULTS / name
+    header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+    logged = read_log(path, header)
+    passed_out = [i for i in sorted(logged) if all(game.contract is None for game in logged[i])][:2]
+    stored = [[game_to_json(g) for g in logged[i]] for i in passed_out]
+    replayed = [[game_to_json(g) for g in play_alone(header, logged, i)] for i in passed_out]
+    return stored, replayed
+
+
+REPLAYS: dict[str, Callable[[str], tuple]] = {
+    **{name: replay_declarer for name in DECLARER_RUNS},
+    **{name: replay_paired for name in BELIEF_RUNS},
+    **{name: replay_bidding4 for name in BIDDING4_FILES},
+    **{name: replay_match_log for name in MATCH_LOGS},
+}
+
+
+def test_every_result_file_is_replayed_or_listed():
+    present = {path.name for path in RESULTS.iterdir() if path.is_file()}
+    assert not set(REPLAYS) & set(NOT_REPLAYED)
+    assert present == set(REPLAYS) | set(NOT_REPLAYED)
+
+
+@pytest.mark.parametrize("name", sorted(REPLAYS))
+def test_stored_rows_replay_exactly(name):
+    stored, replayed = REPLAYS[name](name)
+    assert replayed == stored

@@ -1,0 +1,185 @@
+"""Two `tribridge serve` processes on one PostgreSQL database: one table through both, races, pushes, a SIGKILL."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from tribridge.server.tables.store import open_store
+from tribridge.testing import start_server
+
+pytestmark = pytest.mark.slow
+
+HUMANS = [{"kind": "human"}] * 3
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture()
+def two_servers(pg_server):
+    url = pg_server.new_database()
+    procs = []
+    try:
+        for _ in range(2):
+            procs.append(start_server(url))
+        yield url, [u for _p, u in procs], [p for p, _u in procs]
+    finally:
+        for proc, _u in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.communicate(timeout=30)
+
+
+def three_human_table(a, b):
+    """A table of three people created on ``a``, chair 1 taken on ``b``, chair 2 on ``a``: (id, tokens)."""
+    body = httpx.post(f"{a}/api/tables", json={"chairs": HUMANS, "take": 0}).json()
+    tid = body["table_id"]
+    tokens = {0: body["token"]}
+    tokens[1] = httpx.post(f"{b}/api/tables/{tid}/seats/1", json={"name": "Bea"}).json()["token"]
+    tokens[2] = httpx.post(f"{a}/api/tables/{tid}/seats/2").json()["token"]
+    return tid, tokens
+
+
+def state(url, tid, token):
+    r = httpx.get(f"{url}/api/tables/{tid}/state", headers=auth(token))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def move_for(view, rng_pick=0):
+    """A legal move for the chair whose view this is (it must be its turn)."""
+    if view["phase"] == "auction":
+        calls = view["legal_calls"]
+        return {"type": "call", "call": "1N" if "1N" in calls and not view["auction"] else calls[rng_pick % len(calls)]}
+    return {"type": "play", "card": view["legal_cards"][rng_pick % len(view["legal_cards"])]}
+
+
+def turn_token(url, tid, tokens):
+    chair = state(url, tid, tokens[0])["turn_chair"]
+    return chair, tokens[chair]
+
+
+def test_one_table_through_both_processes_with_pushes_and_identical_views(two_servers):
+    _db, (a, b), _procs = two_servers
+    tid, tokens = three_human_table(a, b)
+    ws_url = b.replace("http://", "ws://") + f"/api/tables/{tid}/ws?token={tokens[0]}"
+    with connect(ws_url, open_timeout=10) as ws:
+        first = json.loads(ws.recv(timeout=10))
+        assert first["version"] == 3 and first["chairs"][1]["name"] == "Bea"
+        for step in range(20):
+            here = (a, b)[step % 2]
+            _chair, token = turn_token(here, tid, tokens)
+            mine = state(here, tid, token)
+            r = httpx.post(f"{here}/api/tables/{tid}/actions", headers=auth(token), json=move_for(mine, step))
+            assert r.status_code == 200, r.text
+            version = r.json()["version"]
+            for chair, t in tokens.items():
+                assert state(a, tid, t) == state(b, tid, t), (step, chair)
+            deadline = time.monotonic() + 10
+            pushed = json.loads(ws.recv(timeout=10))
+            while pushed["version"] < version and time.monotonic() < deadline:  # pushes may coalesce
+                pushed = json.loads(ws.recv(timeout=10))
+            assert pushed == state(b, tid, tokens[0]), f"the push on b after an action on {here}"
+
+
+def test_racing_actions_for_one_turn_are_accepted_exactly_once(two_servers):
+    db, (a, b), _procs = two_servers
+    tid, tokens = three_human_table(a, b)
+    outcomes = []
+    for step in range(12):
+        _chair, token = turn_token(a, tid, tokens)
+        view = state(a, tid, token)
+        moves = [move_for(view, step), move_for(view, step + 1)]
+        barrier = threading.Barrier(2)
+        results: list[int] = [0, 0]
+
+        # in the auction one move goes without a version (its loser is no longer legal: 400); in the play a
+        # chair may have two turns running (its own and its dummy's), so both carry the version there (409)
+        versioned = (True, view["phase"] != "auction")
+
+        def send(i, moves=moves, barrier=barrier, results=results, token=token, version=view["version"], v=versioned):
+            barrier.wait()
+            body = {**moves[i], "version": version} if v[i] else moves[i]
+            results[i] = httpx.post(f"{(a, b)[i]}/api/tables/{tid}/actions", headers=auth(token), json=body).status_code
+
+        threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert results.count(200) == 1 and sorted(results)[1] in (400, 409), results
+        outcomes.append(results)
+        after = state(b, tid, tokens[0])
+        assert after["version"] == view["version"] + results.count(200)
+    store = open_store(db)
+    try:
+        assert store.check_log(tid) == []
+        assert store.action_counts()[tid] == sum(r.count(200) for r in outcomes)
+    finally:
+        store.close()
+
+
+def _lease_owners(store):
+    with store.transaction() as tx:
+        return [str(r[0]) for r in tx.execute("SELECT owner FROM leases WHERE lease_key LIKE ?", ("bot:%",)).fetchall()]
+
+
+def test_sigkill_keeps_acknowledged_actions_and_the_other_process_takes_the_bot_turn(pg_server):
+    db = pg_server.new_database()
+    pa, a = start_server(db)  # takes bot turns at once
+    pb, b = start_server(db, bot_delay=0.5)  # would take them half a second later
+    store = open_store(db)
+    try:
+        chairs = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "pimc"}]
+        body = httpx.post(f"{a}/api/tables", json={"chairs": chairs, "take": 0}).json()
+        tid, tokens = body["table_id"], {0: body["token"]}
+        tokens[1] = httpx.post(f"{b}/api/tables/{tid}/seats/1").json()["token"]
+        acked = []  # (seq, action) of every answered action
+        killed_at = None
+        deadline = time.monotonic() + 90
+        step = 0
+        while time.monotonic() < deadline and not (killed_at is not None and len(acked) >= 5 and step > 30):
+            step += 1
+            here = a if pa.poll() is None and step % 2 == 0 else b
+            view = state(b, tid, tokens[0])
+            chair = view["turn_chair"]
+            if view["phase"] == "done":
+                chair, move = 0, {"type": "next"}
+            elif chair not in tokens:  # the bot's turn: kill a while it holds the turn, then b must take it
+                if killed_at is None and any(f":{pa.pid}:" in o for o in _lease_owners(store)):
+                    pa.send_signal(signal.SIGKILL)
+                    pa.wait(10)
+                    killed_at = (store.action_counts()[tid], view["version"])
+                time.sleep(0.02)
+                continue
+            else:
+                move = move_for(state(b, tid, tokens[chair]), step)
+            try:
+                r = httpx.post(f"{here}/api/tables/{tid}/actions", headers=auth(tokens[chair]), json=move, timeout=10)
+            except httpx.HTTPError:
+                continue  # the killed process
+            if r.status_code == 200:
+                acked.append((r.json()["version"] - len(tokens), move))
+        assert killed_at is not None, "the test never caught a process holding a bot's turn"
+        logged_at_kill, version_at_kill = killed_at
+        assert logged_at_kill == version_at_kill - len(tokens), "the bot's action was not yet logged at the kill"
+        assert any(seq > logged_at_kill + 1 for seq, _m in acked), "b took the bot's turn, and people played on"
+        log = {seq: action for seq, _chair, action in store.load(tid).actions}
+        for seq, move in acked:
+            assert log[seq] == move, seq
+        assert store.check_log(tid) == []
+        assert state(b, tid, tokens[0])["version"] >= max(seq for seq, _m in acked) + len(tokens)
+    finally:
+        store.close()
+        for proc in (pa, pb):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.communicate(timeout=30)
