@@ -3,7 +3,8 @@
 
 Usage: .venv/bin/python scripts/screenshots.py [--out docs/img] [--bots paper paper] [--seed-tries 8]
 Starts the real server on a free port with a temporary database, plays like a simple person
-(one cheap bid, then passes; plays the lowest playable card) until a deal has been played, and saves PNG files: lobby, table, table-phone (one 390×844 screen), analysis, review.
+(one cheap bid, then passes; plays the lowest playable card) until a deal has been played, and saves PNG files: lobby, table, table-phone (one 390×844 screen), analysis, result (every bonus named,
+the hand-record downloads), review, help (the rules overlay).
 """
 
 from __future__ import annotations
@@ -133,14 +134,19 @@ def main() -> None:
             page.wait_for_selector("[data-testid='declarer-tricks']", timeout=180_000)
             page.locator("#analysis-box").scroll_into_view_if_needed()
             page.screenshot(path=str(out / "analysis.png"), full_page=True)
+            page.locator("#result-box").screenshot(path=str(out / "result.png"))
             page.click("#review-deal")
             page.wait_for_selector("#review:not([hidden])")
             for _ in range(args.review_step):
                 page.keyboard.press("ArrowRight")
             page.screenshot(path=str(out / "review.png"))
+            page.keyboard.press("Escape")
+            page.click("#help-toggle")
+            page.wait_for_selector("#help:not([hidden])")
+            page.screenshot(path=str(out / "help.png"))
             browser.close()
         server.should_exit = True
-    for name in ("lobby.png", "table.png", "table-phone.png", "analysis.png", "review.png"):
+    for name in ("lobby.png", "table.png", "table-phone.png", "analysis.png", "result.png", "review.png", "help.png"):
         print(out / name)
 
 

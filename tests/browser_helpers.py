@@ -131,3 +131,20 @@ def watched_page(browser, errors: list[str], **context_options):
     page.set_default_timeout(30_000)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     return context, page
+
+
+def play_to_my_first_card(page) -> None:
+    """Call (one cheap bid, then passes) until the play reaches my first card, skipping passed-out deals."""
+    bid = False
+    for _ in range(300):
+        page.wait_for_function(ACTIONABLE, timeout=60_000)
+        phase = page.get_attribute("#table", "data-phase")
+        if phase == "done":
+            next_deal(page)
+            bid = False
+        elif phase == "auction":
+            choice = make_call(page, bid_once=not bid)
+            bid = bid or choice != "P"
+        else:
+            return
+    raise AssertionError("never reached the play")

@@ -50,8 +50,9 @@ def test_sigkill_loses_no_acknowledged_action(db_url):
                     while not stop.is_set():
                         try:
                             v0 = pc.get(f"/api/tables/{tid}/state", headers=auth(tokens[0])).json()
-                            if v0["phase"] == "done":
-                                action, token = {"type": "next"}, tokens[0]
+                            if v0["phase"] == "done":  # every person asks for the next deal
+                                ready = v0["next_ready"]
+                                action, token = {"type": "next"}, tokens[next(c for c in (0, 1, 2) if c not in ready)]
                             else:
                                 token = tokens[v0["turn_chair"]]
                                 mine = pc.get(f"/api/tables/{tid}/state", headers=auth(token)).json()

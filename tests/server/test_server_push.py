@@ -84,8 +84,8 @@ def test_never_reading_socket_does_not_freeze_the_table(db_url):
             view = c.get(f"/api/tables/{tid}/state", headers=headers[0]).json()
             slowest, rss_early = 0.0, None
             for i in range(ACTIONS):  # every chair passes, then the next deal: views grow with the score sheet
-                if view["phase"] == "done":
-                    chair, action = 0, {"type": "next"}
+                if view["phase"] == "done":  # every person asks for the next deal
+                    chair, action = next(c for c in (0, 1, 2) if c not in view["next_ready"]), {"type": "next"}
                 else:
                     chair, action = view["turn_chair"], {"type": "call", "call": "P"}
                 start = time.perf_counter()

@@ -150,8 +150,11 @@ def test_whole_deal_visibility_scores_export(client):
     lin = client.get(f"/api/tables/{tid}/export.lin", headers=auth(tokens[0]))
     assert lin.status_code == 200 and read_lin(lin.text)[0].record() == record
     assert client.get(f"/api/tables/{tid}/export.lin").status_code == 403
-    # next deal: dealer rotates to chair 1
-    nxt = act(client, tid, tokens[2], {"type": "next"})
+    # next deal, once all three people asked for it: dealer rotates to chair 1
+    for token in (tokens[2], tokens[0]):
+        wait = act(client, tid, token, {"type": "next"})
+        assert wait.status_code == 200 and wait.json()["deal_no"] == 1
+    nxt = act(client, tid, tokens[1], {"type": "next"})
     assert nxt.status_code == 200 and nxt.json()["deal_no"] == 2 and nxt.json()["dealer_chair"] == 1
 
 

@@ -9,6 +9,7 @@ from browser_helpers import (
     make_call,
     next_deal,
     play_card,
+    play_to_my_first_card,
     playable_cards,
     start_game,
     wait_actionable,
@@ -47,23 +48,6 @@ def card_rows(page) -> list[int]:
     """The distinct top edges (px) of the cards of my hand: one value means one row."""
     tops = page.eval_on_selector_all("[data-hand='mine'] .card", "els => els.map(e => Math.round(e.offsetTop))")
     return sorted(set(tops))
-
-
-def play_to_my_first_card(page) -> None:
-    """Call (one cheap bid, then passes) until the play reaches my first card, skipping passed-out deals."""
-    bid = False
-    for _ in range(300):
-        page.wait_for_function(ACTIONABLE, timeout=60_000)
-        phase = page.get_attribute("#table", "data-phase")
-        if phase == "done":
-            next_deal(page)
-            bid = False
-        elif phase == "auction":
-            choice = make_call(page, bid_once=not bid)
-            bid = bid or choice != "P"
-        else:
-            return
-    pytest.fail("never reached the play")
 
 
 def test_phone_play_fits_one_screen_with_one_row_of_cards(phone, server_url):

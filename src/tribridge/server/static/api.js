@@ -38,9 +38,9 @@ export async function fetchOptions() {
   }
 }
 
-/** Create a table; chairs is a list of three {kind, bot}; takes chair 0 for this browser. */
-export async function createTable(chairs, scheme) {
-  return request("POST", "/api/tables", { body: { chairs, scheme, seed: null, take: 0 } });
+/** Create a table; chairs is a list of three {kind, bot}; takes chair 0 for this browser; hints on or off. */
+export async function createTable(chairs, scheme, hints = true) {
+  return request("POST", "/api/tables", { body: { chairs, scheme, hints, seed: null, take: 0 } });
 }
 
 /** Take a free human chair of a table under a name (optional); returns {token, chair}. */
@@ -61,9 +61,10 @@ export async function fetchTableInfo(tableId) {
 
 /** One chair's connection to a table: state, actions and a stream of pushed views. */
 export class TableConnection {
-  constructor(tableId, token, onView, onStatus) {
+  constructor(tableId, token, onView, onStatus, follow = null) {
     this.tableId = tableId;
     this.token = token;
+    this.follow = follow; // a spectator (no token) following this chair's view, when its player allows
     this.onView = onView;
     this.onStatus = onStatus || (() => {});
     this.socket = null;
@@ -76,14 +77,20 @@ export class TableConnection {
     return `/api/tables/${encodeURIComponent(this.tableId)}`;
   }
 
-  /** The chair's current view. */
+  /** The chair's current view (a spectator's view when there is no token). */
   async state() {
+    if (!this.token) return request("GET", `${this.base()}/watch${this.follow === null ? "" : `?chair=${this.follow}`}`);
     return request("GET", `${this.base()}/state`, { token: this.token });
   }
 
   /** Send an action ({type: "call"|"play"|"next"|"claim"|"accept_claim"|"dispute_claim", ...}); returns the new view. */
   async act(action) {
     return request("POST", `${this.base()}/actions`, { body: action, token: this.token });
+  }
+
+  /** The hint bot's suggestion for this chair's turn ({kind, suggestion, reason, bot, others, version}). */
+  async hint() {
+    return request("POST", `${this.base()}/hint`, { token: this.token });
   }
 
   /** The review of a finished deal of this table (auction, tricks, double-dummy marks). */
@@ -104,8 +111,9 @@ export class TableConnection {
       return;
     }
     const proto = location.protocol === "https:" ? "wss" : "ws";
-    // the token goes in the first message, never in the URL (URLs end up in logs)
-    const url = `${proto}://${location.host}${this.base()}/ws`;
+    // a chair's token goes in the first message, never in the URL (URLs end up in logs); a watcher has none
+    const query = this.token ? "" : `?watch=1${this.follow === null ? "" : `&chair=${this.follow}`}`;
+    const url = `${proto}://${location.host}${this.base()}/ws${query}`;
     let socket;
     try {
       socket = new WebSocket(url);
@@ -114,7 +122,7 @@ export class TableConnection {
     }
     this.socket = socket;
     socket.onopen = () => {
-      socket.send(JSON.stringify({ token: this.token }));
+      if (this.token) socket.send(JSON.stringify({ token: this.token }));
       this.retryMs = 500;
       this.onStatus("live");
     };

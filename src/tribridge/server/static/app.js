@@ -2,7 +2,7 @@
 
 import {
   SEATS, SEAT_NAMES, seatLetter, relativePosition, sortCards, normCard,
-  callFragment, cardElement, cardBack, parseCard, suitSpan, HAND_SUIT_ORDER,
+  cardElement, cardBack, parseCard, suitSpan, HAND_SUIT_ORDER,
 } from "./cards.js";
 import { renderAuction } from "./auction.js";
 import { initClaims, renderClaim } from "./claims.js";
@@ -11,7 +11,14 @@ import { initKeys, renderKeyHint } from "./keys.js";
 import { ApiError, TableConnection } from "./api.js";
 import { forgetSeat, initLobby, showJoin, showLobby, storedTables } from "./lobby.js";
 import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "./panels.js";
-import { initReview, openReview } from "./review.js";
+import { initReview, openReview, reviewBack } from "./review.js";
+import { isStale, plainMessage } from "./messages.js";
+import { initDownloads } from "./downloads.js";
+import { initHints, renderHint } from "./hints.js";
+import { initWatchers, renderWatchers } from "./watchers.js";
+import { initTalk, renderTalk } from "./talk.js";
+import { initUndo, renderUndo, undoNotice } from "./undo.js";
+import { flashTitle, noticeFor, renderNextReady, renderStatus } from "./status.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -51,15 +58,31 @@ function route() {
   }
   const seat = storedTables()[tableId];
   if (seat) openTable(tableId, seat.token);
+  else if (new URLSearchParams(location.search).get("watch") !== null) {
+    const follow = new URLSearchParams(location.search).get("chair");
+    openTable(tableId, null, follow === null || follow === "" ? null : Number(follow));
+  }
   else joinTable(tableId);
 }
 
 function joinTable(tableId, message = "") {
   showSection("join");
-  showJoin(tableId, message, route);
+  showJoin(tableId, message, route, watchTable);
 }
 
-window.addEventListener("popstate", route);
+/** Watch a table as a spectator (no chair, no token). */
+function watchTable(tableId) {
+  const url = new URL(tableUrl(tableId));
+  url.searchParams.set("watch", "");
+  history.pushState(null, "", url.toString());
+  route();
+}
+
+window.addEventListener("popstate", () => {
+  if (reviewBack()) return; // Back with the review open closes the review, not the table
+  if (!$("help").hidden) $("help").hidden = true;
+  route();
+});
 
 // ---------------------------------------------------------------- the table: connection and pacing
 
@@ -72,8 +95,10 @@ let lastShownAt = 0;
 let pumpTimer = null;
 let messageTimer = null;
 let messageVersion = null; // the version shown when the message appeared
+let noticeVersion = null; // the version whose notice (a disputed claim) was shown
 
 function closeTable() {
+  flashTitle(null);
   if (conn) conn.close();
   conn = null;
   shown = null;
@@ -84,10 +109,10 @@ function closeTable() {
   pumpTimer = null;
 }
 
-async function openTable(tableId, token) {
+async function openTable(tableId, token, follow = null) {
   closeTable();
   showSection("table");
-  const connection = new TableConnection(tableId, token, receiveView, connectionStatus);
+  const connection = new TableConnection(tableId, token, receiveView, connectionStatus, follow);
   conn = connection;
   try {
     const view = await connection.state();
@@ -99,7 +124,7 @@ async function openTable(tableId, token) {
       forgetSeat(tableId);
       joinTable(tableId, `Your seat at this table is no longer valid (${err.message}).`);
     } else {
-      showError(`Could not load the table: ${err.message}`);
+      showError(`Could not load the table: ${plainMessage(err)}`);
     }
     return;
   }
@@ -157,20 +182,26 @@ function showNow(view) {
   pump();
 }
 
-async function act(action) {
-  if (!conn) return;
+let inFlight = false; // an action of ours is on its way: further clicks are ignored until it is answered
+
+/** Send an action; ``versioned`` actions carry the version on screen (table talk and the like do not). */
+async function act(action, versioned = true) {
+  if (!conn || (versioned && inFlight) || (shown && shown.spectator)) return;
+  if (versioned) inFlight = true; // side actions (talk) never block a call or a card
   const body = { ...action };
-  if (shown && versionOf(shown) !== null) body.version = versionOf(shown);
+  if (versioned && shown && versionOf(shown) !== null) body.version = versionOf(shown);
   try {
     const view = await conn.act(body);
     if (view && typeof view === "object" && "phase" in view) showNow(view);
   } catch (err) {
-    showError(err.message);
+    if (!isStale(err)) showError(plainMessage(err)); // a stale version: the table moved on; show where it is
     try {
       showNow(await conn.state());
     } catch {
       // The next poll or push will bring the state.
     }
+  } finally {
+    if (versioned) inFlight = false;
   }
 }
 
@@ -226,7 +257,17 @@ function render(view) {
   renderStatus(view, bySeat, { declarer, turn, dummySeat });
   renderInvite(view);
   renderClaim(view);
+  renderHint(view);
+  renderWatchers(view, tableUrl);
+  renderTalk(view);
+  renderUndo(view);
+  flashTitle(view);
   if (messageVersion !== null && versionOf(view) !== messageVersion) clearMessage();
+  const notice = noticeFor(view) || undoNotice(view);
+  if (notice && noticeVersion !== versionOf(view)) {
+    noticeVersion = versionOf(view);
+    showError(notice);
+  }
 
   for (const seat of SEATS) {
     const pos = relativePosition(seat, mySeat || "S");
@@ -265,54 +306,15 @@ function render(view) {
   renderKeyHint(view);
 }
 
-function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
-  const dealer = seatLetter(view.dealer);
-  $("deal-info").textContent = `Deal ${view.deal_no ?? "?"}` + (dealer ? ` · dealer ${SEAT_NAMES[dealer]}` : "")
-    + (view.scheme ? ` · ${view.scheme} scoring` : "");
-  const contract = $("contract-info");
-  contract.replaceChildren();
-  if (view.contract) {
-    contract.append("Contract ");
-    const c = document.createElement("b");
-    c.id = "contract";
-    c.append(callFragment(view.contract));
-    contract.append(c);
-    if (declarer) contract.append(` by ${SEAT_NAMES[declarer]} (${chairLabel(view, bySeat[declarer])})`);
-  } else if (view.phase === "auction") {
-    contract.textContent = "Auction";
-  } else if (isDone(view) && view.result && view.result.passed_out) {
-    contract.textContent = "Passed out";
-  }
-  const tricks = view.tricks || {};
-  const tricksEl = $("tricks-info");
-  tricksEl.replaceChildren();
-  if (view.phase !== "auction" && view.contract) {
-    tricksEl.append("Tricks: declarer ");
-    const d = document.createElement("b");
-    d.id = "tricks-declarer";
-    d.textContent = String(tricks.declarer ?? 0);
-    tricksEl.append(d, " · defenders ");
-    const f = document.createElement("b");
-    f.id = "tricks-defenders";
-    f.textContent = String(tricks.defenders ?? 0);
-    tricksEl.append(f);
-  }
-  const turnInfo = $("turn-info");
-  turnInfo.classList.toggle("mine", Boolean(view.my_turn));
-  if (isDone(view)) turnInfo.textContent = "Deal over";
-  else if (view.my_turn) {
-    const fromDummy = view.phase === "play" && turn && turn === dummySeat;
-    turnInfo.textContent = view.phase === "auction" ? "Your call" : fromDummy ? "Your turn: play from dummy" : "Your turn";
-  } else if (turn) {
-    const chair = view.turn_chair ?? bySeat[turn] ?? (turn === dummySeat && declarer ? bySeat[declarer] : undefined);
-    turnInfo.textContent = `Waiting for ${chairLabel(view, chair) || SEAT_NAMES[turn]}`;
-  } else turnInfo.textContent = "";
-}
-
 function renderInvite(view) {
-  const open = (view.chairs || []).some((c) => c && c.kind === "human" && c.taken === false);
-  $("invite").hidden = !open;
-  if (open) $("invite-link").value = tableUrl(view.table_id || new URLSearchParams(location.search).get("table"));
+  const open = (view.chairs || []).map((c, i) => (c && c.kind === "human" && c.taken === false ? i : null))
+    .filter((c) => c !== null);
+  $("invite").hidden = open.length === 0 || Boolean(view.spectator);
+  if ($("invite").hidden) return;
+  const who = open.map((c) => `chair ${c + 1}`).join(" and ");
+  $("invite-text").textContent = `Your friend${open.length > 1 ? "s have" : " has"} not joined yet (${who}).`
+    + " Send this link; the game starts when they take their chair:";
+  $("invite-link").value = tableUrl(view.table_id || new URLSearchParams(location.search).get("table"));
 }
 
 $("copy-link").addEventListener("click", async () => {
@@ -334,7 +336,7 @@ function cardCount(view, seat) {
 function renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }) {
   const box = document.createElement("div");
   let faceUp = null;
-  if (seat === mySeat) faceUp = view.hand || [];
+  if (seat === mySeat && !view.hand_hidden) faceUp = view.hand || [];
   else if (seat === dummySeat && Array.isArray(view.widow)) faceUp = view.widow;
 
   if (faceUp) {
@@ -350,7 +352,10 @@ function renderHand(view, seat, { mySeat, dummySeat, widowSeat, legal, pos }) {
           row.append(playableCard(card, legal, true));
         }
         row.style.setProperty("--cards", String(row.childElementCount));
+        const label = suitSpan(suit); // shown on phones, where the side dummy's cards show their rank only
+        label.classList.add("row-suit");
         if (row.childElementCount) box.append(row);
+        row.prepend(label);
       }
     } else {
       for (const card of cards) box.append(playableCard(card, legal, false));
@@ -404,8 +409,9 @@ function renderResult(view) {
   if (!done) return;
   $("result").replaceChildren(resultText(view));
   renderDealScores($("deal-scores"), view);
-  $("next-deal").disabled = false;
+  renderNextReady(view);
   $("review-deal").hidden = !(view.result && view.result.contract);
+  $("downloads").hidden = Boolean(view.spectator);
 }
 
 /** Open the review of a finished deal of this table. */
@@ -442,14 +448,25 @@ initKeys({ view: () => shown, act, showError });
 $("help-toggle").addEventListener("click", (event) => {
   event.preventDefault();
   $("help").hidden = !$("help").hidden;
-  if (!$("help").hidden) $("help").scrollIntoView({ behavior: "smooth" });
+});
+$("help-close").addEventListener("click", () => {
+  $("help").hidden = true;
 });
 
 $("show-side").addEventListener("click", () => {
   $("table").classList.toggle("side-open");
 });
+$("side-close").addEventListener("click", () => {
+  $("table").classList.remove("side-open");
+});
 
 initLobby(goToTable);
+initHints(() => conn, () => shown);
+initWatchers(act, () => shown);
+initTalk(act);
+initUndo(act);
+initDownloads(() => (conn && conn.token && shown ? { tableId: conn.tableId, token: conn.token, dealNo: shown.deal_no } : null),
+  (err) => showError(plainMessage(err)));
 initClaims(act);
 initReview();
 route();

@@ -42,6 +42,7 @@ export function renderAuction(view, act) {
     head.append(th);
   }
   table.tHead.replaceChildren(head);
+  if (view.phase === "auction" && !(view.auction || []).length) $("call-explain").textContent = "";
   const body = table.tBodies[0];
   body.replaceChildren();
   let row = null;
@@ -55,6 +56,7 @@ export function renderAuction(view, act) {
     td.append(callFragment(call));
     td.dataset.call = normCall(call);
     td.dataset.chair = String(typeof entry === "object" && typeof entry.chair === "number" ? entry.chair : chairs[index % 3]);
+    if (typeof entry === "object" && entry.explain) explainable(td, view, entry);
     row.append(td);
   });
   if (view.phase === "auction") {
@@ -68,6 +70,20 @@ export function renderAuction(view, act) {
     row.append(td);
   }
   renderBiddingBox(view, act);
+}
+
+/** A bot's call explains itself on hover (its title) and on a tap or click (the line under the auction). */
+function explainable(td, view, entry) {
+  td.title = entry.explain;
+  td.tabIndex = 0;
+  td.classList.add("explained");
+  const tell = () => {
+    $("call-explain").textContent = `${chairLabel(view, entry.chair)}, ${normCall(entry.call) === "P" ? "Pass" : entry.call}: ${entry.explain}`;
+  };
+  td.addEventListener("click", tell);
+  td.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") tell();
+  });
 }
 
 function renderBiddingBox(view, act) {

@@ -1,6 +1,8 @@
 // The lobby (new game, bot descriptions, your tables) and joining a table by its shared link.
 
 import { createTable, fetchOptions, fetchTableInfo, takeSeat } from "./api.js";
+import { plainMessage } from "./messages.js";
+import { cutName } from "./names.js";
 
 const DEFAULT_OPTIONS = {
   bots: ["random", "paper", "estimate", "simulation", "pimc", "dd"],
@@ -10,8 +12,8 @@ const PREFERRED_BOTS = ["pimc", "paper", "estimate", "simulation", "random"];
 const STORE_KEY = "tribridge.tables";
 const NAME_KEY = "tribridge.name";
 
-/** One line on each bot of the server's registry (docs/bots.md). */
-export const BOT_DESCRIPTIONS = {
+/** One line on each bot, used when the server does not describe its bots (docs/bots.md). */
+const BOT_DESCRIPTIONS = {
   random: "Random legal calls and cards. Instant; for trying the table out.",
   paper: "Bids by the seed paper's No-Trump call rule; plays by simulation (PIMC).",
   estimate: "Bids from a trained trick estimate of its hand plus a guessed widow; plays by simulation.",
@@ -51,8 +53,10 @@ export function playerName() {
 }
 
 function saveName(name) {
-  localStorage.setItem(NAME_KEY, name.trim().slice(0, 40));
+  localStorage.setItem(NAME_KEY, cutName(name));
 }
+
+let descriptions = { bots: BOT_DESCRIPTIONS, schemes: {} };
 
 function fillSelect(select, entries, chosen) {
   select.replaceChildren();
@@ -68,8 +72,12 @@ function fillSelect(select, entries, chosen) {
 function describeChoice(selectId) {
   const value = $(selectId).value;
   const text = value === "friend" ? "A person you invite: you get a link to send."
-    : BOT_DESCRIPTIONS[value.slice(4)] || "A bot of this server.";
+    : descriptions.bots[value.slice(4)] || `The ${value.slice(4)} bot.`;
   $(`${selectId}-desc`).textContent = text;
+}
+
+function describeScheme() {
+  $("scheme-desc").textContent = descriptions.schemes[$("scheme").value] || "";
 }
 
 /** Who sits at a table, in words, from its public facts. */
@@ -101,6 +109,14 @@ async function renderYourTables(tableUrl) {
     li.append(a, " ", facts);
     list.append(li);
     fetchTableInfo(tableId).then((info) => {
+      if (info && !info.missing && (info.waiting_for || []).includes(seat.chair)) {
+        const mark = document.createElement("b");
+        mark.className = "your-turn";
+        mark.dataset.testid = "your-turn";
+        mark.textContent = "your turn";
+        li.insertBefore(mark, facts);
+        li.insertBefore(document.createTextNode(" "), facts);
+      }
       if (info && !info.missing) facts.textContent = tableSummary(info, seat.chair);
       else if (info && info.missing) facts.textContent = "(no longer on this server)";
     });
@@ -113,12 +129,14 @@ export async function showLobby(tableUrl) {
   const bots = options.bots && options.bots.length ? options.bots : DEFAULT_OPTIONS.bots;
   const schemes = options.schemes && options.schemes.length ? options.schemes : DEFAULT_OPTIONS.schemes;
   const preferred = PREFERRED_BOTS.find((b) => bots.includes(b)) || bots[0];
+  descriptions = { bots: options.bot_descriptions || BOT_DESCRIPTIONS, schemes: options.scheme_descriptions || {} };
   const chairEntries = [...bots.map((b) => [`bot:${b}`, `Bot: ${b}`]), ["friend", "A friend (share a link)"]];
   for (const id of ["chair-1", "chair-2"]) {
     if (!$(id).options.length) fillSelect($(id), chairEntries, `bot:${preferred}`);
     describeChoice(id);
   }
   if (!$("scheme").options.length) fillSelect($("scheme"), schemes.map((s) => [s, s]), schemes[0]);
+  describeScheme();
   if (!$("player-name").value) $("player-name").value = playerName();
   const list = $("bot-list");
   list.replaceChildren();
@@ -126,7 +144,7 @@ export async function showLobby(tableUrl) {
     const dt = document.createElement("dt");
     dt.textContent = bot;
     const dd = document.createElement("dd");
-    dd.textContent = BOT_DESCRIPTIONS[bot] || "A bot of this server.";
+    dd.textContent = descriptions.bots[bot] || `The ${bot} bot.`;
     list.append(dt, dd);
   }
   renderYourTables(tableUrl);
@@ -135,23 +153,24 @@ export async function showLobby(tableUrl) {
 /** Wire the lobby's forms; ``goToTable(id)`` opens a table. */
 export function initLobby(goToTable) {
   for (const id of ["chair-1", "chair-2"]) $(id).addEventListener("change", () => describeChoice(id));
+  $("scheme").addEventListener("change", describeScheme);
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
     $("lobby-error").textContent = "";
-    const name = $("player-name").value.trim();
+    const name = cutName($("player-name").value);
     saveName(name);
     const chair = (value) => (value === "friend" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) });
     const me = name ? { kind: "human", name } : { kind: "human" };
     const chairs = [me, chair($("chair-1").value), chair($("chair-2").value)];
     $("start-game").disabled = true;
     try {
-      const created = await createTable(chairs, $("scheme").value);
+      const created = await createTable(chairs, $("scheme").value, $("allow-hints").checked);
       let { token, chair: myChair } = created;
       if (!token) ({ token, chair: myChair } = await takeSeat(created.table_id, 0, name));
       rememberSeat(created.table_id, token, myChair ?? 0);
       goToTable(created.table_id);
     } catch (err) {
-      $("lobby-error").textContent = `Could not start the game: ${err.message}`;
+      $("lobby-error").textContent = `Could not start the game: ${plainMessage(err)}`;
     } finally {
       $("start-game").disabled = false;
     }
@@ -170,7 +189,7 @@ export function initLobby(goToTable) {
   });
 }
 
-function chairButton(tableId, chair, index, onSeated) {
+function chairButton(tableId, chair, index, onSeated, onWatch) {
   const button = document.createElement("button");
   button.type = "button";
   button.dataset.chair = String(index);
@@ -185,21 +204,22 @@ function chairButton(tableId, chair, index, onSeated) {
     button.classList.add("primary");
   }
   button.addEventListener("click", async () => {
-    const name = $("join-name").value.trim();
+    const name = cutName($("join-name").value);
     saveName(name);
     try {
       const seat = await takeSeat(tableId, index, name);
       rememberSeat(tableId, seat.token, seat.chair ?? index);
       onSeated();
     } catch (err) {
-      $("join-error").textContent = `Could not take chair ${index + 1}: ${err.message}`;
+      $("join-error").textContent = `Could not take chair ${index + 1}: ${plainMessage(err)}`;
+      showJoin(tableId, $("join-error").textContent, onSeated, onWatch);
     }
   });
   return button;
 }
 
-/** The join page of a shared link: who sits where, a name, the free chairs. */
-export async function showJoin(tableId, message, onSeated) {
+/** The join page of a shared link: who sits where, a name, the free chairs; a full table offers to watch. */
+export async function showJoin(tableId, message, onSeated, onWatch) {
   $("join-table-id").textContent = tableId;
   $("join-error").textContent = message;
   if (!$("join-name").value) $("join-name").value = playerName();
@@ -211,5 +231,9 @@ export async function showJoin(tableId, message, onSeated) {
     return;
   }
   const chairs = (info && info.chairs) || [{}, {}, {}];
-  chairs.forEach((chair, index) => box.append(chairButton(tableId, chair, index, onSeated)));
+  chairs.forEach((chair, index) => box.append(chairButton(tableId, chair, index, onSeated, onWatch)));
+  const full = Boolean(info) && chairs.every((chair) => chair.kind === "bot" || chair.taken);
+  $("join-full").hidden = !full;
+  $("join-watch").hidden = !info;
+  $("watch-table").onclick = () => onWatch(tableId);
 }

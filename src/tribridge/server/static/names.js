@@ -1,9 +1,16 @@
 // Names of the chairs as every player sees them.
 
+export const MAX_NAME = 40; // code points, as the server counts them
+
+/** A name trimmed and cut to MAX_NAME code points (never inside a character, as String.slice would). */
+export function cutName(name) {
+  return Array.from(String(name || "").trim()).slice(0, MAX_NAME).join("").trim();
+}
+
 function baseLabel(view, chair) {
   const info = (view.chairs || [])[chair] || {};
   if (info.kind === "bot") return info.bot ? `${info.bot} bot` : info.name || "bot";
-  if (info.taken === false) return `Open chair ${chair + 1}`;
+  if (info.taken === false) return `Friend ${chair + 1} (not joined yet)`;
   return info.name || `Player ${chair + 1}`;
 }
 

@@ -41,23 +41,62 @@ export function resultText(view) {
   return frag;
 }
 
-/** This deal's points for each chair under the table's scheme. */
+const SCORE_WORDS = {
+  overtricks: "overtricks",
+  double_bonus: "doubled and made (the insult bonus)",
+  making_bonus: "making bonus",
+  undertricks_each_defender: "penalty for the undertricks, to each defender",
+  declarer_penalty: "the declarer's undertrick penalty",
+  honours_declarer: "the declarer's honours",
+  honours_defender_lho: "honours of the defender at the declarer's left",
+  honours_defender_rho: "honours of the defender at the declarer's right",
+  game_bonus: "game bonus (a game won)",
+  rubber_bonus: "rubber bonus (the rubber won)",
+};
+
+/** The sheet's entry of the view's deal (game and rubber bonuses, each chair's change of total). */
+function sheetEntry(view) {
+  return ((view.score_sheet || {}).deals || []).find((d) => d.deal_no === view.deal_no) || null;
+}
+
+/** Every part of this deal's score in words: trick points (game or part score), slams, doubling, penalties, bonuses. */
+export function scoreParts(view) {
+  const breakdown = (view.scores || {}).breakdown || {};
+  const entry = sheetEntry(view);
+  const bonuses = entry ? entry.bonuses || [] : [];
+  const game = bonuses.some((b) => b.kind === "game_bonus");
+  const tricks = (view.result || {}).declarer_tricks;
+  const parts = [];
+  for (const [key, points] of Object.entries(breakdown)) {
+    if (!points) continue;
+    let words = SCORE_WORDS[key] || key.replaceAll("_", " ");
+    if (key === "contract_tricks") words = game ? "tricks bid (they make game)" : "tricks bid (a part score towards game)";
+    if (key === "slam_bonus") words = tricks === 13 ? "grand slam bonus" : "small slam bonus";
+    parts.push([words, points]);
+  }
+  for (const bonus of bonuses) parts.push([SCORE_WORDS[bonus.kind] || bonus.kind, bonus.points]);
+  return parts;
+}
+
+/** This deal's points for each chair under the table's scheme, every part named, and each total's change. */
 export function renderDealScores(table, view) {
   table.replaceChildren();
   const scores = view.scores;
   if (!scores) return;
   const perChair = scores.per_chair || (Array.isArray(scores) ? scores : null);
+  const change = (sheetEntry(view) || {}).change;
   const head = el("tr", {}, el("th", {}, ""));
-  const row = el("tr", {}, el("th", {}, "This deal"));
+  const row = el("tr", {}, el("th", { title: "the deal's own score, before game and rubber bonuses" }, "This deal"));
+  const all = el("tr", {}, el("th", { title: "how much each total changed, game and rubber bonuses included" }, "Total +"));
   (view.chairs || [0, 0, 0]).forEach((_, chair) => {
     head.append(el("th", {}, chairLabel(view, chair)));
     row.append(el("td", { "data-testid": `deal-score-${chair}` }, fmtPoints(perChair ? perChair[chair] : null)));
+    all.append(el("td", { "data-testid": `deal-change-${chair}` }, fmtPoints(change ? change[chair] : null)));
   });
-  table.append(el("thead", {}, head), el("tbody", {}, row));
-  const breakdown = scores.breakdown || {};
-  const parts = Object.entries(breakdown).filter(([, v]) => v);
+  table.append(el("thead", {}, head), el("tbody", {}, row, change ? all : null));
+  const parts = scoreParts(view);
   if (parts.length) {
-    const text = parts.map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`).join(", ");
+    const text = parts.map(([words, points]) => `${words} ${points}`).join("; ");
     table.append(el("caption", { className: "breakdown" }, text));
   }
 }
@@ -160,17 +199,26 @@ export function handDiagram(hand) {
   return box;
 }
 
+/** The one label of a seat in the analysis: who sits there in the play, and the seat ("Ann (South)"). */
+function seatLabel(view, seat) {
+  const chair = Object.entries(view.seats || {}).find(([, s]) => seatLetter(s) === seat);
+  const who = chair ? chairLabel(view, Number(chair[0])) : seat === seatLetter(view.dummy_seat) ? "Dummy" : "Widow";
+  return `${who} (${SEAT_NAMES[seat]})`;
+}
+
+/** A chair's label in the analysis: the same as over its hand. */
+function chairSeatLabel(view, chair) {
+  const seat = seatLetter((view.seats || {})[String(chair)]);
+  return seat ? seatLabel(view, seat) : chairLabel(view, chair);
+}
+
 function handsSection(view, analysis) {
-  const seatsMap = {};
-  for (const [chair, seat] of Object.entries(view.seats || {})) seatsMap[seatLetter(seat)] = Number(chair);
-  const who = (seat) => (seatsMap[seat] !== undefined ? chairLabel(view, seatsMap[seat])
-    : seat === seatLetter(view.dummy_seat) ? "dummy" : "widow");
   const hands = el("div", { className: "hands-grid" });
   for (const seat of SEATS) {
     const cards = analysis.hands[seat];
     if (!cards) continue;
     hands.append(el("div", { className: `hand-cell cell-${seat}` },
-      el("div", { className: "cell-title" }, `${SEAT_NAMES[seat]} (${who(seat)})`), handDiagram(cards)));
+      el("div", { className: "cell-title" }, seatLabel(view, seat)), handDiagram(cards)));
   }
   return el("section", { className: "wide" }, el("h3", {}, "The hands"), hands);
 }
@@ -183,7 +231,7 @@ function declarerTable(view, entries) {
   const body = el("tbody");
   for (const entry of entries) {
     const tr = el("tr", { "data-chair": String(entry.chair) },
-      el("th", {}, `${chairLabel(view, entry.chair)} (${entry.seat})`));
+      el("th", {}, chairSeatLabel(view, entry.chair)));
     for (const denom of DENOMS) {
       const key = denom === "N" ? "NT" : denom;
       tr.append(el("td", { "data-strain": key }, fmtPoints(entry.tricks[key])));
@@ -197,7 +245,7 @@ function declarerTable(view, entries) {
 function perChair(view, title, entries, testid, caption) {
   const list = el("table", { className: "per-seat", "data-testid": testid });
   for (const entry of entries) {
-    list.append(el("tr", { "data-chair": String(entry.chair) }, el("th", {}, chairLabel(view, entry.chair)),
+    list.append(el("tr", { "data-chair": String(entry.chair) }, el("th", {}, chairSeatLabel(view, entry.chair)),
       el("td", {}, entry.text)));
   }
   return el("section", {}, el("h3", {}, title), caption ? el("p", { className: "muted caption" }, caption) : null, list);
@@ -220,7 +268,7 @@ export function renderAnalysis(box, view) {
   const best = analysis.best_contract;
   if (best) {
     const p = el("p", { className: "best", "data-testid": "best-contract" }, "Best contract: ",
-      callFragment(best.contract), ` by ${chairLabel(view, best.declarer_chair)} (${best.declarer}),`
+      callFragment(best.contract), ` by ${chairSeatLabel(view, best.declarer_chair)},`
       + ` ${tricksWord(best.tricks)}, scoring ${best.score}`);
     box.append(el("section", { className: "wide" }, p));
   } else if (analysis.declarer_tricks) {
@@ -234,7 +282,29 @@ export function renderAnalysis(box, view) {
     box.append(perChair(view, "No-Trump call rule (own hand)", analysis.nt_calls, "nt-calls",
       "The seed paper's rule for bidding no-trumps on one's own hand."));
   }
-  if (analysis.pending) box.append(el("p", { className: "muted wide", "data-testid": "analysis-pending" }, "Computing the double-dummy analysis…"));
-  for (const note of analysis.notes || []) box.append(el("p", { className: "muted wide" }, note));
+  if (analysis.pending) {
+    box.append(el("p", { className: "muted wide analysis-status", "data-testid": "analysis-pending" },
+      "Computing the double-dummy analysis…"));
+  } else for (const note of analysis.notes || []) box.append(el("p", { className: "muted wide" }, note));
+  if (!analysis.pending && analysis.declarer_tricks) box.append(glossary());
   if (!box.childElementCount) box.append(el("p", { className: "muted" }, "No analysis for this deal."));
+}
+
+const GLOSSARY = [
+  ["Double dummy", "The tricks a side takes when every player sees all four hands and plays perfectly: a fixed"
+    + " yardstick of what the cards allow, not what people find at the table."],
+  ["Best contract", "The highest-scoring contract, undoubled, that would make: read from the double-dummy table,"
+    + " bid exactly to the tricks it takes."],
+  ["Capture count", "The seed paper's counting rule for a no-trump hand: how many cards the player and the widow"
+    + " capture (win) in no-trumps. A quick count, not double-dummy tricks; 0 when its conditions fail."],
+  ["No-Trump call rule", "The seed paper's rule for bidding no-trumps on one's own hand: enough top cards"
+    + " (condition A) and no suit too short for the top cards it misses (condition B), up to the level it allows."],
+  ["Widow", "The fourth hand: face down in the auction, then the declarer's dummy, moved opposite the declarer."],
+];
+
+/** The research words of the analysis, explained. */
+function glossary() {
+  const list = el("dl", { className: "glossary" });
+  for (const [term, words] of GLOSSARY) list.append(el("dt", {}, term), el("dd", {}, words));
+  return el("section", { className: "wide" }, el("h3", {}, "The words"), list);
 }

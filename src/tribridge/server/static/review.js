@@ -155,16 +155,35 @@ export function openReview(review, nameOf) {
       + `, ${tricksWord(review.declarer_tricks)}`);
   } else contract.append("Passed out");
   $("review-auction").replaceChildren(renderAuction(review, nameOf));
+  if ((review.undone || []).length) {
+    const note = el("p", { className: "muted", "data-testid": "review-undone" }, "Taken back by consent: ");
+    review.undone.forEach((u, i) => {
+      const a = u.action || {};
+      note.append(i ? "; " : "", `${nameOf(u.chair, "")}: `, a.type === "call" ? callFragment(a.call) : cardText(a.card));
+    });
+    $("review-auction").append(note);
+  }
   $("review-play").replaceChildren(renderPlayList(review));
+  if ($("review").hidden) history.pushState({ review: review.deal_no }, "", location.href); // Back closes it
   $("review").hidden = false;
   show(0);
   $("review-next").focus();
 }
 
-/** Close the review. */
+/** Close the review (stepping back over the history entry its opening added). */
 export function closeReview() {
+  const opened = !$("review").hidden && history.state && history.state.review !== undefined;
   current = null;
   $("review").hidden = true;
+  if (opened) history.back();
+}
+
+/** The browser's Back: close an open review and stay at the table; true when it did. */
+export function reviewBack() {
+  if ($("review").hidden) return false;
+  current = null;
+  $("review").hidden = true;
+  return true;
 }
 
 /** Whether the review is open (it takes the arrow keys). */

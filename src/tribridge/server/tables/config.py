@@ -42,6 +42,13 @@ def _chairs(chairs_in: Any) -> list[dict[str, Any]]:
     return chairs
 
 
+def _flag(value: Any, field: str) -> bool:
+    """A yes/no field of the request."""
+    if not isinstance(value, bool):
+        raise InvalidInput(field, f"expected true or false, got {value!r}"[:200])
+    return value
+
+
 def chosen_deal_source(seed: Any, deals: Any) -> dict[str, Any] | None:
     """``{"seed": n}`` or ``{"pbn": [...]}`` from the request, or None when neither is given."""
     if seed is not None and deals is not None:
@@ -102,5 +109,7 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
         "scheme": scheme,
         "deals": source,
         "options": {"ranking": parsed.ranking, "dealer_must_bid": parsed.dealer_must_bid},
+        "next_consent": True,  # the next deal starts once every person at the table asked for it
+        "hints": _flag(body.get("hints", True), "hints"),
     }
     return config, take

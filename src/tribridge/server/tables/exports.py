@@ -3,7 +3,8 @@
 ``GET /api/tables/{id}/history?offset=&limit=`` pages the score sheet's deals (a view carries only the
 newest, ``views.VIEW_DEALS``). ``export.json``, ``export.pbn`` and ``export.lin`` are built on a worker thread (never on
 the event loop), kept per table version (a second export of an unchanged table costs nothing), and
-limited per client (``TableLimits.exports_per_minute_per_client``, 429 past it).
+limited per client (``TableLimits.exports_per_minute_per_client``, 429 past it); ``?deal=N`` exports
+one finished deal.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from fastapi.responses import Response
 from tribridge.errors import InvalidInput
 from tribridge.rules.game import DealRecord
 from tribridge.rules.lin import history_to_lin
-from tribridge.server.errors import TooMany
+from tribridge.server.errors import NotFound, TooMany
 from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.routes import client_of, seated
@@ -49,6 +50,16 @@ def export_pbn_text(table_id: str, history: list[dict[str, Any]]) -> str:
     )
 
 
+def finished_deals(table: Table, deal: int | None) -> list[dict[str, Any]]:
+    """A copy of the table's finished deals' records, or of deal number ``deal``'s alone (404 when not finished)."""
+    if deal is None:
+        return list(table.history)
+    chosen = [r for r in table.history if r["deal_no"] == deal]
+    if not chosen:
+        raise NotFound(f"deal {deal} of table {table.table_id} is not finished")
+    return chosen
+
+
 class ExportCache:
     """Exports built off the event loop, kept per table version, and the per-client export rate."""
 
@@ -65,14 +76,14 @@ class ExportCache:
             )
         self.rate.add(client)
 
-    async def text(self, table: Table, kind: str) -> str:
-        """The ``kind`` ("json", "pbn" or "lin") export of ``table`` at its current version."""
-        key, version = (table.table_id, kind), table.version
+    async def text(self, table: Table, kind: str, deal: int | None = None) -> str:
+        """The ``kind`` ("json", "pbn" or "lin") export of ``table`` at its current version (one deal's, given)."""
+        key, version = (table.table_id, f"{kind}:{deal}"), table.version
         kept = self.kept.get(key)
         if kept is not None and kept[0] == version:
             self.kept.move_to_end(key)
             return kept[1]
-        history = list(table.history)  # a snapshot: the thread never reads the live table
+        history = finished_deals(table, deal)  # a snapshot: the thread never reads the live table
         if kind == "json":
             sheet = score_sheet(table)
             text = await asyncio.to_thread(export_json_text, table.table_id, table.scheme, table.chairs, history, sheet)
@@ -90,12 +101,16 @@ def _export_route(kind: str, media_type: str, doc: str) -> None:
     """Register ``GET /api/tables/{id}/export.<kind>``: any chair's token, the per-client rate, the kept text."""
 
     async def export(
-        manager: Manager, request: Request, table_id: str, authorization: str | None = Header(default=None)
+        manager: Manager,
+        request: Request,
+        table_id: str,
+        deal: int | None = None,
+        authorization: str | None = Header(default=None),
     ) -> Response:
         table, _chair = seated(manager, table_id, authorization)
         cache: ExportCache = request.app.state.exports
         cache.check_rate(client_of(request), manager.limits.exports_per_minute_per_client)
-        return Response(await cache.text(table, kind), media_type=media_type)
+        return Response(await cache.text(table, kind, deal), media_type=media_type)
 
     export.__doc__ = doc
     router.add_api_route(f"/api/tables/{{table_id}}/export.{kind}", export, methods=["GET"], name=f"export_{kind}")

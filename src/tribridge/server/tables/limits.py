@@ -146,7 +146,7 @@ def check_name(value: Any, field: str) -> str:
     except UnicodeEncodeError:
         raise InvalidInput(field, "a name must be valid Unicode text (it holds a lone surrogate)") from None
     if not 1 <= len(name) <= MAX_NAME_LENGTH:
-        raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters, got {len(name)}")
+        raise InvalidInput(field, f"expected 1 to {MAX_NAME_LENGTH} characters (code points), got {len(name)}")
     categories = [unicodedata.category(ch) for ch in name]
     if any(cat in ("Cc", "Cf", "Cs", "Co", "Cn") for cat in categories):
         raise InvalidInput(field, "a name may not hold control, format or unassigned characters")

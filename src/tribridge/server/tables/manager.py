@@ -19,7 +19,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -147,14 +147,14 @@ class TableManager:
         """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
         if self.store is None or not self.store.shared:
             return False
-        before = table.version
+        before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
         for _seq, chair, action in self.store.actions_since(table.table_id, table.log_len):
             table.install(table.prepare(chair, action))
         if seats:
             taken = self.store.seats(table.table_id)
             table.token_hashes.update(taken.token_hashes)
             table.taken_names.update(taken.names)
-        return table.version != before
+        return (table.version, table.log_len) != before
 
     def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
@@ -333,7 +333,10 @@ class TableManager:
             raise Forbidden(f"chair {chair} is a bot: a watcher's token cannot act")
         if expect_version is not None and (not isinstance(expect_version, int) or isinstance(expect_version, bool)):
             raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
-        clean: dict[str, Any] = {k: action[k] for k in ("type", "call", "card", "tricks") if k in action}
+        if not by_bot:
+            action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
+        keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
+        clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
         async with table.lock:
             for _attempt in range(ACT_ATTEMPTS):
                 self.refresh(table)
@@ -367,15 +370,18 @@ class TableManager:
         for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
-    def subscribe(self, table: Table, chair: int, websocket: Any) -> Subscriber:
-        """Register a WebSocket for a chair's views (``TooMany`` past the per-table limit); starts its writer."""
+    def subscribe(
+        self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
+    ) -> Subscriber:
+        """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
         sockets = len(self.watchers(table.table_id))
         if self.peers is not None:  # the sockets of every process, as last reported (this one's now)
             self.peers.report()
             sockets = self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds)
         if sockets >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
-        sub = Subscriber(websocket, chair, lambda: json.dumps(view_for(table, chair)), self.limits.send_timeout)
+        build = render or (lambda: view_for(table, chair))
+        sub = Subscriber(websocket, chair, lambda: json.dumps(build()), self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         if self.peers is not None:
@@ -400,6 +406,8 @@ class TableManager:
     def bot_chair_due(self, table: Table) -> tuple[bool, int | None]:
         """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
         state = table.current()
+        if table.undo_request is not None:
+            return False, None  # the bots wait for the people's answer to an undo
         if state.claim is not None:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]

@@ -178,4 +178,5 @@ async def deal_review(
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")
     review = named_review(await review_on_pool(entry["record"]), entry.get("chair_seats"), entry.get("players"))
     review["deal_no"] = number
+    review["undone"] = entry.get("undone", [])  # calls and cards taken back by consent (chair, action, at)
     return review

@@ -17,11 +17,15 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.bots import bot_names
+from tribridge.server.tables.chat import check_talk_rate
 from tribridge.server.tables.deps import Manager
+from tribridge.server.tables.hints import hint_for
 from tribridge.server.tables.limits import check_name
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.spectators import spectator_view
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, visible_cards
+from tribridge.server.tables.words import bot_descriptions, scheme_descriptions
 
 __all__ = ["client_of", "router", "seated", "token_from"]
 
@@ -66,7 +70,22 @@ def table_info(table: Table) -> dict[str, Any]:
         "phase": state.phase,
         "version": table.version,
         "totals": score_sheet(table)["totals"],
+        "waiting_for": waiting_for(table),
     }
+
+
+def waiting_for(table: Table) -> list[int]:
+    """The chairs the table waits for (public): the one on turn, those to answer a claim, people not ready for the next deal."""
+    state = table.current()
+    chairs: list[int | None]
+    if state.claim is not None:
+        chairs = [table.chair_of_player(p) for p in state.awaiting]
+    elif state.phase == "done":
+        waiting = table.people - table.next_ready if table.config.get("next_consent") else table.people
+        chairs = list(sorted(waiting))
+    else:
+        chairs = [table.chair_of_player(state.turn)]
+    return [c for c in chairs if c is not None]
 
 
 router = APIRouter()
@@ -80,8 +99,13 @@ def seated(manager: TableManager, table_id: str, authorization: str | None) -> t
 
 @router.get("/api/bots")
 async def list_bots() -> dict[str, Any]:
-    """Bot names and scoring schemes for the lobby."""
-    return {"bots": bot_names(), "schemes": scheme_names()}
+    """Bot names and scoring schemes for the lobby, each with its description."""
+    return {
+        "bots": bot_names(),
+        "schemes": scheme_names(),
+        "bot_descriptions": bot_descriptions(),
+        "scheme_descriptions": scheme_descriptions(),
+    }
 
 
 @router.post("/api/tables")
@@ -142,19 +166,37 @@ async def hand_of(manager: Manager, table_id: str, seat: str, authorization: str
 async def action(
     manager: Manager, table_id: str, request: Request, authorization: str | None = Header(default=None)
 ) -> Any:
-    """Call, play, claim, answer a claim, or next; answers the new view (400 with the reason if illegal)."""
+    """Call, play, claim, answer a claim, next, undo, say or share a view; answers the new view (400 if illegal)."""
     table, chair = seated(manager, table_id, authorization)
     body = await read_json(request)
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object with a 'type'")
+    if body.get("type") == "say":
+        check_talk_rate(table, chair)
     await manager.act(table, chair, body, body.get("version"))
     return view_for(table, chair)
 
 
+@router.post("/api/tables/{table_id}/hint")
+async def hint(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """The hint bot's suggestion for the token's chair on its turn, with the reason (``hints.py``)."""
+    table, chair = seated(manager, table_id, authorization)
+    return await hint_for(table, chair)
+
+
+@router.get("/api/tables/{table_id}/watch")
+async def watch(manager: Manager, table_id: str, chair: int | None = None) -> Any:
+    """A spectator's view (no token): nothing hidden until the deal is over, or a chair's view its player shares."""
+    return spectator_view(manager.get(table_id), chair)
+
+
 @router.websocket("/api/tables/{table_id}/ws")
-async def ws(manager: Manager, websocket: WebSocket, table_id: str) -> None:
-    """Push the chair's view once the first message ``{"token": ...}`` names a chair, and after every change."""
-    await subscribe_socket(manager, websocket, table_id)
+async def ws(
+    manager: Manager, websocket: WebSocket, table_id: str, watch: str | None = None, chair: int | None = None
+) -> None:
+    """Push the chair's view once the first message ``{"token": ...}`` names a chair (a spectator's view with
+    ``?watch=1``, no token), and after every change."""
+    await subscribe_socket(manager, websocket, table_id, chair if watch is not None else -1)
 
 
 async def first_message_token(websocket: WebSocket) -> str | None:
@@ -172,9 +214,10 @@ async def first_message_token(websocket: WebSocket) -> str | None:
     return token if isinstance(token, str) else None
 
 
-async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str) -> None:
-    """Serve one WebSocket: read the token from its first message, subscribe (within the per-table limit), read
-    until it closes. A token in the URL is refused (URLs end up in logs)."""
+async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id: str, follow: int | None = -1) -> None:
+    """Serve one WebSocket: read the token from its first message (``follow`` other than -1: a spectator, no
+    token), subscribe (within the per-table limit), read until it closes. A token in the URL is refused (URLs end
+    up in logs)."""
     table = manager.find(table_id)  # on a shared store, also a table another process created
     if table is None:
         await websocket.close(code=4404)
@@ -184,16 +227,21 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
     if "token" in websocket.query_params:
         await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')
         return
+    spectator = follow != -1
     try:
-        chair = manager.chair_of(table, await first_message_token(websocket))
+        chair = 0 if spectator else manager.chair_of(table, await first_message_token(websocket))
     except Forbidden as exc:
         await websocket.close(code=4403, reason=str(exc)[:120])
         return
+    render = (lambda: spectator_view(table, follow)) if spectator else None
     try:
-        sub = manager.subscribe(table, chair, websocket)
+        sub = manager.subscribe(table, chair, websocket, render)
     except TooMany as exc:
         await websocket.close(code=4429, reason=str(exc)[:120])
         return
+    if spectator:
+        table.spectators += 1
+        manager.notify(table)
     try:
         while not sub.closed:
             message = await websocket.receive()
@@ -206,3 +254,6 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
         pass
     finally:
         await manager.unsubscribe(table, sub)
+        if spectator:
+            table.spectators -= 1
+            manager.notify(table)

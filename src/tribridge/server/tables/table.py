@@ -30,6 +30,9 @@ from tribridge.rules.deal import DealState, options_from
 from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
+from tribridge.server.tables.chat import SIDE_TYPES, TableTalk, prepare_side
+from tribridge.server.tables.prepared import Prepared
+from tribridge.server.tables.undo import UNDO_TYPES, UndoRequest, prepare_undo
 
 __all__ = [
     "ACTION_TYPES",
@@ -42,7 +45,7 @@ __all__ = [
     "score_sheet",
 ]
 
-ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next")
+ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next", *SIDE_TYPES, *UNDO_TYPES)
 
 
 def deal_for(seed: int, deal_no: int) -> Deal:
@@ -78,16 +81,6 @@ def chair_seats(deal_no: int) -> tuple[Seat, Seat, Seat]:
     return seats[0], seats[1], seats[2]
 
 
-@dataclass(frozen=True)
-class Prepared:
-    """A checked action's outcome: the new deal state, its number, and the record if the deal just finished."""
-
-    state: DealState
-    deal_no: int
-    record: dict[str, Any] | None = None
-    claimer: int | None = None  # the chair, when the action is a claim
-
-
 @dataclass
 class Table:
     """A table: configuration, seat-token hashes, names, the current deal, finished deals, analyses, log length."""
@@ -101,6 +94,14 @@ class Table:
     state: DealState | None = None
     history: list[dict[str, Any]] = field(default_factory=list)  # finished deals (records)
     analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
+    last_action: tuple[int | None, str] | None = None  # (chair, action type) of the newest action
+    next_ready: frozenset[int] = frozenset()  # chairs that pressed Next deal on this finished deal
+    spectators: int = 0  # WebSocket watchers without a chair (kept by the manager)
+    side_len: int = 0  # side actions (table talk, watcher permissions) in the log: they leave the version alone
+    deal_actions: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)  # this deal's game actions
+    undone: list[dict[str, Any]] = field(default_factory=list)  # this deal's undos (for its record)
+    undo_request: UndoRequest | None = None
+    talk: TableTalk = field(default_factory=TableTalk)
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
@@ -109,13 +110,18 @@ class Table:
     # --- facts -----------------------------------------------------------------------------------
     @property
     def version(self) -> int:
-        """Grows with every change: actions logged plus seats taken."""
-        return self.log_len + len(self.token_hashes)
+        """Grows with every change of the game: actions logged (not table talk) plus seats taken."""
+        return self.log_len - self.side_len + len(self.token_hashes)
 
     @property
     def scheme(self) -> str:
         """The table's scoring scheme name."""
         return str(self.config["scheme"])
+
+    @property
+    def people(self) -> frozenset[int]:
+        """The chairs played by people."""
+        return frozenset(c for c in range(3) if not self.is_bot(c))
 
     def is_bot(self, chair: int) -> bool:
         """Whether a chair is played by a bot."""
@@ -132,6 +138,11 @@ class Table:
         if spec["kind"] == "bot":
             return f"Bot ({spec['bot']})"
         return self.taken_names.get(chair) or spec.get("name") or f"Player {chair + 1}"
+
+    def named(self, chair: int) -> str:
+        """A chair's name in a sentence: the person's name, or ``the pimc bot``."""
+        spec = self.config["chairs"][chair]
+        return f"the {spec['bot']} bot" if spec["kind"] == "bot" else self.chair_name(chair)
 
     @property
     def chairs(self) -> list[dict[str, Any]]:
@@ -190,11 +201,11 @@ class Table:
             raise InvalidInput("action", "expected a JSON object with a 'type'")
         kind = action.get("type")
         if kind == "next":
-            if state.phase != "done":
-                raise IllegalAction(
-                    "type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done"
-                )
-            return Prepared(self.start_deal(self.deal_no + 1), self.deal_no + 1)
+            return self._prepare_next(state, chair)
+        if kind in SIDE_TYPES:
+            return prepare_side(self, chair, action)
+        if kind in UNDO_TYPES:
+            return prepare_undo(self, chair, kind)
         if kind not in ACTION_TYPES:
             raise InvalidInput(
                 "type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200]
@@ -204,7 +215,35 @@ class Table:
         player = self.player_of(chair)
         new = state.apply(self._action_of(state, chair, kind, action), player)
         record = self.record_of(new, self.deal_no) if new.phase == "done" else None
-        return Prepared(new, self.deal_no, record, chair if kind == "claim" else None)
+        kept = {k: action[k] for k in ("type", "call", "card", "tricks", "explain") if k in action}
+        return Prepared(new, self.deal_no, record, actor=chair, kind=str(kind), action=kept)
+
+    def replay_deal(self, actions: list[tuple[int | None, dict[str, Any]]]) -> DealState:
+        """The current deal's state after ``actions`` from its start (an undo replays the log without one)."""
+        state = self.start_deal(self.deal_no)
+        for chair, action in actions:
+            assert chair is not None
+            state = state.apply(self._action_of(state, chair, str(action["type"]), action), self.player_of(chair))
+        return state
+
+    def call_notes(self) -> list[str | None]:
+        """The explanation of each call of this deal (a bot's, from its decision; None for a person's)."""
+        return [a.get("explain") for _, a in self.deal_actions if a["type"] == "call"]
+
+    def _prepare_next(self, state: DealState, chair: int | None) -> Prepared:
+        """Next deal: at once at a bots' table or an old one; by consent once every person pressed it."""
+        if state.phase != "done":
+            raise IllegalAction(
+                "type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done"
+            )
+        if chair is not None and self.config.get("next_consent"):
+            if chair in self.next_ready:
+                waiting = ", ".join(self.chair_name(c) for c in sorted(self.people - self.next_ready))
+                raise IllegalAction("type", f"you are ready for the next deal already; waiting for {waiting}")
+            ready = self.next_ready | {chair}
+            if not self.people <= ready:
+                return Prepared(state, self.deal_no, actor=chair, kind="next", ready=ready)
+        return Prepared(self.start_deal(self.deal_no + 1), self.deal_no + 1, actor=chair, kind="next")
 
     def _action_of(self, state: DealState, chair: int, kind: str, action: dict[str, Any]) -> Action:
         """The rules' action for a JSON action (its fields type-checked); the turn checked for calls and cards."""
@@ -241,8 +280,21 @@ class Table:
         if prepared.deal_no != self.deal_no:
             self.analysis.clear()  # analyses are kept for the current deal only
             self.claims.clear()
-        if prepared.claimer is not None:
-            self.claims[prepared.claimer] = self.claims.get(prepared.claimer, 0) + 1
+            self.next_ready, self.deal_actions, self.undone = frozenset(), [], []
+        if prepared.ready is not None:
+            self.next_ready = prepared.ready
+        if prepared.counts:
+            self.last_action = (prepared.actor, prepared.kind)
+            if prepared.kind not in UNDO_TYPES:
+                self.undo_request = None  # asked "before the next action": the next action ends it
+        else:
+            self.side_len += 1
+        if prepared.action is not None:
+            self.deal_actions.append((prepared.actor, prepared.action))
+        if prepared.effect is not None:
+            prepared.effect(self)
+        if prepared.kind == "claim" and prepared.actor is not None:
+            self.claims[prepared.actor] = self.claims.get(prepared.actor, 0) + 1
         self.state, self.deal_no = prepared.state, prepared.deal_no
         self.log_len += 1
         if prepared.record is not None:
@@ -253,6 +305,7 @@ class Table:
         """The game record of a finished deal (JSON-ready): the rules engine's record plus table facts."""
         record = DealRecord.from_state(state, self.scheme)
         seats = chair_seats(deal_no)
+        undone = list(self.undone)
         contract = state.contract
         defenders = None
         if contract is not None:
@@ -278,6 +331,7 @@ class Table:
                 "trick_points": int(score.trick_points),
             },
             "record": record.to_json(),
+            "undone": undone,
         }
 
 
@@ -325,26 +379,39 @@ def _score_sheet(table: Table) -> dict[str, Any]:
     deals = []
     rubbers: list[dict[str, Any]] = []
     rubber = Rubber(names, scheme)
+    finished = [0, 0, 0]
     for r in table.history:
-        deals.append(
-            {
-                "deal_no": r["deal_no"],
-                "contract": r["contract"],
-                "declarer_chair": r["declarer_chair"],
-                "declarer_tricks": r["declarer_tricks"],
-                "per_chair": r["scores"]["per_chair"],
-            }
-        )
+        before = rubber.totals()
+        entry = {
+            "deal_no": r["deal_no"],
+            "contract": r["contract"],
+            "declarer_chair": r["declarer_chair"],
+            "declarer_tricks": r["declarer_tricks"],
+            "per_chair": r["scores"]["per_chair"],
+            "bonuses": [],
+            "change": [0, 0, 0],
+        }
+        deals.append(entry)
         if r["contract"] is None:
             continue
         score = DealScore.from_json(r["record"]["score"])
         lho, rho = r["defender_chairs"]
-        rubber.record(str(r["declarer_chair"]), (str(lho), str(rho)), score)
+        events = rubber.record(str(r["declarer_chair"]), (str(lho), str(rho)), score)
+        won = {
+            "game_bonus": (" wins a game", scheme.game_bonus),
+            "rubber_bonus": (" wins the rubber", scheme.rubber_bonus),
+        }
+        entry["bonuses"] = [
+            {"kind": kind, "chair": r["declarer_chair"], "points": points}
+            for kind, (event, points) in won.items()
+            if any(e.endswith(event) for e in events)
+        ]
+        after = rubber.totals()
+        entry["change"] = [after[n] - before[n] for n in names]
         if rubber.is_over:
-            totals = rubber.totals()
-            rubbers.append({"winner_chair": int(str(rubber.winner)), "per_chair": [totals[n] for n in names]})
+            rubbers.append({"winner_chair": int(str(rubber.winner)), "per_chair": [after[n] for n in names]})
+            finished = [finished[i] + after[n] for i, n in enumerate(names)]
             rubber = Rubber(names, scheme)
-    finished = [sum(rb["per_chair"][i] for rb in rubbers) for i in range(3)]
     current = rubber.totals()
     return {
         "deals": deals,

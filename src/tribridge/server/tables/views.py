@@ -14,6 +14,7 @@ from typing import Any
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.server.tables.table import Table, score_sheet
+from tribridge.server.tables.undo import can_undo, undo_json
 
 __all__ = [
     "VIEW_DEALS",
@@ -154,6 +155,14 @@ def score_summary(table: Table) -> dict[str, Any]:
     )
 
 
+def _last_action(table: Table) -> dict[str, Any] | None:
+    """Who did what last (a chair, or None for the table itself, and the action's type): every chair saw it."""
+    if table.last_action is None:
+        return None
+    chair, kind = table.last_action
+    return {"chair": chair, "type": kind}
+
+
 def view_for(table: Table, chair: int) -> dict[str, Any]:
     """The view of ``chair``: its ``SeatView`` as JSON plus the table's public facts; never a hidden card."""
     state = table.current()
@@ -165,8 +174,20 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "deal_no": table.deal_no,
         "chairs": table.chairs,
         "my_chair": chair,
+        "last_action": _last_action(table),
+        "next_ready": sorted(table.next_ready),
+        "next_consent": bool(table.config.get("next_consent")),
+        "watchers": table.spectators,
+        "hints": bool(table.config.get("hints")),
+        "shown_to_watchers": sorted(table.talk.shown_to_watchers),
+        "talk": [{"chair": c, "text": text} for c, text in table.talk.messages],
+        "undo": undo_json(table),
+        "can_undo": can_undo(table, chair),
+        "undone": table.undone,
     }
     view.update(seat_view_json(sv, table.chair_of_player))
+    for entry, note in zip(view["auction"], table.call_notes()):
+        entry["explain"] = note
     view.update({"result": None, "scores": None, "score_sheet": score_summary(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None

@@ -1,0 +1,60 @@
+"""What a bot's call shows, in words: the explanation the auction shows on hover and tap.
+
+The three-player bidders (``bots.bidding``) carry no explanation text, so one is derived from what
+each bidder uses: the paper bidder's No-Trump call rule (a no-trump bid shows a hand that qualifies
+at that level or higher, a pass one that does not qualify for the cheapest no-trump bid), the
+estimate bidder's trick estimate with a guessed widow, the simulation bidder's sampled layouts.
+An explanation states only what the call shows to everyone, never the cards behind it.
+"""
+
+from __future__ import annotations
+
+from tribridge.bots import bot_parts
+from tribridge.rules.auction import Call, Denom
+
+__all__ = ["explain_call"]
+
+STRAIN_WORDS = {Denom.C: "clubs", Denom.D: "diamonds", Denom.H: "hearts", Denom.S: "spades", Denom.NT: "no-trumps"}
+NT_RULE = "the seed paper's No-Trump call rule (enough top cards, and no suit too short for the top cards it misses)"
+
+
+def _paper(call: Call, cheapest_nt: str | None) -> str:
+    if call.kind == "bid":
+        return f"Shows a hand that qualifies for {call.to_pbn()} or higher by {NT_RULE}."
+    if cheapest_nt is not None:
+        return f"Shows a hand that does not qualify for {cheapest_nt} by {NT_RULE}; this bot bids only no-trumps."
+    return "No no-trump bid is left to make, so this bot passes."
+
+
+def _estimate(call: Call) -> str:
+    if call.kind == "bid" and call.denom is not None:
+        return (
+            f"Shows a trick estimate (its hand plus a guessed widow as dummy) of at least {call.level + 6} tricks in "
+            f"{STRAIN_WORDS[Denom(call.denom)]}, the strain that scores best for it."
+        )
+    return "Shows no strain where its trick estimate with a guessed widow reaches the tricks of the cheapest bid."
+
+
+def _simulation(call: Call) -> str:
+    what = {
+        "bid": f"{call.to_pbn()} scored best",
+        "pass": "passing scored best",
+        "double": "doubling scored best: it expects the contract to fail",
+        "redouble": "redoubling scored best: it expects its contract to make",
+    }[call.kind]
+    return (
+        f"Over layouts of the hidden cards that fit the auction so far, each played out to a contract, {what} "
+        "for this bot."
+    )
+
+
+def explain_call(bot_name: str, call: Call, cheapest_nt: Call | None) -> str:
+    """What ``call`` by the bot ``bot_name`` shows (``cheapest_nt``: the cheapest legal no-trump bid before it)."""
+    bidder, _player = bot_parts(bot_name)
+    if bidder == "paper":
+        return _paper(call, None if cheapest_nt is None else cheapest_nt.to_pbn())
+    if bidder == "estimate":
+        return _estimate(call)
+    if bidder == "simulation":
+        return _simulation(call)
+    return "A random legal call: this bot does not look at its hand."
