@@ -44,6 +44,10 @@ NOT_REPLAYED = {
     "whole run (about 5 minutes on two cores)",
     "pimc_defence_caps_12_16.json": "a summary of 200 deals (176 played) with no per-deal rows: replaying "
     "it is the whole run (about 6 minutes on two cores)",
+    "env.json": "speeds (steps a second) of the environment beside DealState: timings, which no replay can "
+    "compare exactly (python -m benchmarks env)",
+    "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
+    "loaded machine (python -m benchmarks server_scale)",
 }
 
 

@@ -29,7 +29,8 @@ def played(tmp_path_factory):
     while view["deal_no"] <= DEALS:
         if view["phase"] == "done":
             sizes[view["deal_no"]] = len(client.get(f"/api/tables/{tid}/state", headers=auth[0]).content)
-            view = client.post(f"/api/tables/{tid}/actions", json={"type": "next"}, headers=auth[0]).json()
+            for chair in (0, 1, 2):  # the next deal starts once every person has pressed Next
+                view = client.post(f"/api/tables/{tid}/actions", json={"type": "next"}, headers=auth[chair]).json()
         else:
             action = {"type": "call", "call": "P"}
             view = client.post(f"/api/tables/{tid}/actions", json=action, headers=auth[view["turn_chair"]]).json()
