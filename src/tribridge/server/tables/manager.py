@@ -258,8 +258,14 @@ class TableManager:
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
-        assert self.store is not None
         config, take = table_config(body)
+        return self.create_configured(config, take, client)
+
+    def create_configured(
+        self, config: dict[str, Any], take: int | None, client: str, name: str | None = None
+    ) -> tuple[Table, str | None]:
+        """Create a table from a checked configuration (``config.py``), within the creation limits; its token."""
+        assert self.store is not None
         self.check_creation_limits(client)
         table_id = secrets.token_urlsafe(8)
         table = Table(table_id, config)
@@ -269,7 +275,7 @@ class TableManager:
         self.creators[table_id] = client
         self.creations.add(client)
         self.creations.add("*")
-        token = self.take_seat(table, take) if take is not None else None
+        token = self.take_seat(table, take, name) if take is not None else None
         if table.all_bots:  # a watcher's token (chair 0's view; it cannot act): the table plays while watched
             token = self._issue_token(table, 0, None)
         self.schedule_work(table)
@@ -401,7 +407,7 @@ class TableManager:
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
         if state.phase == "done":
-            return (table.all_bots and bool(self.watchers(table.table_id))), None
+            return (table.all_bots and not table.boards_over and bool(self.watchers(table.table_id))), None
         chair = table.chair_of_player(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None

@@ -140,6 +140,7 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "deal_no": table.deal_no,
         "chairs": table.chairs,
         "my_chair": chair,
+        "event": table.event_facts(),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
     view.update({"result": None, "scores": None, "score_sheet": score_sheet(table), "analysis": None})

@@ -1,0 +1,86 @@
+"""The JSON answers of the events API: an event's summary, and the event as one asker sees it."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from tribridge.events.results import StandingJson, TravellerJson
+from tribridge.server.events.documents import EventDocument
+from tribridge.server.events.service import EventState
+
+__all__ = ["EntrantView", "EventSummary", "EventView", "MyEntry", "event_summary", "event_view"]
+
+
+class EventSummary(TypedDict):
+    """An event in the list of events: what it is, how many boards and entries, when it closes."""
+
+    event_id: str
+    form: str
+    name: str
+    scheme: str
+    boards: int
+    entries: int
+    closes_at: float
+    open: bool
+
+
+class EntrantView(TypedDict):
+    """An entrant as everyone sees it: its name and how many boards it has finished."""
+
+    name: str
+    boards_played: int
+
+
+class MyEntry(TypedDict):
+    """The asker's own entry: its name, its table and how far it has played."""
+
+    name: str
+    table_id: str
+    boards_played: int
+
+
+class EventView(TypedDict):
+    """``GET /api/events/{id}``: the summary, the entrants, the asker's entry, the standings, visible travellers."""
+
+    event: EventSummary
+    filler: str
+    closed: bool
+    entrants: list[EntrantView]
+    me: MyEntry | None
+    standings: list[StandingJson]
+    final: bool
+    travellers: list[TravellerJson]
+
+
+def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
+    """The list's line for an event."""
+    return {
+        "event_id": document["event_id"],
+        "form": document["form"],
+        "name": document["name"],
+        "scheme": document["scheme"],
+        "boards": len(document["boards"]),
+        "entries": len(document["entries"]),
+        "closes_at": document["closes_at"],
+        "open": is_open,
+    }
+
+
+def event_view(state: EventState) -> EventView:
+    """The event as ``state``'s asker may see it (travellers of the boards it finished, all once closed)."""
+    document = state.document
+    entries = document["entries"]
+    me: MyEntry | None = None
+    if state.me is not None:
+        entry = entries[state.me]
+        me = {"name": entry["name"], "table_id": entry["table_id"], "boards_played": state.played[state.me]}
+    return {
+        "event": event_summary(document, not state.closed),
+        "filler": document["filler"],
+        "closed": state.closed,
+        "entrants": [{"name": e["name"], "boards_played": n} for e, n in zip(entries, state.played)],
+        "me": me,
+        "standings": [s.to_json() for s in state.standings()],
+        "final": state.closed,
+        "travellers": [t.to_json() for t in state.visible()],
+    }
