@@ -12,6 +12,7 @@ import { ApiError, TableConnection } from "./api.js";
 import { forgetSeat, initLobby, showJoin, showLobby, storedTables } from "./lobby.js";
 import { renderAnalysis, renderScoreSheet, renderDealScores, resultText } from "./panels.js";
 import { initReview, openReview } from "./review.js";
+import { renderEventLink } from "./eventlink.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -260,6 +261,7 @@ function render(view) {
   renderTrick(view, mySeat || "S");
   renderAuction(view, act);
   renderResult(view);
+  renderEventLink(view);
   renderScoreSheet($("score-sheet"), view, reviewDeal);
   renderAnalysisBox(view);
   renderKeyHint(view);

@@ -1,0 +1,105 @@
+"""Browser test of the Events page: a daily event played to the end by one person, then by a second one on a
+phone, and both see each other's results in the travellers and the standings."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_helpers import next_deal, play_until_done, watched_page
+
+pytestmark = pytest.mark.browser
+
+BOARDS = 2
+
+
+def play_event_boards(page) -> None:
+    """From the event page: open one's table, play every board, come back to the event by its link."""
+    page.click("[data-testid='play-link']")
+    page.wait_for_selector("#table:not([hidden])")
+    for board in range(1, BOARDS + 1):
+        play_until_done(page)
+        link = page.locator("[data-testid='event-link']")
+        assert link.is_visible()
+        if board < BOARDS:
+            assert f"Board {board} of {BOARDS}" in link.inner_text()
+            next_deal(page)
+    assert "All boards played" in page.inner_text("[data-testid='event-link']")
+    assert not page.locator("#next-deal").is_visible()
+    page.click("[data-testid='event-link']")
+    page.wait_for_selector("#event:not([hidden])")
+
+
+def travellers_by_board(page) -> dict[int, dict[str, int]]:
+    """Each traveller shown: board -> {entrant: score}."""
+    out: dict[int, dict[str, int]] = {}
+    for board in page.locator(".traveller").all():
+        rows = board.locator("tbody tr").all()
+        out[int(board.get_attribute("data-board"))] = {
+            row.get_attribute("data-name"): int(row.locator("[data-testid='score']").inner_text()) for row in rows
+        }
+    return out
+
+
+def standings(page) -> dict[str, float]:
+    """The standings shown: entrant -> percentage."""
+    rows = page.locator("[data-testid='standings'] tbody tr").all()
+    return {row.get_attribute("data-name"): float(row.locator("[data-testid='percent']").inner_text()) for row in rows}
+
+
+def enter_event(page, name: str) -> None:
+    """Type a name and enter the event shown."""
+    page.fill("#entrant-name", name)
+    page.click("#join-button")
+    page.wait_for_selector("[data-testid='play-link']")
+
+
+def test_daily_event_two_people_see_each_other(page, browser, server_url):
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("#events-home:not([hidden])")
+    page.wait_for_selector("#event-filler option[value='random']", state="attached")
+    page.fill("#event-name", "Browser daily")
+    page.fill("#event-boards", str(BOARDS))
+    page.select_option("#event-filler", "random")
+    page.click("#create-event")
+    page.wait_for_selector("#event:not([hidden])")
+    event_url = page.url
+    assert "Browser daily" in page.inner_text("#event-title")
+    enter_event(page, "Ann")
+    assert page.get_attribute("#event", "data-travellers") == "0"
+    play_event_boards(page)
+    page.wait_for_function(f"() => document.getElementById('event').dataset.travellers === '{BOARDS}'")
+    assert set(travellers_by_board(page)) == set(range(1, BOARDS + 1))
+    assert all(set(rows) == {"Ann"} for rows in travellers_by_board(page).values())
+
+    # a second person, on a phone: sees nothing of the boards before playing them
+    errors: list[str] = []
+    phone_context, phone = watched_page(browser, errors, viewport={"width": 390, "height": 844}, has_touch=True)
+    try:
+        phone.goto(event_url)
+        phone.wait_for_selector("#event:not([hidden])")
+        enter_event(phone, "Bob")
+        assert phone.get_attribute("#event", "data-travellers") == "0"
+        assert phone.locator(".traveller").count() == 0 and phone.locator(".hands").count() == 0
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+        play_event_boards(phone)
+        phone.wait_for_function(f"() => document.getElementById('event').dataset.travellers === '{BOARDS}'")
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 390
+        bob_sees = travellers_by_board(phone)
+        bob_standings = standings(phone)
+    finally:
+        phone_context.close()
+    assert not errors, f"JavaScript errors on the phone: {errors}"
+
+    # both results on every board, for both; the standings: two scores per chair, so the percentages add to 100
+    assert all(set(rows) == {"Ann", "Bob"} for rows in bob_sees.values())
+    page.reload()
+    page.wait_for_function(f"() => document.querySelectorAll('.traveller tbody tr').length === {2 * BOARDS}")
+    assert travellers_by_board(page) == bob_sees
+    ann_standings = standings(page)
+    assert ann_standings == bob_standings and set(ann_standings) == {"Ann", "Bob"}
+    # each board's percentage from the two scores shown: 100 for the better, 50 each on a tie
+    for name, other in (("Ann", "Bob"), ("Bob", "Ann")):
+        shown = [rows[name] for rows in bob_sees.values()]
+        against = [rows[other] for rows in bob_sees.values()]
+        expected = sum(100 if a > b else 50 if a == b else 0 for a, b in zip(shown, against)) / BOARDS
+        assert ann_standings[name] == pytest.approx(expected, abs=0.051)
