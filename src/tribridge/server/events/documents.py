@@ -14,6 +14,8 @@ from typing import Any, TypedDict, cast
 from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board, BoardJson, pbn_boards, seeded_boards
 from tribridge.events.event import Form
+from tribridge.events.movement import MAX_PLAYERS, MIN_PLAYERS
+from tribridge.events.run import default_rounds
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
@@ -29,12 +31,13 @@ __all__ = [
     "event_request",
 ]
 
-EVENT_FORMS: tuple[Form, ...] = ("daily",)
-"""The forms the server runs (``individual`` and ``teams`` run with bots only: ``tribridge event run``)."""
+EVENT_FORMS: tuple[Form, ...] = ("daily", "individual")
+"""The forms the server runs (``teams`` runs with bots only: ``tribridge event run``)."""
 FILLER_BOT = "paper+random"
 DEFAULT_HOURS = 24.0
 MAX_HOURS = 24.0 * 14
 MAX_PBN_CHARS = 200_000
+DEFAULT_START_MINUTES = 10.0
 
 
 @dataclass(frozen=True)
@@ -50,11 +53,13 @@ class EventLimits:
 
 
 class EntryJson(TypedDict):
-    """One entrant: its name, its table and when it joined."""
+    """One entrant: its name, its table (daily; "" in the individual form), when it joined, and (individual)
+    the hash of its own token (a daily entrant's token is its table's)."""
 
     name: str
     table_id: str
     joined: float
+    token_hash: str | None
 
 
 class EventDocument(TypedDict):
@@ -71,6 +76,10 @@ class EventDocument(TypedDict):
     boards: list[BoardJson]
     entries: list[EntryJson]
     frozen: dict[str, int] | None  # table id -> boards it had finished when the closed event's results froze
+    players: int  # individual: the places of the movement (0 for daily)
+    rounds: int
+    starts_at: float  # individual: round 1 starts then, or once every place is taken
+    round_tables: list[list[str]]  # individual: each started round's table ids by movement table ("" unplayed)
 
 
 @dataclass(frozen=True)
@@ -83,10 +92,14 @@ class EventRequest:
     filler: str
     boards: tuple[Board, ...]
     hours: float
+    players: int = 0
+    rounds: int = 1
+    start_minutes: float = 0.0
 
 
 def event_request(body: Any, limits: EventLimits) -> EventRequest:
-    """The request of ``{"form", "name", "boards": N | "pbn": text, "scheme", "filler"?, "closes_in_hours"?}``."""
+    """The request of ``{"form", "name", "boards": N | "pbn": text, "scheme", "filler"?, "closes_in_hours"?}``,
+    with ``"players"``, ``"rounds"?`` and ``"starts_in_minutes"?`` for the individual form."""
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object")
     form = body.get("form", "daily")
@@ -102,7 +115,29 @@ def event_request(body: Any, limits: EventLimits) -> EventRequest:
     hours = body.get("closes_in_hours", DEFAULT_HOURS)
     if not isinstance(hours, (int, float)) or isinstance(hours, bool) or not 0 < hours <= MAX_HOURS:
         raise InvalidInput("closes_in_hours", f"expected a number of hours above 0, at most {MAX_HOURS:g}")
-    return EventRequest(cast(Form, form), name, scheme, filler, _boards(body, limits.max_boards), float(hours))
+    boards = _boards(body, limits.max_boards)
+    if form == "daily":
+        return EventRequest("daily", name, scheme, filler, boards, float(hours))
+    players, rounds, minutes = _individual(body, len(boards))
+    if minutes >= hours * 60:
+        raise InvalidInput("starts_in_minutes", "the event must start before it closes")
+    return EventRequest(cast(Form, form), name, scheme, filler, boards, float(hours), players, rounds, minutes)
+
+
+def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
+    """(players, rounds, minutes to the start) of an individual event's request."""
+    players = body.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidInput("players", f"expected {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    rounds = body.get("rounds")
+    if rounds is None:
+        rounds = default_rounds(players, boards)
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= boards:
+        raise InvalidInput("rounds", f"expected 1 to {boards} rounds (one board a round at least)")
+    minutes = body.get("starts_in_minutes", DEFAULT_START_MINUTES)
+    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0 <= minutes <= 24 * 60:
+        raise InvalidInput("starts_in_minutes", "expected 0 to 1440 minutes")
+    return players, rounds, float(minutes)
 
 
 def _boards(body: dict[str, Any], most: int) -> tuple[Board, ...]:

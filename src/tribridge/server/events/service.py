@@ -1,6 +1,8 @@
 """``EventService``: events in the game store, entries as tables of the ``TableManager``, what each asker may see.
 
-An entrant is known by the token of its table's chair 0 (the same tokens as every table). While the event is
+A daily entrant is known by the token of its table's chair 0 (the same tokens as every table); an entrant of
+the individual form by a token of its own, from which its chair's token at each round's table is derived
+(``individual``). While the event is
 open an entrant sees the travellers of the boards it has finished, and nobody else sees any; once the event
 has closed (``closes_at`` passed) its results are frozen at the first look (each table counts the boards it had
 finished then) and everything is public. Changes to an event's document are made under a store lease, so
@@ -22,8 +24,9 @@ from tribridge.events.event import EventResult
 from tribridge.events.results import Entrant, Standing, Traveller
 from tribridge.events.scoring import individual_standings
 from tribridge.server.errors import Conflict, NotFound, TooMany
-from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, event_request
-from tribridge.server.events.travellers import PERSON, finished_boards, running_standings, travellers_of
+from tribridge.server.events import individual
+from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
+from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, running_standings, travellers_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
 from tribridge.server.tables.manager import TableManager
@@ -48,6 +51,7 @@ class EventState:
     document: EventDocument
     closed: bool
     me: int | None  # the asker's entry (index), None for a stranger
+    my_table: tuple[str, str] | None  # the asker's current table and its token there (individual form)
     boards: tuple[Board, ...]
     entrants: tuple[Entrant, ...]
     travellers: tuple[Traveller, ...]  # every board, with every result that counts
@@ -72,7 +76,14 @@ class EventState:
         shown = self.visible()
         standings = individual_standings(shown, self.entrants) if self.closed else self.standings()
         return EventResult(
-            doc["form"], doc["scheme"], None, doc["filler"], 1, self.entrants, tuple(shown), tuple(standings)
+            doc["form"],
+            doc["scheme"],
+            None,
+            doc["filler"],
+            doc["rounds"],
+            self.entrants,
+            tuple(shown),
+            tuple(standings),
         )
 
 
@@ -137,7 +148,7 @@ class EventService:
     # --- creating and joining ---------------------------------------------------------------------
     def create(self, body: object, client: str) -> EventDocument:
         """A new event from a ``POST /api/events`` body, within the limits (429 past them)."""
-        request = event_request(body, self.limits)
+        request: EventRequest = event_request(body, self.limits)
         self._check_creation_limits(client)
         now = self.clock()
         document: EventDocument = {
@@ -152,6 +163,10 @@ class EventService:
             "boards": [b.to_json() for b in request.boards],
             "entries": [],
             "frozen": None,
+            "players": request.players,
+            "rounds": request.rounds,
+            "starts_at": now + request.start_minutes * 60.0,
+            "round_tables": [],
         }
         self._save(document)
         self.creations.add(client)
@@ -159,6 +174,7 @@ class EventService:
         return document
 
     def _check_creation_limits(self, client: str) -> None:
+        """Raise ``TooMany`` past the open events or the creations per minute (the client's or everyone's)."""
         lim = self.limits
         open_events = [d for d in self.documents() if self.is_open(d)]
         if sum(1 for d in open_events if d["creator"] == client) >= lim.open_events_per_client:
@@ -178,7 +194,7 @@ class EventService:
             )
 
     def join(self, event_id: str, body: object, client: str) -> tuple[EventDocument, EntryJson, str]:
-        """Enter an open event: a table of the entrant's own with two filler bots; (event, entry, token)."""
+        """Enter an open event: (event, entry, token); daily: a table of the entrant's own with two filler bots."""
         if not isinstance(body, dict):
             raise InvalidInput("body", "expected a JSON object with a 'name'")
         name = check_name(body.get("name"), "name")
@@ -186,39 +202,110 @@ class EventService:
             raise InvalidInput("name", "names starting with 'filler' belong to the bots")
         with self._locked(event_id):
             document = self.load(event_id)
-            if not self.is_open(document):
-                raise Conflict("the event has closed")
-            if any(e["name"].lower() == name.lower() for e in document["entries"]):
-                raise Conflict(f"an entrant called {name!r} is already in this event")
-            if len(document["entries"]) >= self.limits.max_entries:
-                raise TooMany(f"the event is full ({self.limits.max_entries} entries)", 3600)
-            boards = [Board.from_json(b) for b in document["boards"]]
-            filler = {"kind": "bot", "bot": document["filler"]}
-            chairs = [{"kind": "human", "name": name}, dict(filler), dict(filler)]
-            config = event_table_config(
-                event_id, boards, [entrant_chair(b) for b in boards], chairs, document["scheme"]
-            )
-            table, token = self.manager.create_configured(config, 0, client, name)
-            assert token is not None
-            entry: EntryJson = {"name": name, "table_id": table.table_id, "joined": self.clock()}
+            self._check_entry(document, name)
+            if document["form"] == "daily":
+                table_id, token = self._daily_table(document, name, client)
+                hashed = None
+            else:
+                table_id, token = "", secrets.token_urlsafe(24)
+                hashed = token_hash(token)
+            entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
             document["entries"].append(entry)
+            if individual.round_due(document, self.manager, self.clock()):
+                individual.start_round(document, self.manager)
             self._save(document)
         return document, entry, token
 
+    def _check_entry(self, document: EventDocument, name: str) -> None:
+        """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free."""
+        if not self.is_open(document):
+            raise Conflict("the event has closed")
+        if document["form"] == "individual" and document["round_tables"]:
+            raise Conflict("the event has started: entries are closed")
+        if any(e["name"].lower() == name.lower() for e in document["entries"]):
+            raise Conflict(f"an entrant called {name!r} is already in this event")
+        most = document["players"] if document["form"] == "individual" else self.limits.max_entries
+        if len(document["entries"]) >= most:
+            raise Conflict(f"the event is full ({most} entries)")
+
+    def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
+        """A daily entrant's table (chair 0 the entrant, two filler bots): its id and chair 0's token."""
+        boards = [Board.from_json(b) for b in document["boards"]]
+        filler = {"kind": "bot", "bot": document["filler"]}
+        chairs = [{"kind": "human", "name": name}, dict(filler), dict(filler)]
+        config = event_table_config(
+            document["event_id"], boards, [entrant_chair(b) for b in boards], chairs, document["scheme"]
+        )
+        table, token = self.manager.create_configured(config, 0, client, name)
+        assert token is not None
+        return table.table_id, token
+
     # --- what an asker sees -----------------------------------------------------------------------
     def state(self, event_id: str, token: str | None) -> EventState:
-        """The event as the holder of ``token`` (an entrant's, or None) may see it now."""
-        document = self._frozen_if_closed(self.load(event_id))
-        frozen = document["frozen"]
-        tables = [self.manager.get(e["table_id"]) for e in document["entries"]]
-        counted = [finished_boards(t, None if frozen is None else frozen.get(t.table_id, 0)) for t in tables]
+        """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
+        document = self._frozen_if_closed(self._advanced(self.load(event_id)))
+        tables = self._tables(document)
         hashed = None if token is None else token_hash(token)
-        me = next((i for i, t in enumerate(tables) if hashed is not None and t.token_hashes.get(0) == hashed), None)
+        me = None if hashed is None else self._entrant_of(document, tables, hashed)
         boards = tuple(Board.from_json(b) for b in document["boards"])
-        names = [e["name"] for e in document["entries"]]
-        travellers = travellers_of(boards, list(zip(names, tables, counted)))
-        entrants = tuple(Entrant(n, PERSON) for n in names)
-        return EventState(document, frozen is not None, me, boards, entrants, tuple(travellers), tuple(counted))
+        travellers = tuple(travellers_of(boards, tables))
+        entrants = tuple(Entrant(e["name"], PERSON) for e in document["entries"])
+        played = tuple(boards_played(travellers, e.name) for e in entrants)
+        my_table = None
+        if me is not None and token is not None and document["form"] == "individual":
+            my_table = self._seat_person(document, me, token)
+        return EventState(document, document["frozen"] is not None, me, my_table, boards, entrants, travellers, played)
+
+    def _tables(self, document: EventDocument) -> list[PlayedTable]:
+        """The event's tables with their people and boards, counting what the freeze allows."""
+        if document["form"] == "individual":
+            return individual.tables_of(document, self.manager)
+        frozen, out = document["frozen"], []
+        every = tuple(range(len(document["boards"])))
+        for number, entry in enumerate(document["entries"], 1):
+            table = self.manager.get(entry["table_id"])
+            done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
+            people = (entry["name"], "filler 1", "filler 2")
+            out.append(PlayedTable(1, number, people, every, table, done))
+        return out
+
+    def _entrant_of(self, document: EventDocument, tables: list[PlayedTable], hashed: str) -> int | None:
+        """The entry whose token hashes to ``hashed`` (a daily entrant's table token, or its own)."""
+        for i, entry in enumerate(document["entries"]):
+            if entry["token_hash"] is not None and secrets.compare_digest(entry["token_hash"], hashed):
+                return i
+        if document["form"] == "daily":
+            for i, table in enumerate(tables):
+                if secrets.compare_digest(table.table.token_hashes.get(0, ""), hashed):
+                    return i
+        return None
+
+    def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
+        """(table id, token) of a person at its table of the current round, its chair taken on the first ask."""
+        seat = individual.person_table(document, person)
+        if seat is None or not seat[0]:
+            return None
+        table_id, chair = seat
+        derived = individual.table_token(token, table_id, chair)
+        table = self.manager.get(table_id)
+        if chair not in table.token_hashes:
+            try:
+                self.manager.take_seat(table, chair, document["entries"][person]["name"], derived)
+            except Conflict:  # another request of the same person took it a moment ago
+                pass
+            self.manager.notify(table)
+        return table_id, derived
+
+    def _advanced(self, document: EventDocument) -> EventDocument:
+        """The document after starting the rounds that are due (individual form)."""
+        if document["form"] != "individual" or not individual.round_due(document, self.manager, self.clock()):
+            return document
+        with self._locked(document["event_id"]):
+            document = self.load(document["event_id"])
+            while individual.round_due(document, self.manager, self.clock()):
+                individual.start_round(document, self.manager)
+            self._save(document)
+        return document
 
     def _frozen_if_closed(self, document: EventDocument) -> EventDocument:
         """A closed event's document with its results frozen (done once, at the first look after the close)."""
@@ -227,7 +314,7 @@ class EventService:
         with self._locked(document["event_id"]):
             document = self.load(document["event_id"])
             if document["frozen"] is None:
-                tables = [self.manager.get(e["table_id"]) for e in document["entries"]]
-                document["frozen"] = {t.table_id: finished_boards(t) for t in tables}
+                tables = self._tables(document)
+                document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 self._save(document)
         return document

@@ -12,7 +12,8 @@ __all__ = ["EntrantView", "EventSummary", "EventView", "MyEntry", "event_summary
 
 
 class EventSummary(TypedDict):
-    """An event in the list of events: what it is, how many boards and entries, when it closes."""
+    """An event in the list of events: what it is, how many boards and entries, when it closes; for the
+    individual form its places, rounds, when round 1 starts and how many rounds have started."""
 
     event_id: str
     form: str
@@ -22,6 +23,10 @@ class EventSummary(TypedDict):
     entries: int
     closes_at: float
     open: bool
+    players: int
+    rounds: int
+    starts_at: float
+    rounds_started: int
 
 
 class EntrantView(TypedDict):
@@ -32,10 +37,12 @@ class EntrantView(TypedDict):
 
 
 class MyEntry(TypedDict):
-    """The asker's own entry: its name, its table and how far it has played."""
+    """The asker's own entry: its name, its table now (None between rounds) and how far it has played;
+    ``table_token`` is its chair's token at that table in the individual form (a daily entrant holds it)."""
 
     name: str
-    table_id: str
+    table_id: str | None
+    table_token: str | None
     boards_played: int
 
 
@@ -63,6 +70,10 @@ def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
         "entries": len(document["entries"]),
         "closes_at": document["closes_at"],
         "open": is_open,
+        "players": document["players"],
+        "rounds": document["rounds"],
+        "starts_at": document["starts_at"],
+        "rounds_started": len(document["round_tables"]),
     }
 
 
@@ -73,7 +84,13 @@ def event_view(state: EventState) -> EventView:
     me: MyEntry | None = None
     if state.me is not None:
         entry = entries[state.me]
-        me = {"name": entry["name"], "table_id": entry["table_id"], "boards_played": state.played[state.me]}
+        table_id, table_token = state.my_table if state.my_table is not None else (entry["table_id"] or None, None)
+        me = {
+            "name": entry["name"],
+            "table_id": table_id,
+            "table_token": table_token,
+            "boards_played": state.played[state.me],
+        }
     return {
         "event": event_summary(document, not state.closed),
         "filler": document["filler"],

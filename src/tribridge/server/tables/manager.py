@@ -290,8 +290,8 @@ class TableManager:
         self.refresh(table)
         return table
 
-    def take_seat(self, table: Table, chair: int, name: str | None = None) -> str:
-        """Give a free human chair a new token (committed before it is returned) and the player's name."""
+    def take_seat(self, table: Table, chair: int, name: str | None = None, token: str | None = None) -> str:
+        """Give a free human chair a new token (or ``token``; committed before it is returned) and the player's name."""
         assert self.store is not None
         if not 0 <= chair <= 2:
             raise InvalidInput("chair", "expected 0, 1 or 2")
@@ -300,11 +300,11 @@ class TableManager:
         self.refresh(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
-        return self._issue_token(table, chair, name)
+        return self._issue_token(table, chair, name, token)
 
-    def _issue_token(self, table: Table, chair: int, name: str | None) -> str:
+    def _issue_token(self, table: Table, chair: int, name: str | None, token: str | None = None) -> str:
         assert self.store is not None
-        token = secrets.token_urlsafe(24)
+        token = token or secrets.token_urlsafe(24)
         if not self.store.set_token(table.table_id, chair, token, name):
             raise Conflict(f"chair {chair} is already taken")
         table.token_hashes[chair] = token_hash(token)
