@@ -40,5 +40,5 @@ def test_event_curl_examples_print_what_they_say(db_url):
     printed = run.stdout.splitlines()
     assert len(printed) == len(shown), (printed, shown)
     for got, expected in zip(printed, shown):
-        pattern = re.escape(expected).replace(r"\.\.\.", "[^\"]+")
+        pattern = re.escape(expected).replace(r"\.\.\.", '[^"]+')
         assert re.fullmatch(pattern, got), (got, expected)

@@ -135,8 +135,8 @@ def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= boards:
         raise InvalidInput("rounds", f"expected 1 to {boards} rounds (one board a round at least)")
     minutes = body.get("starts_in_minutes", DEFAULT_START_MINUTES)
-    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0 <= minutes <= 24 * 60:
-        raise InvalidInput("starts_in_minutes", "expected 0 to 1440 minutes")
+    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0 < minutes <= 24 * 60:
+        raise InvalidInput("starts_in_minutes", "expected more than 0 and at most 1440 minutes")
     return players, rounds, float(minutes)
 
 

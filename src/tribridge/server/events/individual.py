@@ -45,7 +45,12 @@ def _people(document: EventDocument, movement: IndividualMovement, table: Sequen
 def round_due(document: EventDocument, manager: TableManager, now: float) -> bool:
     """Whether the next round should start now (never after the last round or once the results froze)."""
     started = len(document["round_tables"])
-    if document["form"] != "individual" or started >= document["rounds"] or document["frozen"] is not None or not document["entries"]:
+    if (
+        document["form"] != "individual"
+        or started >= document["rounds"]
+        or document["frozen"] is not None
+        or not document["entries"]
+    ):
         return False
     if started == 0:
         return len(document["entries"]) >= document["players"] or now >= document["starts_at"]

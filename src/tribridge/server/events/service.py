@@ -220,7 +220,8 @@ class EventService:
         """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free."""
         if not self.is_open(document):
             raise Conflict("the event has closed")
-        if document["form"] == "individual" and document["round_tables"]:
+        started = document["round_tables"] or self.clock() >= document["starts_at"]
+        if document["form"] == "individual" and started:
             raise Conflict("the event has started: entries are closed")
         if any(e["name"].lower() == name.lower() for e in document["entries"]):
             raise Conflict(f"an entrant called {name!r} is already in this event")
@@ -294,6 +295,7 @@ class EventService:
             except Conflict:  # another request of the same person took it a moment ago
                 pass
             self.manager.notify(table)
+            self.manager.schedule_work(table)  # a bot's turn planned before the seat was taken starts again
         return table_id, derived
 
     def _advanced(self, document: EventDocument) -> EventDocument:
