@@ -7,8 +7,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from live_server import start_server
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "events.md"
