@@ -3,6 +3,7 @@ phone, and both see each other's results in the travellers and the standings."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from browser_helpers import next_deal, play_until_done, watched_page
@@ -23,7 +24,7 @@ def play_event_boards(page) -> None:
         if board < BOARDS:
             assert f"Board {board} of {BOARDS}" in link.inner_text()
             next_deal(page)
-    assert "All boards played" in page.inner_text("[data-testid='event-link']")
+    assert "boards are all played" in page.inner_text("[data-testid='event-link']")
     assert not page.locator("#next-deal").is_visible()
     page.click("[data-testid='event-link']")
     page.wait_for_selector("#event:not([hidden])")
@@ -103,3 +104,33 @@ def test_daily_event_two_people_see_each_other(page, browser, server_url):
         against = [rows[other] for rows in bob_sees.values()]
         expected = sum(100 if a > b else 50 if a == b else 0 for a, b in zip(shown, against)) / BOARDS
         assert ann_standings[name] == pytest.approx(expected, abs=0.051)
+
+
+def test_individual_event_waits_for_its_places_then_seats_the_person(page, server_url):
+    """An individual event started from the page: the entrant waits until every place is taken, then the page
+    links to the table of round 1, where the entrant holds the chair the movement gives."""
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("#event-filler option[value='random']", state="attached")
+    page.fill("#event-name", "Browser individual")
+    page.select_option("#event-form", "individual")
+    page.fill("#event-players", "3")
+    page.fill("#event-boards", "3")
+    page.select_option("#event-filler", "random")
+    page.click("#create-event")
+    page.wait_for_selector("#event:not([hidden])")
+    page.fill("#entrant-name", "Ann")
+    page.click("#join-button")
+    page.wait_for_selector("#my-entry:not([hidden])")
+    assert "starts when" in page.inner_text("#my-entry")
+    event_id = page.url.split("event=")[1].split("&")[0]
+    for name in ("Bob", "Cid"):  # two more people enter through the API: the places are full, round 1 starts
+        r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": name})
+        assert r.status_code == 200, r.text
+    page.wait_for_selector("[data-testid='play-link']", timeout=10_000)
+    assert "round 1 of 3" in page.inner_text("[data-testid='event-facts']")
+    page.click("[data-testid='play-link']")
+    page.wait_for_selector("#table:not([hidden])")
+    page.wait_for_function("() => window.tribridge.view && window.tribridge.view.event")
+    view = page.evaluate("() => window.tribridge.view")
+    assert view["chairs"][view["my_chair"]]["name"] == "Ann"
+    assert all(chair["kind"] == "human" for chair in view["chairs"])

@@ -11,6 +11,6 @@ export function renderEventLink(view) {
   if (event.over) next.disabled = true;
   link.href = `events.html?event=${encodeURIComponent(event.event_id)}`;
   link.textContent = event.over
-    ? "All boards played: back to the event (standings and travellers)"
+    ? "This table's boards are all played: back to the event (standings and travellers)"
     : `Board ${view.deal_no} of ${event.boards} · back to the event`;
 }

@@ -35,7 +35,7 @@ function rememberEntry(eventId, entry) {
   const entries = storedEntries();
   entries[eventId] = { table_id: entry.table_id, token: entry.token, name: entry.name };
   localStorage.setItem(EVENTS_KEY, JSON.stringify(entries));
-  rememberSeat(entry.table_id, entry.token, 0); // the table page finds its chair there
+  if (entry.table_id) rememberSeat(entry.table_id, entry.token, 0); // the table page finds its chair there
 }
 
 function cell(row, text, className = "", tag = "td") {
@@ -88,18 +88,27 @@ function fillSelect(select, values, chosen) {
   }
 }
 
+$("event-form").addEventListener("change", () => {
+  $("individual-fields").hidden = $("event-form").value !== "individual";
+});
+
 $("new-event").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("create-error").textContent = "";
+  const body = {
+    form: $("event-form").value,
+    name: $("event-name").value,
+    boards: Number($("event-boards").value),
+    scheme: $("event-scheme").value,
+    filler: $("event-filler").value,
+    closes_in_hours: Number($("event-hours").value),
+  };
+  if (body.form === "individual") {
+    body.players = Number($("event-players").value);
+    body.starts_in_minutes = Number($("event-start").value);
+  }
   try {
-    const created = await call("POST", "/api/events", {
-      form: $("event-form").value,
-      name: $("event-name").value,
-      boards: Number($("event-boards").value),
-      scheme: $("event-scheme").value,
-      filler: $("event-filler").value,
-      closes_in_hours: Number($("event-hours").value),
-    });
+    const created = await call("POST", "/api/events", body);
     location.href = `events.html?event=${encodeURIComponent(created.event_id)}${paceSuffix("&")}`;
   } catch (err) {
     $("create-error").textContent = err.message;
@@ -149,8 +158,10 @@ function renderEvent(view) {
   section.dataset.closed = String(view.closed);
   section.dataset.travellers = String(view.travellers.length);
   $("event-title").textContent = summary.name;
+  const rounds = summary.form === "individual"
+    ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}` : "";
   $("event-facts").textContent = `${summary.form} · ${summary.boards} boards · scoring ${summary.scheme} · bots ${view.filler}`
-    + ` · ${summary.entries} entrants · ${closesText(summary)}`;
+    + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`;
   $("join-event").hidden = Boolean(view.me) || view.closed;
   renderMyEntry(view);
   renderStandings(view);
@@ -163,6 +174,13 @@ function renderMyEntry(view) {
   if (!view.me) return;
   const { boards } = view.event;
   const played = view.me.boards_played;
+  if (!view.me.table_id) {
+    const start = new Date(view.event.starts_at * 1000).toLocaleTimeString();
+    box.replaceChildren(`You entered as ${view.me.name}. Round ${view.event.rounds_started + 1} starts when its`
+      + ` tables are ready (round 1: when all ${view.event.players} places are taken, or at ${start}).`);
+    return;
+  }
+  if (view.me.table_token) rememberSeat(view.me.table_id, view.me.table_token, null); // this round's chair
   const link = document.createElement("a");
   link.className = "play-link";
   link.dataset.testid = "play-link";
