@@ -10,8 +10,10 @@ from fastapi.testclient import TestClient
 
 from tribridge.events.movement import individual_movement, round_boards
 from tribridge.server.app import create_app
+from tribridge.server.events.documents import EventLimits
 
 PLAYERS, BOARDS, ROUNDS = 4, 4, 2
+NAMES = ("Ann", "Bob", "Cid")
 
 
 @pytest.fixture()
@@ -115,3 +117,64 @@ def test_individual_event_round_by_round(client):
                 assert result["fillers"][chair] == (person >= len(names))
     standings = {s["name"]: s for s in final_round["standings"]}
     assert set(standings) == set(names) and all(s["boards"] == BOARDS for s in standings.values())
+
+
+def act_if_my_turn(client, me: dict) -> dict:
+    """One step of a person at its table: its call (pass), card (the first legal) or "next"; the view."""
+    view = table_state(client, me["table_id"], me["table_token"])
+    headers = auth(me["table_token"])
+    if view["phase"] == "done" and not view["event"]["over"]:
+        client.post(f"/api/tables/{me['table_id']}/actions", headers=headers, json={"type": "next"})
+    elif view["my_turn"] and view["phase"] == "auction":
+        client.post(f"/api/tables/{me['table_id']}/actions", headers=headers, json={"type": "call", "call": "P"})
+    elif view["my_turn"]:
+        client.post(
+            f"/api/tables/{me['table_id']}/actions",
+            headers=headers,
+            json={"type": "play", "card": view["legal_cards"][0]},
+        )
+    return view
+
+
+def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
+    events = client.app.state.events
+    events.limits = EventLimits(leave_seconds=1.0)
+    events.standins.check_seconds = 0.05
+    body = {"form": "individual", "name": "Live", "boards": 3, "players": 3, "rounds": 1, "filler": "random"}
+    event_id = client.post("/api/events", json=body).json()["event_id"]
+    tokens = {n: client.post(f"/api/events/{event_id}/entries", json={"name": n}).json()["token"] for n in NAMES}
+    here = {n: event_view(client, event_id, tokens[n])["me"] for n in ("Ann", "Bob")}  # Cid never comes to play
+    table_id = here["Ann"]["table_id"]
+    cid_chair = next(
+        c for c, chair in enumerate(client.get(f"/api/tables/{table_id}").json()["chairs"]) if not chair["taken"]
+    )
+    sockets = [client.websocket_connect(f"/api/tables/{table_id}/ws?token={here[n]['table_token']}") for n in here]
+    for socket in sockets:
+        socket.__enter__()
+    try:
+        deadline = time.monotonic() + 120
+        while client.get(f"/api/tables/{table_id}").json()["deal_no"] < 2:  # a whole board: Cid's turns by a bot
+            assert time.monotonic() < deadline, "the stand-in never played"
+            for me in here.values():
+                act_if_my_turn(client, me)
+            time.sleep(0.02)
+        assert client.get(f"/api/tables/{table_id}").json()["chairs"][cid_chair]["kind"] == "bot"
+
+        cid = event_view(client, event_id, tokens["Cid"])["me"]  # Cid comes back: its chair is its own again
+        assert cid["table_id"] == table_id
+        chair = client.get(f"/api/tables/{table_id}").json()["chairs"][cid_chair]
+        assert chair["kind"] == "human" and chair["name"] == "Cid"
+        acted_by_cid = False
+        while not table_state(client, table_id, cid["table_token"])["event"]["over"]:
+            assert time.monotonic() < deadline, "the event's table did not finish"
+            for me in here.values():
+                act_if_my_turn(client, me)
+            view = act_if_my_turn(client, cid)
+            acted_by_cid |= view["my_turn"]
+            time.sleep(0.02)
+        assert acted_by_cid
+    finally:
+        for socket in sockets:
+            socket.__exit__(None, None, None)
+    traveller = event_view(client, event_id, tokens["Cid"])["travellers"][0]
+    assert sorted(traveller["results"][0]["players"]) == sorted(NAMES)

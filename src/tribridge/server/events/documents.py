@@ -42,7 +42,8 @@ DEFAULT_START_MINUTES = 10.0
 
 @dataclass(frozen=True)
 class EventLimits:
-    """How many events may be open (per creating client and in all), created per minute, boards and entries."""
+    """How many events may be open (per creating client and in all), created per minute, boards and entries;
+    how long a person's chair may keep its table waiting."""
 
     open_events: int = 200
     open_events_per_client: int = 10
@@ -50,6 +51,7 @@ class EventLimits:
     creations_per_minute_per_client: int = 5
     max_boards: int = 36
     max_entries: int = 200
+    leave_seconds: float = 120.0  # individual: a chair waiting this long, no socket open, gets a stand-in bot
 
 
 class EntryJson(TypedDict):

@@ -26,6 +26,7 @@ from tribridge.events.scoring import individual_standings
 from tribridge.server.errors import Conflict, NotFound, TooMany
 from tribridge.server.events import individual
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
+from tribridge.server.events.standins import StandIns
 from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, running_standings, travellers_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
@@ -98,6 +99,18 @@ class EventService:
         self.clock = clock
         self.owner = f"events:{process_owner()}"
         self.creations = RateWindow(60.0)
+        self.standins = StandIns(manager, self.limits.leave_seconds)
+
+    def watch(self) -> None:
+        """Start watching the live individual tables for chairs left waiting (once; see ``standins``)."""
+        self.standins.leave_seconds = self.limits.leave_seconds
+
+        def live() -> list[EventDocument]:
+            return [
+                d for d in self.documents() if d["form"] == "individual" and d["round_tables"] and d["frozen"] is None
+            ]
+
+        self.standins.start(live)
 
     @property
     def store(self) -> Store:
@@ -214,6 +227,7 @@ class EventService:
             if individual.round_due(document, self.manager, self.clock()):
                 individual.start_round(document, self.manager)
             self._save(document)
+        self.watch()
         return document, entry, token
 
     def _check_entry(self, document: EventDocument, name: str) -> None:
@@ -244,6 +258,7 @@ class EventService:
     # --- what an asker sees -----------------------------------------------------------------------
     def state(self, event_id: str, token: str | None) -> EventState:
         """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
+        self.watch()
         document = self._frozen_if_closed(self._advanced(self.load(event_id)))
         tables = self._tables(document)
         hashed = None if token is None else token_hash(token)
@@ -289,6 +304,7 @@ class EventService:
         table_id, chair = seat
         derived = individual.table_token(token, table_id, chair)
         table = self.manager.get(table_id)
+        self.standins.give_back(table, chair)
         if chair not in table.token_hashes:
             try:
                 self.manager.take_seat(table, chair, document["entries"][person]["name"], derived)

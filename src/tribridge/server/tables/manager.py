@@ -406,12 +406,13 @@ class TableManager:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
+        watched = bool(self.watchers(table.table_id)) or table.event_facts() is not None  # an event's table plays on
         if state.phase == "done":
-            return (table.all_bots and not table.boards_over and bool(self.watchers(table.table_id))), None
+            return (table.all_bots and not table.boards_over and watched), None
         chair = table.chair_of_player(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None
-        if table.all_bots and not self.watchers(table.table_id):
+        if table.all_bots and not watched:
             return False, None  # paused: nobody watches
         return True, chair
 
