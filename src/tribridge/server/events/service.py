@@ -16,25 +16,23 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board
-from tribridge.events.event import EventResult
-from tribridge.events.results import Entrant, Standing, Traveller
-from tribridge.events.scoring import individual_standings
+from tribridge.events.results import Entrant
 from tribridge.server.errors import Conflict, NotFound, TooMany
 from tribridge.server.events import individual
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
 from tribridge.server.events.standins import StandIns
-from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, running_standings, travellers_of
+from tribridge.server.events.state import EventState
+from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
 from tribridge.server.tables.store import Store, token_hash
 
-__all__ = ["EventService", "EventState", "entrant_chair"]
+__all__ = ["EventService", "entrant_chair"]
 
 LEASE_SECONDS = 10.0
 LEASE_WAIT_SECONDS = 0.02
@@ -43,49 +41,6 @@ LEASE_WAIT_SECONDS = 0.02
 def entrant_chair(board: Board) -> int:
     """The event chair every entrant of a daily event holds on ``board``: (number - 1) mod 3."""
     return (board.number - 1) % 3
-
-
-@dataclass(frozen=True)
-class EventState:
-    """An event as one asker sees it now: the document, closed or not, the asker's entry, results that count."""
-
-    document: EventDocument
-    closed: bool
-    me: int | None  # the asker's entry (index), None for a stranger
-    my_table: tuple[str, str] | None  # the asker's current table and its token there (individual form)
-    boards: tuple[Board, ...]
-    entrants: tuple[Entrant, ...]
-    travellers: tuple[Traveller, ...]  # every board, with every result that counts
-    played: tuple[int, ...]  # boards each entry has finished (that count)
-
-    def visible(self) -> list[Traveller]:
-        """The travellers the asker may see: all once closed, else those of the boards it has finished."""
-        if self.closed:
-            return list(self.travellers)
-        done = 0 if self.me is None else self.played[self.me]
-        return list(self.travellers[:done])
-
-    def standings(self) -> list[Standing]:
-        """Final standings once closed (an unplayed board counting the set fraction), else the running ones."""
-        if self.closed:
-            return individual_standings(self.travellers, self.entrants)
-        return running_standings(self.travellers, self.entrants)
-
-    def result(self) -> EventResult:
-        """The event as ``events.event.EventResult`` over the visible travellers (for the exports)."""
-        doc = self.document
-        shown = self.visible()
-        standings = individual_standings(shown, self.entrants) if self.closed else self.standings()
-        return EventResult(
-            doc["form"],
-            doc["scheme"],
-            None,
-            doc["filler"],
-            doc["rounds"],
-            self.entrants,
-            tuple(shown),
-            tuple(standings),
-        )
 
 
 class EventService:

@@ -34,6 +34,7 @@ class PlayedTable:
     boards: tuple[int, ...]
     table: Table
     counted: int
+    section: str = ""  # the field it belongs to when a board has several (a match of a knockout)
 
 
 def table_result(record: Mapping[str, Any], table: PlayedTable) -> TableResult:
@@ -60,12 +61,20 @@ def table_result(record: Mapping[str, Any], table: PlayedTable) -> TableResult:
 
 
 def travellers_of(boards: Sequence[Board], tables: Sequence[PlayedTable]) -> list[Traveller]:
-    """Every board's scored traveller from the counted deals of ``tables``, in board order."""
-    rows: list[list[TableResult]] = [[] for _ in boards]
+    """Every board's scored traveller from the counted deals of ``tables``, by section (in the order the tables
+    come) and board; a board of the unsectioned field with no result yet has an empty traveller."""
+    rows: dict[tuple[str, int], list[TableResult]] = {}
+    if not any(t.section for t in tables):
+        rows = {("", position): [] for position in range(len(boards))}
     for table in tables:
+        for position in table.boards:
+            rows.setdefault((table.section, position), [])
         for record in table.table.history[: table.counted]:
-            rows[table.boards[int(record["deal_no"]) - 1]].append(table_result(record, table))
-    return [score_traveller(Traveller(board, tuple(results))) for board, results in zip(boards, rows)]
+            rows[(table.section, table.boards[int(record["deal_no"]) - 1])].append(table_result(record, table))
+    return [
+        score_traveller(Traveller(boards[position], tuple(results), section))
+        for (section, position), results in rows.items()
+    ]
 
 
 def boards_played(travellers: Sequence[Traveller], name: str) -> int:

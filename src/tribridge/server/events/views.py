@@ -6,7 +6,7 @@ from typing import TypedDict
 
 from tribridge.events.results import StandingJson, TravellerJson
 from tribridge.server.events.documents import EventDocument
-from tribridge.server.events.service import EventState
+from tribridge.server.events.state import EventState
 
 __all__ = ["EntrantView", "EventSummary", "EventView", "MyEntry", "event_summary", "event_view"]
 
