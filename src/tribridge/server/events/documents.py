@@ -21,6 +21,9 @@ from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
 
 __all__ = [
+    "MAX_TEAMS",
+    "MatchJson",
+    "TeamJson",
     "DEFAULT_HOURS",
     "EVENT_FORMS",
     "EntryJson",
@@ -31,8 +34,9 @@ __all__ = [
     "event_request",
 ]
 
-EVENT_FORMS: tuple[Form, ...] = ("daily", "individual")
-"""The forms the server runs (``teams`` runs with bots only: ``tribridge event run``)."""
+EVENT_FORMS: tuple[Form, ...] = ("daily", "individual", "teams")
+"""The forms the server runs."""
+MAX_TEAMS = 9
 FILLER_BOT = "paper+random"
 DEFAULT_HOURS = 24.0
 MAX_HOURS = 24.0 * 14
@@ -64,6 +68,24 @@ class EntryJson(TypedDict):
     token_hash: str | None
 
 
+class TeamJson(TypedDict):
+    """A team of the teams form: its name and its members (entry numbers, in the order they entered)."""
+
+    name: str
+    members: list[int]
+
+
+class MatchJson(TypedDict):
+    """A match of the knockout: its stage and number, its teams (team numbers; -1 the filler team), the table
+    ids of each round started (three a round), and the winner once its last round is over."""
+
+    stage: int
+    index: int
+    teams: list[int]
+    round_tables: list[list[str]]
+    winner: int | None
+
+
 class EventDocument(TypedDict):
     """The stored event: what was asked for, the boards, the entries, and the frozen results once closed."""
 
@@ -82,6 +104,12 @@ class EventDocument(TypedDict):
     rounds: int
     starts_at: float  # individual: round 1 starts then, or once every place is taken
     round_tables: list[list[str]]  # individual: each started round's table ids by movement table ("" unplayed)
+    seed: int | None  # teams: the secret seed of the boards, drawn stage by stage (never sent)
+    stage_boards: int  # teams: boards a stage
+    max_teams: int
+    teams: list[TeamJson]
+    stages: list[list[int]]  # teams: the teams alive at the start of each stage begun
+    matches: list[MatchJson]
 
 
 @dataclass(frozen=True)
@@ -97,6 +125,8 @@ class EventRequest:
     players: int = 0
     rounds: int = 1
     start_minutes: float = 0.0
+    max_teams: int = 0
+    seed: int | None = None
 
 
 def event_request(body: Any, limits: EventLimits) -> EventRequest:
@@ -117,6 +147,8 @@ def event_request(body: Any, limits: EventLimits) -> EventRequest:
     hours = body.get("closes_in_hours", DEFAULT_HOURS)
     if not isinstance(hours, (int, float)) or isinstance(hours, bool) or not 0 < hours <= MAX_HOURS:
         raise InvalidInput("closes_in_hours", f"expected a number of hours above 0, at most {MAX_HOURS:g}")
+    if form == "teams":
+        return _teams(body, name, scheme, filler, float(hours), limits.max_boards)
     boards = _boards(body, limits.max_boards)
     if form == "daily":
         return EventRequest("daily", name, scheme, filler, boards, float(hours))
@@ -124,6 +156,32 @@ def event_request(body: Any, limits: EventLimits) -> EventRequest:
     if minutes >= hours * 60:
         raise InvalidInput("starts_in_minutes", "the event must start before it closes")
     return EventRequest(cast(Form, form), name, scheme, filler, boards, float(hours), players, rounds, minutes)
+
+
+def _teams(body: dict[str, Any], name: str, scheme: str, filler: str, hours: float, most: int) -> EventRequest:
+    """A teams event's request: ``boards`` a stage (drawn from a secret seed, stage by stage), ``teams``."""
+    if body.get("pbn") is not None:
+        raise InvalidInput("pbn", 'the teams form draws its boards, stage by stage: give "boards": N a stage')
+    count = body.get("boards")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
+        raise InvalidInput("boards", f"expected a number of boards a stage from 1 to {most}")
+    teams = body.get("teams")
+    if not isinstance(teams, int) or isinstance(teams, bool) or not 2 <= teams <= MAX_TEAMS:
+        raise InvalidInput("teams", f"expected 2 to {MAX_TEAMS} teams")
+    minutes = _start_minutes(body)
+    if minutes >= hours * 60:
+        raise InvalidInput("starts_in_minutes", "the event must start before it closes")
+    seed = secrets.randbits(63)
+    first = tuple(seeded_boards(seed, count))
+    return EventRequest("teams", name, scheme, filler, first, hours, 0, min(3, count), minutes, teams, seed)
+
+
+def _start_minutes(body: dict[str, Any]) -> float:
+    """Minutes until the event starts (individual, teams)."""
+    minutes = body.get("starts_in_minutes", DEFAULT_START_MINUTES)
+    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0 < minutes <= 24 * 60:
+        raise InvalidInput("starts_in_minutes", "expected more than 0 and at most 1440 minutes")
+    return float(minutes)
 
 
 def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
@@ -136,10 +194,7 @@ def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
         rounds = default_rounds(players, boards)
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= boards:
         raise InvalidInput("rounds", f"expected 1 to {boards} rounds (one board a round at least)")
-    minutes = body.get("starts_in_minutes", DEFAULT_START_MINUTES)
-    if not isinstance(minutes, (int, float)) or isinstance(minutes, bool) or not 0 < minutes <= 24 * 60:
-        raise InvalidInput("starts_in_minutes", "expected more than 0 and at most 1440 minutes")
-    return players, rounds, float(minutes)
+    return players, rounds, _start_minutes(body)
 
 
 def _boards(body: dict[str, Any], most: int) -> tuple[Board, ...]:

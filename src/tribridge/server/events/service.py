@@ -21,7 +21,7 @@ from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board
 from tribridge.events.results import Entrant
 from tribridge.server.errors import Conflict, NotFound, TooMany
-from tribridge.server.events import individual
+from tribridge.server.events import individual, teams
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
 from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
@@ -57,13 +57,17 @@ class EventService:
         self.standins = StandIns(manager, self.limits.leave_seconds)
 
     def watch(self) -> None:
-        """Start watching the live individual tables for chairs left waiting (once; see ``standins``)."""
+        """Start watching the live individual and teams tables for chairs left waiting (once; see ``standins``)."""
         self.standins.leave_seconds = self.limits.leave_seconds
 
-        def live() -> list[EventDocument]:
-            return [
-                d for d in self.documents() if d["form"] == "individual" and d["round_tables"] and d["frozen"] is None
-            ]
+        def live() -> list[tuple[str, str]]:
+            out = []
+            for d in self.documents():
+                if d["frozen"] is None and d["form"] == "individual" and d["round_tables"]:
+                    out += [(t, d["filler"]) for t in d["round_tables"][-1] if t]
+                elif d["frozen"] is None and d["form"] == "teams":
+                    out += [(t, d["filler"]) for t in teams.current_tables(d)]
+            return out
 
         self.standins.start(live)
 
@@ -135,6 +139,12 @@ class EventService:
             "rounds": request.rounds,
             "starts_at": now + request.start_minutes * 60.0,
             "round_tables": [],
+            "seed": request.seed,
+            "stage_boards": len(request.boards),
+            "max_teams": request.max_teams,
+            "teams": [],
+            "stages": [],
+            "matches": [],
         }
         self._save(document)
         self.creations.add(client)
@@ -171,6 +181,8 @@ class EventService:
         with self._locked(event_id):
             document = self.load(event_id)
             self._check_entry(document, name)
+            if document["form"] == "teams":
+                teams.join_team(document, len(document["entries"]), _team_of(body))
             if document["form"] == "daily":
                 table_id, token = self._daily_table(document, name, client)
                 hashed = None
@@ -179,8 +191,7 @@ class EventService:
                 hashed = token_hash(token)
             entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
             document["entries"].append(entry)
-            if individual.round_due(document, self.manager, self.clock()):
-                individual.start_round(document, self.manager)
+            self._advance(document)
             self._save(document)
         self.watch()
         return document, entry, token
@@ -189,12 +200,16 @@ class EventService:
         """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free."""
         if not self.is_open(document):
             raise Conflict("the event has closed")
-        started = document["round_tables"] or self.clock() >= document["starts_at"]
-        if document["form"] == "individual" and started:
+        started = document["round_tables"] or document["stages"] or self.clock() >= document["starts_at"]
+        if document["form"] != "daily" and started:
             raise Conflict("the event has started: entries are closed")
         if any(e["name"].lower() == name.lower() for e in document["entries"]):
             raise Conflict(f"an entrant called {name!r} is already in this event")
-        most = document["players"] if document["form"] == "individual" else self.limits.max_entries
+        most = {
+            "daily": self.limits.max_entries,
+            "individual": document["players"],
+            "teams": 3 * document["max_teams"],
+        }[document["form"]]
         if len(document["entries"]) >= most:
             raise Conflict(f"the event is full ({most} entries)")
 
@@ -223,14 +238,21 @@ class EventService:
         entrants = tuple(Entrant(e["name"], PERSON) for e in document["entries"])
         played = tuple(boards_played(travellers, e.name) for e in entrants)
         my_table = None
-        if me is not None and token is not None and document["form"] == "individual":
+        if me is not None and token is not None and document["form"] != "daily":
             my_table = self._seat_person(document, me, token)
-        return EventState(document, document["frozen"] is not None, me, my_table, boards, entrants, travellers, played)
+        closed = document["frozen"] is not None
+        if document["form"] != "teams":
+            return EventState(document, closed, me, my_table, boards, entrants, travellers, played)
+        matches = teams.match_results(document, list(travellers))
+        ranked = tuple(teams.final_standings(document, matches))
+        return EventState(document, closed, me, my_table, boards, entrants, travellers, played, tuple(matches), ranked)
 
     def _tables(self, document: EventDocument) -> list[PlayedTable]:
         """The event's tables with their people and boards, counting what the freeze allows."""
         if document["form"] == "individual":
             return individual.tables_of(document, self.manager)
+        if document["form"] == "teams":
+            return teams.tables_of(document, self.manager)
         frozen, out = document["frozen"], []
         every = tuple(range(len(document["boards"])))
         for number, entry in enumerate(document["entries"], 1):
@@ -253,7 +275,8 @@ class EventService:
 
     def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
         """(table id, token) of a person at its table of the current round, its chair taken on the first ask."""
-        seat = individual.person_table(document, person)
+        find = individual.person_table if document["form"] == "individual" else teams.person_table
+        seat = find(document, person)
         if seat is None or not seat[0]:
             return None
         table_id, chair = seat
@@ -270,15 +293,28 @@ class EventService:
         return table_id, derived
 
     def _advanced(self, document: EventDocument) -> EventDocument:
-        """The document after starting the rounds that are due (individual form)."""
-        if document["form"] != "individual" or not individual.round_due(document, self.manager, self.clock()):
+        """The document after starting what is due: rounds (individual), rounds, results and stages (teams)."""
+        if document["form"] == "daily" or document["frozen"] is not None:
+            return document
+        if document["form"] == "individual" and not individual.round_due(document, self.manager, self.clock()):
             return document
         with self._locked(document["event_id"]):
             document = self.load(document["event_id"])
+            if self._advance(document):
+                self._save(document)
+        return document
+
+    def _advance(self, document: EventDocument) -> bool:
+        """Start everything due now (the caller holds the lease and saves); True if anything started."""
+        changed = False
+        if document["form"] == "individual":
             while individual.round_due(document, self.manager, self.clock()):
                 individual.start_round(document, self.manager)
-            self._save(document)
-        return document
+                changed = True
+        elif document["form"] == "teams":
+            while teams.advance(document, self.manager, self.clock()):
+                changed = True
+        return changed
 
     def _frozen_if_closed(self, document: EventDocument) -> EventDocument:
         """A closed event's document with its results frozen (done once, at the first look after the close)."""
@@ -291,3 +327,11 @@ class EventService:
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 self._save(document)
         return document
+
+
+def _team_of(body: dict[str, object]) -> str:
+    """The team an entrant of the teams form names (it creates the team if new)."""
+    team = check_name(body.get("team"), "team")
+    if team.lower().startswith("filler"):
+        raise InvalidInput("team", "names starting with 'filler' belong to the bots")
+    return team

@@ -1,4 +1,4 @@
-"""Stand-ins at the live individual form's tables: a person who keeps its table waiting is played by a bot.
+"""Stand-ins at the live individual and teams forms' tables: a person who keeps its table waiting is played by a bot.
 
 A person's chair is *waiting* while a call, a card or an answer to a claim is due from it. When a chair has
 waited ``leave_seconds`` with the table unchanged and no WebSocket of that chair open, the event's bot takes
@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tribridge.server.events.documents import EventDocument
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
@@ -26,7 +25,7 @@ log = logging.getLogger("tribridge.server.events")
 
 
 class StandIns:
-    """Watches the current round's tables of live individual events and puts bots in the chairs left waiting."""
+    """Watches the current round's tables of live events and puts bots in the chairs left waiting."""
 
     def __init__(self, manager: TableManager, leave_seconds: float, check_seconds: float = 2.0) -> None:
         self.manager = manager
@@ -36,21 +35,20 @@ class StandIns:
         self.stood_in: dict[tuple[str, int], dict[str, Any]] = {}  # (table, chair) -> the person's chair spec
         self.task: asyncio.Task[None] | None = None
 
-    def start(self, documents: Callable[[], list[EventDocument]]) -> None:
-        """Start watching (once; the manager cancels the task when it stops)."""
+    def start(self, tables: Callable[[], list[tuple[str, str]]]) -> None:
+        """Start watching the (table id, stand-in bot) pairs ``tables()`` names, every ``check_seconds`` (once; the
+        manager cancels the task when it stops)."""
         if self.task is not None and not self.task.done():
             return
-        self.task = asyncio.get_running_loop().create_task(self._watch(documents))
+        self.task = asyncio.get_running_loop().create_task(self._watch(tables))
         self.manager.tasks.add(self.task)
         self.task.add_done_callback(self.manager.tasks.discard)
 
-    async def _watch(self, documents: Callable[[], list[EventDocument]]) -> None:
+    async def _watch(self, tables: Callable[[], list[tuple[str, str]]]) -> None:
         while not self.manager.stopping:
             try:
-                for document in documents():
-                    for table_id in (document["round_tables"] or [[]])[-1]:
-                        if table_id:
-                            self.check(self.manager.get(table_id), document["filler"])
+                for table_id, bot in tables():
+                    self.check(self.manager.get(table_id), bot)
             except Exception:  # noqa: BLE001 - the watch must go on; log it
                 log.exception("stand-in check failed", extra={"event": "standin_error"})
             await asyncio.sleep(self.check_seconds)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from tribridge.events.results import StandingJson, TravellerJson
+from tribridge.events.results import StandingJson, TeamMatchJson, TeamStandingJson, TravellerJson
 from tribridge.server.events.documents import EventDocument
 from tribridge.server.events.state import EventState
 
-__all__ = ["EntrantView", "EventSummary", "EventView", "MyEntry", "event_summary", "event_view"]
+__all__ = ["EntrantView", "EventSummary", "EventView", "MyEntry", "TeamView", "event_summary", "event_view"]
 
 
 class EventSummary(TypedDict):
@@ -27,6 +27,8 @@ class EventSummary(TypedDict):
     rounds: int
     starts_at: float
     rounds_started: int
+    teams: int
+    stages_started: int
 
 
 class EntrantView(TypedDict):
@@ -46,6 +48,13 @@ class MyEntry(TypedDict):
     boards_played: int
 
 
+class TeamView(TypedDict):
+    """A team of the teams form: its name and its members' names (in the order they entered)."""
+
+    name: str
+    members: list[str]
+
+
 class EventView(TypedDict):
     """``GET /api/events/{id}``: the summary, the entrants, the asker's entry, the standings, visible travellers."""
 
@@ -57,6 +66,9 @@ class EventView(TypedDict):
     standings: list[StandingJson]
     final: bool
     travellers: list[TravellerJson]
+    teams: list[TeamView]
+    matches: list[TeamMatchJson]
+    team_standings: list[TeamStandingJson]
 
 
 def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
@@ -74,6 +86,8 @@ def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
         "rounds": document["rounds"],
         "starts_at": document["starts_at"],
         "rounds_started": len(document["round_tables"]),
+        "teams": document["max_teams"],
+        "stages_started": len(document["stages"]),
     }
 
 
@@ -100,4 +114,9 @@ def event_view(state: EventState) -> EventView:
         "standings": [s.to_json() for s in state.standings()],
         "final": state.closed,
         "travellers": [t.to_json() for t in state.visible()],
+        "teams": [
+            {"name": t["name"], "members": [entries[m]["name"] for m in t["members"]]} for t in document["teams"]
+        ],
+        "matches": [m.to_json() for m in state.matches],
+        "team_standings": [s.to_json() for s in state.team_standings],
     }
