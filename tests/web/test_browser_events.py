@@ -3,6 +3,9 @@ phone, and both see each other's results in the travellers and the standings."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import httpx
 import pytest
 
@@ -134,3 +137,61 @@ def test_individual_event_waits_for_its_places_then_seats_the_person(page, serve
     view = page.evaluate("() => window.tribridge.view")
     assert view["chairs"][view["my_chair"]]["name"] == "Ann"
     assert all(chair["kind"] == "human" for chair in view["chairs"])
+
+
+def _play_by_api(server_url: str, event_id: str, token: str, stop: threading.Event) -> None:
+    """A second person at the teams event, through the API: pass, the first legal card, "next"."""
+    with httpx.Client(base_url=server_url, timeout=10) as http:
+        while not stop.is_set():
+            me = http.get(f"/api/events/{event_id}", headers={"Authorization": f"Bearer {token}"}).json()["me"]
+            if me["table_id"]:
+                headers = {"Authorization": f"Bearer {me['table_token']}"}
+                view = http.get(f"/api/tables/{me['table_id']}/state", headers=headers).json()
+                url = f"/api/tables/{me['table_id']}/actions"
+                if view["phase"] == "done" and not view["event"]["over"]:
+                    http.post(url, headers=headers, json={"type": "next"})
+                elif view["my_turn"] and view["phase"] == "auction":
+                    http.post(url, headers=headers, json={"type": "call", "call": "P"})
+                elif view["my_turn"]:
+                    http.post(url, headers=headers, json={"type": "play", "card": view["legal_cards"][0]})
+            time.sleep(0.05)
+
+
+def test_teams_event_from_the_page_to_the_winner(page, server_url):
+    """A teams event of two teams: one person on the page (team Red), one through the API (team Blue); the match
+    is played with the bots' team, and the page shows the match's IMPs, its winner and the teams' standings."""
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("#event-filler option[value='random']", state="attached")
+    page.fill("#event-name", "Browser teams")
+    page.select_option("#event-form", "teams")
+    page.fill("#event-teams", "2")
+    page.fill("#event-boards", "1")
+    page.fill("#event-start", "0.1")  # six seconds
+    page.select_option("#event-filler", "random")
+    page.click("#create-event")
+    page.wait_for_selector("#event:not([hidden])")
+    page.fill("#entrant-name", "Ann")
+    page.fill("#entrant-team", "Red")
+    page.click("#join-button")
+    page.wait_for_selector("#my-entry:not([hidden])")
+    event_id = page.url.split("event=")[1].split("&")[0]
+    r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": "Bob", "team": "Blue"})
+    assert r.status_code == 200, r.text
+    stop = threading.Event()
+    bob = threading.Thread(target=_play_by_api, args=(server_url, event_id, r.json()["token"], stop), daemon=True)
+    bob.start()
+    try:
+        page.wait_for_selector("[data-testid='play-link']", timeout=20_000)
+        assert "Red: Ann" in page.inner_text("[data-testid='team-list']")
+        page.click("[data-testid='play-link']")
+        page.wait_for_selector("#table:not([hidden])")
+        play_until_done(page)
+        page.click("[data-testid='event-link']")
+        page.wait_for_selector("#team-standings-box:not([hidden])", timeout=60_000)
+    finally:
+        stop.set()
+        bob.join(10)
+    matches = page.inner_text("[data-testid='matches']")
+    assert "Red" in matches and "Blue" in matches and "filler" in matches and "playing" not in matches
+    ranked = page.locator("[data-testid='team-standings'] tbody tr").all()
+    assert sorted(row.get_attribute("data-team") for row in ranked) == ["Blue", "Red"]

@@ -89,7 +89,10 @@ function fillSelect(select, values, chosen) {
 }
 
 $("event-form").addEventListener("change", () => {
-  $("individual-fields").hidden = $("event-form").value !== "individual";
+  const form = $("event-form").value;
+  $("individual-fields").hidden = form === "daily";
+  $("players-row").hidden = form !== "individual";
+  $("teams-row").hidden = form !== "teams";
 });
 
 $("new-event").addEventListener("submit", async (event) => {
@@ -103,10 +106,9 @@ $("new-event").addEventListener("submit", async (event) => {
     filler: $("event-filler").value,
     closes_in_hours: Number($("event-hours").value),
   };
-  if (body.form === "individual") {
-    body.players = Number($("event-players").value);
-    body.starts_in_minutes = Number($("event-start").value);
-  }
+  if (body.form === "individual") body.players = Number($("event-players").value);
+  if (body.form === "teams") body.teams = Number($("event-teams").value);
+  if (body.form !== "daily") body.starts_in_minutes = Number($("event-start").value);
   try {
     const created = await call("POST", "/api/events", body);
     location.href = `events.html?event=${encodeURIComponent(created.event_id)}${paceSuffix("&")}`;
@@ -128,7 +130,9 @@ async function showEvent(eventId) {
     event.preventDefault();
     $("event-error").textContent = "";
     try {
-      const entry = await call("POST", `/api/events/${encodeURIComponent(eventId)}/entries`, { name: $("entrant-name").value });
+      const body = { name: $("entrant-name").value };
+      if (!$("team-row").hidden) body.team = $("entrant-team").value;
+      const entry = await call("POST", `/api/events/${encodeURIComponent(eventId)}/entries`, body);
       rememberEntry(eventId, entry);
       localStorage.setItem("tribridge.name", entry.name);
       await refresh(eventId);
@@ -159,11 +163,14 @@ function renderEvent(view) {
   section.dataset.travellers = String(view.travellers.length);
   $("event-title").textContent = summary.name;
   const rounds = summary.form === "individual"
-    ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}` : "";
+    ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}`
+    : summary.form === "teams" ? ` · ${summary.teams} teams, stage ${summary.stages_started}` : "";
   $("event-facts").textContent = `${summary.form} · ${summary.boards} boards · scoring ${summary.scheme} · bots ${view.filler}`
     + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`;
   $("join-event").hidden = Boolean(view.me) || view.closed;
+  $("team-row").hidden = summary.form !== "teams";
   renderMyEntry(view);
+  renderTeams(view);
   renderStandings(view);
   renderTravellers(view);
 }
@@ -176,8 +183,11 @@ function renderMyEntry(view) {
   const played = view.me.boards_played;
   if (!view.me.table_id) {
     const start = new Date(view.event.starts_at * 1000).toLocaleTimeString();
-    box.replaceChildren(`You entered as ${view.me.name}. Round ${view.event.rounds_started + 1} starts when its`
-      + ` tables are ready (round 1: when all ${view.event.players} places are taken, or at ${start}).`);
+    box.replaceChildren(view.event.form === "teams"
+      ? `You entered as ${view.me.name}. Your team plays when its match starts (the knockout starts when every`
+        + ` team is full, or at ${start}; a seeded team may wait out the first stage).`
+      : `You entered as ${view.me.name}. Round ${view.event.rounds_started + 1} starts when its`
+        + ` tables are ready (round 1: when all ${view.event.players} places are taken, or at ${start}).`);
     return;
   }
   if (view.me.table_token) rememberSeat(view.me.table_id, view.me.table_token, null); // this round's chair
@@ -187,6 +197,51 @@ function renderMyEntry(view) {
   link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}${paceSuffix("&")}`;
   link.textContent = played >= boards ? "Your table (all boards played)" : `Play board ${played + 1} of ${boards}`;
   box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${boards} boards played. `, link);
+}
+
+function renderTeams(view) {
+  $("teams-box").hidden = view.event.form !== "teams";
+  if (view.event.form !== "teams") return;
+  const list = $("team-list");
+  list.replaceChildren();
+  const names = $("team-names");
+  names.replaceChildren();
+  for (const team of view.teams) {
+    const li = document.createElement("li");
+    li.textContent = `${team.name}: ${team.members.join(", ")}${team.members.length < 3 ? ` (${3 - team.members.length} place(s) free)` : ""}`;
+    list.append(li);
+    const option = document.createElement("option");
+    option.value = team.name;
+    names.append(option);
+  }
+  const matches = $("matches");
+  matches.replaceChildren();
+  const head = matches.createTHead().insertRow();
+  for (const text of ["Stage", "Match", "Teams: IMPs", "Boards", "Winner"]) cell(head, text, "", "th");
+  const body = matches.createTBody();
+  for (const m of view.matches) {
+    const row = body.insertRow();
+    cell(row, String(m.stage));
+    cell(row, String(m.match));
+    cell(row, m.teams.map((t, i) => `${t} ${m.imps[i]}`).join(" · "));
+    cell(row, String(m.boards.length), "num");
+    cell(row, m.winner || "playing");
+  }
+  $("team-standings-box").hidden = !view.team_standings.length;
+  const table = $("team-standings");
+  table.replaceChildren();
+  const top = table.createTHead().insertRow();
+  for (const text of ["Rank", "Team", "Members", "Last stage", "IMPs"]) cell(top, text, "", "th");
+  const rows = table.createTBody();
+  for (const s of view.team_standings) {
+    const row = rows.insertRow();
+    row.dataset.team = s.team;
+    cell(row, s.rank);
+    cell(row, s.team);
+    cell(row, s.members.join(", "));
+    cell(row, String(s.stage), "num");
+    cell(row, String(s.imps), "num");
+  }
 }
 
 function renderStandings(view) {
