@@ -5,26 +5,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from event_helpers import auth, cards_in, enter, event_view, new_event, next_board, play_board, table_state
-from fastapi.testclient import TestClient
 
+from event_helpers import auth, cards_in, enter, event_view, move_clock, new_event, next_board, play_board, table_state
 from tribridge.events.boards import seeded_boards
-from tribridge.server.app import create_app
 from tribridge.server.events.documents import EventLimits
-
-
-@pytest.fixture()
-def client(db_url):
-    app = create_app(db_path=db_url, bot_delay=0, log_requests=False)
-    with TestClient(app) as c:
-        yield c
 
 
 def close_event(client) -> None:
     """Move the event service's clock a fortnight on: every event has closed."""
-    events = client.app.state.events
-    later = events.clock() + 15 * 24 * 3600
-    events.clock = lambda: later
+    move_clock(client, 15 * 24 * 3600)
 
 
 def own_cards_only(view) -> None:

@@ -4,30 +4,12 @@ from __future__ import annotations
 
 import time
 
-import pytest
-from event_helpers import auth, cards_in, event_view, table_state
-from fastapi.testclient import TestClient
-
+from event_helpers import auth, cards_in, event_view, move_clock, step, table_state
 from tribridge.events.movement import individual_movement, round_boards
-from tribridge.server.app import create_app
 from tribridge.server.events.documents import EventLimits
 
 PLAYERS, BOARDS, ROUNDS = 4, 4, 2
 NAMES = ("Ann", "Bob", "Cid")
-
-
-@pytest.fixture()
-def client(db_url):
-    app = create_app(db_path=db_url, bot_delay=0, log_requests=False)
-    with TestClient(app) as c:
-        yield c
-
-
-def later(client, minutes: float) -> None:
-    """Move the event service's clock on by ``minutes``."""
-    events = client.app.state.events
-    now = events.clock() + minutes * 60
-    events.clock = lambda: now
 
 
 def play_round(client, event_id: str, tokens: dict[str, str]) -> dict[str, str]:
@@ -80,7 +62,7 @@ def test_individual_event_round_by_round(client):
     first = event_view(client, event_id, tokens["Ann"])
     assert first["event"]["rounds_started"] == 0 and first["me"]["table_id"] is None
 
-    later(client, 11)  # the start time passes with a place empty: a bot takes it
+    move_clock(client, 11 * 60)  # the start time passes with a place empty: a bot takes it
     assert client.post(f"/api/events/{event_id}/entries", json={"name": "Dee"}).status_code == 409
     movement = individual_movement(PLAYERS, ROUNDS)
     runs = round_boards(BOARDS, ROUNDS)
@@ -119,23 +101,6 @@ def test_individual_event_round_by_round(client):
     assert set(standings) == set(names) and all(s["boards"] == BOARDS for s in standings.values())
 
 
-def act_if_my_turn(client, me: dict) -> dict:
-    """One step of a person at its table: its call (pass), card (the first legal) or "next"; the view."""
-    view = table_state(client, me["table_id"], me["table_token"])
-    headers = auth(me["table_token"])
-    if view["phase"] == "done" and not view["event"]["over"]:
-        client.post(f"/api/tables/{me['table_id']}/actions", headers=headers, json={"type": "next"})
-    elif view["my_turn"] and view["phase"] == "auction":
-        client.post(f"/api/tables/{me['table_id']}/actions", headers=headers, json={"type": "call", "call": "P"})
-    elif view["my_turn"]:
-        client.post(
-            f"/api/tables/{me['table_id']}/actions",
-            headers=headers,
-            json={"type": "play", "card": view["legal_cards"][0]},
-        )
-    return view
-
-
 def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
     events = client.app.state.events
     events.limits = EventLimits(leave_seconds=1.0)
@@ -156,7 +121,7 @@ def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
         while client.get(f"/api/tables/{table_id}").json()["deal_no"] < 2:  # a whole board: Cid's turns by a bot
             assert time.monotonic() < deadline, "the stand-in never played"
             for me in here.values():
-                act_if_my_turn(client, me)
+                step(client, me)
             time.sleep(0.02)
         assert client.get(f"/api/tables/{table_id}").json()["chairs"][cid_chair]["kind"] == "bot"
 
@@ -168,8 +133,8 @@ def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
         while not table_state(client, table_id, cid["table_token"])["event"]["over"]:
             assert time.monotonic() < deadline, "the event's table did not finish"
             for me in here.values():
-                act_if_my_turn(client, me)
-            view = act_if_my_turn(client, cid)
+                step(client, me)
+            view = step(client, cid)
             acted_by_cid |= view["my_turn"]
             time.sleep(0.02)
         assert acted_by_cid

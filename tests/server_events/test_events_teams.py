@@ -4,37 +4,7 @@ from __future__ import annotations
 
 import time
 
-import pytest
-from event_helpers import auth, event_view, table_state
-from fastapi.testclient import TestClient
-
-from tribridge.server.app import create_app
-
-
-@pytest.fixture()
-def client(db_url):
-    app = create_app(db_path=db_url, bot_delay=0, log_requests=False)
-    with TestClient(app) as c:
-        yield c
-
-
-def start_now(client) -> None:
-    """Move the event service's clock past every start time."""
-    events = client.app.state.events
-    now = events.clock() + 3600
-    events.clock = lambda: now
-
-
-def step(client, me: dict) -> None:
-    """One move of a person at its table, if any is due: pass, the first legal card, or "next"."""
-    view = table_state(client, me["table_id"], me["table_token"])
-    url, headers = f"/api/tables/{me['table_id']}/actions", auth(me["table_token"])
-    if view["phase"] == "done" and not view["event"]["over"]:
-        client.post(url, headers=headers, json={"type": "next"})
-    elif view["my_turn"] and view["phase"] == "auction":
-        client.post(url, headers=headers, json={"type": "call", "call": "P"})
-    elif view["my_turn"]:
-        client.post(url, headers=headers, json={"type": "play", "card": view["legal_cards"][0]})
+from event_helpers import event_view, move_clock, step
 
 
 def play_knockout(client, event_id: str, tokens: dict[str, str]) -> dict:
@@ -82,7 +52,7 @@ def test_two_teams_play_a_match_with_the_bots_team(client):
     assert client.post(f"/api/events/{event_id}/entries", json={"name": "Cid"}).status_code == 400  # no team named
     waiting = event_view(client, event_id, tokens["Ann"])
     assert waiting["event"]["stages_started"] == 0 and waiting["me"]["table_id"] is None
-    start_now(client)
+    move_clock(client, 3600)
     assert client.post(f"/api/events/{event_id}/entries", json={"name": "Dee", "team": "Red"}).status_code == 409
     final = play_knockout(client, event_id, tokens)
     (match,) = final["matches"]
@@ -99,7 +69,7 @@ def test_four_teams_byes_then_a_final(client):
     event_id = client.post("/api/events", json=body).json()["event_id"]
     people = {"Ann": "A", "Bob": "B", "Cid": "C", "Dee": "D"}
     tokens = {name: enter(client, event_id, name, team) for name, team in people.items()}
-    start_now(client)
+    move_clock(client, 3600)
     first = event_view(client, event_id, tokens["Ann"])
     assert first["event"]["stages_started"] == 1
     assert first["me"]["table_id"] is None  # seeds 1 and 2 (A, B) have a bye in stage 1
@@ -115,9 +85,7 @@ def test_four_teams_byes_then_a_final(client):
     # Ann (a bye) played board 2 only, so she sees only its traveller; once the event has closed everybody
     # sees everything: stage 1 played board 1, stage 2 the next board
     assert {t["board"] for t in event_view(client, event_id, tokens["Ann"])["travellers"]} == {2}
-    events = client.app.state.events
-    closed = events.clock() + 15 * 24 * 3600
-    events.clock = lambda: closed
+    move_clock(client, 15 * 24 * 3600)
     public = event_view(client, event_id)
     assert public["closed"] and sorted((t["board"], t["section"]) for t in public["travellers"]) == [
         (1, "stage 1 match 1"),

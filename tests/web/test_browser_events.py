@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from browser_helpers import next_deal, play_until_done, watched_page
+from event_helpers import auth, step
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +51,20 @@ def standings(page) -> dict[str, float]:
     return {row.get_attribute("data-name"): float(row.locator("[data-testid='percent']").inner_text()) for row in rows}
 
 
+def create_on_page(page, server_url: str, name: str, form: str, fields: dict[str, str]) -> str:
+    """Start an event from the Events page (random bots), with ``fields`` (input id -> value); its id."""
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("#event-filler option[value='random']", state="attached")
+    page.fill("#event-name", name)
+    page.select_option("#event-form", form)
+    for field, value in fields.items():
+        page.fill(field, value)
+    page.select_option("#event-filler", "random")
+    page.click("#create-event")
+    page.wait_for_selector("#event:not([hidden])")
+    return page.url.split("event=")[1].split("&")[0]
+
+
 def enter_event(page, name: str) -> None:
     """Type a name and enter the event shown."""
     page.fill("#entrant-name", name)
@@ -58,14 +73,7 @@ def enter_event(page, name: str) -> None:
 
 
 def test_daily_event_two_people_see_each_other(page, browser, server_url):
-    page.goto(f"{server_url}/events.html?pace=0")
-    page.wait_for_selector("#events-home:not([hidden])")
-    page.wait_for_selector("#event-filler option[value='random']", state="attached")
-    page.fill("#event-name", "Browser daily")
-    page.fill("#event-boards", str(BOARDS))
-    page.select_option("#event-filler", "random")
-    page.click("#create-event")
-    page.wait_for_selector("#event:not([hidden])")
+    create_on_page(page, server_url, "Browser daily", "daily", {"#event-boards": str(BOARDS)})
     event_url = page.url
     assert "Browser daily" in page.inner_text("#event-title")
     enter_event(page, "Ann")
@@ -112,20 +120,13 @@ def test_daily_event_two_people_see_each_other(page, browser, server_url):
 def test_individual_event_waits_for_its_places_then_seats_the_person(page, server_url):
     """An individual event started from the page: the entrant waits until every place is taken, then the page
     links to the table of round 1, where the entrant holds the chair the movement gives."""
-    page.goto(f"{server_url}/events.html?pace=0")
-    page.wait_for_selector("#event-filler option[value='random']", state="attached")
-    page.fill("#event-name", "Browser individual")
-    page.select_option("#event-form", "individual")
-    page.fill("#event-players", "3")
-    page.fill("#event-boards", "3")
-    page.select_option("#event-filler", "random")
-    page.click("#create-event")
-    page.wait_for_selector("#event:not([hidden])")
+    event_id = create_on_page(
+        page, server_url, "Browser individual", "individual", {"#event-players": "3", "#event-boards": "3"}
+    )
     page.fill("#entrant-name", "Ann")
     page.click("#join-button")
     page.wait_for_selector("#my-entry:not([hidden])")
     assert "starts when" in page.inner_text("#my-entry")
-    event_id = page.url.split("event=")[1].split("&")[0]
     for name in ("Bob", "Cid"):  # two more people enter through the API: the places are full, round 1 starts
         r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": name})
         assert r.status_code == 200, r.text
@@ -143,38 +144,21 @@ def _play_by_api(server_url: str, event_id: str, token: str, stop: threading.Eve
     """A second person at the teams event, through the API: pass, the first legal card, "next"."""
     with httpx.Client(base_url=server_url, timeout=10) as http:
         while not stop.is_set():
-            me = http.get(f"/api/events/{event_id}", headers={"Authorization": f"Bearer {token}"}).json()["me"]
+            me = http.get(f"/api/events/{event_id}", headers=auth(token)).json()["me"]
             if me["table_id"]:
-                headers = {"Authorization": f"Bearer {me['table_token']}"}
-                view = http.get(f"/api/tables/{me['table_id']}/state", headers=headers).json()
-                url = f"/api/tables/{me['table_id']}/actions"
-                if view["phase"] == "done" and not view["event"]["over"]:
-                    http.post(url, headers=headers, json={"type": "next"})
-                elif view["my_turn"] and view["phase"] == "auction":
-                    http.post(url, headers=headers, json={"type": "call", "call": "P"})
-                elif view["my_turn"]:
-                    http.post(url, headers=headers, json={"type": "play", "card": view["legal_cards"][0]})
+                step(http, me)
             time.sleep(0.05)
 
 
 def test_teams_event_from_the_page_to_the_winner(page, server_url):
     """A teams event of two teams: one person on the page (team Red), one through the API (team Blue); the match
     is played with the bots' team, and the page shows the match's IMPs, its winner and the teams' standings."""
-    page.goto(f"{server_url}/events.html?pace=0")
-    page.wait_for_selector("#event-filler option[value='random']", state="attached")
-    page.fill("#event-name", "Browser teams")
-    page.select_option("#event-form", "teams")
-    page.fill("#event-teams", "2")
-    page.fill("#event-boards", "1")
-    page.fill("#event-start", "0.1")  # six seconds
-    page.select_option("#event-filler", "random")
-    page.click("#create-event")
-    page.wait_for_selector("#event:not([hidden])")
+    fields = {"#event-teams": "2", "#event-boards": "1", "#event-start": "0.1"}  # it starts in six seconds
+    event_id = create_on_page(page, server_url, "Browser teams", "teams", fields)
     page.fill("#entrant-name", "Ann")
     page.fill("#entrant-team", "Red")
     page.click("#join-button")
     page.wait_for_selector("#my-entry:not([hidden])")
-    event_id = page.url.split("event=")[1].split("&")[0]
     r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": "Bob", "team": "Blue"})
     assert r.status_code == 200, r.text
     stop = threading.Event()

@@ -1,4 +1,4 @@
-"""Helpers of the events API tests: a test client on a store, an entrant playing its table as a person would."""
+"""Helpers of the events tests (API and browser): cards in a JSON value, entering and playing as a person would."""
 
 from __future__ import annotations
 
@@ -95,3 +95,25 @@ def event_view(client, event_id: str, token: str | None = None) -> dict:
     r = client.get(f"/api/events/{event_id}", headers=auth(token))
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def move_clock(client, seconds: float) -> None:
+    """Move the event service's clock of an app under a test client on by ``seconds``."""
+    events = client.app.state.events
+    now = events.clock() + seconds
+    events.clock = lambda: now
+
+
+def step(http, me: dict) -> dict:
+    """One move of a person at its table (``me`` of the event's view), if one is due: pass in the auction, the
+    first legal card, or "next" after a board; the view before it. ``http``: a test client or an httpx client."""
+    headers = auth(me["table_token"])
+    view = http.get(f"/api/tables/{me['table_id']}/state", headers=headers).json()
+    url = f"/api/tables/{me['table_id']}/actions"
+    if view["phase"] == "done" and not view["event"]["over"]:
+        http.post(url, headers=headers, json={"type": "next"})
+    elif view["my_turn"] and view["phase"] == "auction":
+        http.post(url, headers=headers, json={"type": "call", "call": "P"})
+    elif view["my_turn"]:
+        http.post(url, headers=headers, json={"type": "play", "card": view["legal_cards"][0]})
+    return view
