@@ -49,7 +49,16 @@ from tribridge.rules.deal import DealState
 from tribridge.rules.game import PlayPolicy, bid_to_end, play_to_end
 from tribridge.rules.scoring import get_scheme
 
-__all__ = ["DEFAULT_FILLER", "EventSpec", "Played", "default_rounds", "play_table", "planned_tasks", "run_event"]
+__all__ = [
+    "DEFAULT_FILLER",
+    "EventSpec",
+    "Played",
+    "default_rounds",
+    "play_table",
+    "planned_tasks",
+    "run_event",
+    "team_standings",
+]
 
 DEFAULT_FILLER = "paper+random"
 """The bot that fills empty chairs unless told otherwise."""
@@ -339,7 +348,7 @@ def _teams(spec: EventSpec, seed: int | None, player: _Player, given: Sequence[B
         return next(k for k in match.teams if teams[k][0] == result.winner)
 
     knockout = run_knockout(len(teams), decide)
-    standings = _team_standings(knockout, teams, matches)
+    standings = team_standings(knockout, teams, matches)
     return EventResult(
         "teams",
         spec.scheme,
@@ -376,9 +385,7 @@ def _team_seating(round_index: int, table: int, seats: Sequence[TeamSeat], playi
     return _Seating(round_index + 1, table + 1, _three(people), _three(bots), _three_bool(fillers))
 
 
-def _team_standings(
-    knockout: KnockoutResult, teams: Sequence[Team], matches: Sequence[TeamMatch]
-) -> list[TeamStanding]:
+def team_standings(knockout: KnockoutResult, teams: Sequence[Team], matches: Sequence[TeamMatch]) -> list[TeamStanding]:
     """Teams ranked by the stage they went out in; the final's teams by their IMPs in it."""
     last_stage = len(knockout.stages)
     rows = []

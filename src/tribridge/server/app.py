@@ -33,6 +33,8 @@ from tribridge.server.edge import (
     EdgePolicy,
 )
 from tribridge.server.errors import add_error_handlers
+from tribridge.server.events import routes as event_routes
+from tribridge.server.events.service import EventService
 from tribridge.server.heap import freeze_heap
 from tribridge.server.robot import ben, brill, three
 from tribridge.server.tables import exports, review, routes
@@ -172,6 +174,7 @@ def create_app(
         openapi_url="/openapi.json" if api_docs else None,
     )
     app.state.manager = manager
+    app.state.events = EventService(manager)
     app.state.robot_layouts = int(robot_layouts)
     app.state.exports = exports.ExportCache()
 
@@ -199,6 +202,7 @@ def create_app(
     app.include_router(routes.router)
     app.include_router(exports.router)
     app.include_router(review.router)
+    app.include_router(event_routes.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")
     return app

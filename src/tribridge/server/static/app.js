@@ -19,6 +19,7 @@ import { initWatchers, renderWatchers } from "./watchers.js";
 import { initTalk, renderTalk } from "./talk.js";
 import { initUndo, renderUndo, undoNotice } from "./undo.js";
 import { flashTitle, noticeFor, renderNextReady, renderStatus } from "./status.js";
+import { renderEventLink } from "./eventlink.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -301,6 +302,7 @@ function render(view) {
   renderTrick(view, mySeat || "S");
   renderAuction(view, act);
   renderResult(view);
+  renderEventLink(view);
   renderScoreSheet($("score-sheet"), view, reviewDeal);
   renderAnalysisBox(view);
   renderKeyHint(view);

@@ -4,23 +4,29 @@ Deals nobody can predict: a table's deals come from a secret drawn here and neve
 deal source — ``"seed"`` (a whole number) or ``"deals"`` (a list of PBN deals, played in turn) — is
 for practice and teaching and is accepted only when at most one chair is a person (every other
 chair a bot), so nobody can learn another person's cards from it.
+
+An event's table (``event_table_config``) is built by the server, never from a request: it plays the
+event's boards, in order, and names its event.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 from tribridge.cards import Deal
 from tribridge.errors import InvalidInput
+from tribridge.events.boards import Board
 from tribridge.rules.deal import options_from
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
 
-__all__ = ["MAX_PBN_DEALS", "chosen_deal_source", "table_config"]
+__all__ = ["MAX_PBN_DEALS", "chosen_deal_source", "event_table_config", "table_config"]
 
 MAX_PBN_DEALS = 200
+DEFAULT_OPTIONS = options_from(None)
 DEFAULT_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 
 
@@ -113,3 +119,27 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
         "hints": _flag(body.get("hints", True), "hints"),
     }
     return config, take
+
+
+def event_table_config(
+    event_id: str, boards: Sequence[Board], entrant_chairs: Sequence[int], chairs: list[dict[str, Any]], scheme: str
+) -> dict[str, Any]:
+    """The configuration of an event's table: exactly ``boards`` in order, table chair 0 in event chair
+    ``entrant_chairs[i]`` (0 the dealer, 1 the dealer's left, 2 the dealer's right) on board ``i``.
+
+    The boards stay in the store: a client sees a board's cards only through its chair's view of the deal.
+    """
+    if len(boards) != len(entrant_chairs) or not boards:
+        raise InvalidInput("boards", "expected one entrant's chair per board, and at least one board")
+    return {
+        "chairs": chairs,
+        "scheme": scheme,
+        "deals": {
+            "boards": [
+                {"board": b.number, "dealer": b.dealer.letter, "deal": b.deal.to_pbn(), "dealer_chair": (-c) % 3}
+                for b, c in zip(boards, entrant_chairs)
+            ]
+        },
+        "options": {"ranking": DEFAULT_OPTIONS.ranking, "dealer_must_bid": DEFAULT_OPTIONS.dealer_must_bid},
+        "event": {"event_id": event_id},
+    }

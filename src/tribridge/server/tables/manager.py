@@ -261,8 +261,14 @@ class TableManager:
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
-        assert self.store is not None
         config, take = table_config(body)
+        return self.create_configured(config, take, client)
+
+    def create_configured(
+        self, config: dict[str, Any], take: int | None, client: str, name: str | None = None
+    ) -> tuple[Table, str | None]:
+        """Create a table from a checked configuration (``config.py``), within the creation limits; its token."""
+        assert self.store is not None
         self.check_creation_limits(client)
         table_id = secrets.token_urlsafe(8)
         table = Table(table_id, config)
@@ -272,7 +278,7 @@ class TableManager:
         self.creators[table_id] = client
         self.creations.add(client)
         self.creations.add("*")
-        token = self.take_seat(table, take) if take is not None else None
+        token = self.take_seat(table, take, name) if take is not None else None
         if table.all_bots:  # a watcher's token (chair 0's view; it cannot act): the table plays while watched
             token = self._issue_token(table, 0, None)
         self.schedule_work(table)
@@ -287,8 +293,8 @@ class TableManager:
         self.refresh(table)
         return table
 
-    def take_seat(self, table: Table, chair: int, name: str | None = None) -> str:
-        """Give a free human chair a new token (committed before it is returned) and the player's name."""
+    def take_seat(self, table: Table, chair: int, name: str | None = None, token: str | None = None) -> str:
+        """Give a free human chair a new token (or ``token``; committed before it is returned) and the player's name."""
         assert self.store is not None
         if not 0 <= chair <= 2:
             raise InvalidInput("chair", "expected 0, 1 or 2")
@@ -297,11 +303,11 @@ class TableManager:
         self.refresh(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
-        return self._issue_token(table, chair, name)
+        return self._issue_token(table, chair, name, token)
 
-    def _issue_token(self, table: Table, chair: int, name: str | None) -> str:
+    def _issue_token(self, table: Table, chair: int, name: str | None, token: str | None = None) -> str:
         assert self.store is not None
-        token = secrets.token_urlsafe(24)
+        token = token or secrets.token_urlsafe(24)
         if not self.store.set_token(table.table_id, chair, token, name):
             raise Conflict(f"chair {chair} is already taken")
         table.token_hashes[chair] = token_hash(token)
@@ -412,12 +418,13 @@ class TableManager:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
+        watched = bool(self.watchers(table.table_id)) or table.event_facts() is not None  # an event's table plays on
         if state.phase == "done":
-            return (table.all_bots and bool(self.watchers(table.table_id))), None
+            return (table.all_bots and not table.boards_over and watched), None
         chair = table.chair_of_player(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None
-        if table.all_bots and not self.watchers(table.table_id):
+        if table.all_bots and not watched:
             return False, None  # paused: nobody watches
         return True, chair
 

@@ -12,7 +12,9 @@ dealer's right, and the widow opposite the dealer. Each chair plays as its deali
 
 Deals come from the table's deal source (``config["deals"]``): a server secret that is never sent
 (``{"secret": hex}``, every table with more than one person), or, at a table whose other chairs
-are all bots, a chosen seed (``{"seed": n}``) or PBN deal set (``{"pbn": [...]}``).
+are all bots, a chosen seed (``{"seed": n}``) or PBN deal set (``{"pbn": [...]}``). An event's table
+(``config.event_table_config``) plays exactly the event's boards (``{"boards": [...]}``), each with its own
+dealer and dealer's chair, and refuses ``next`` after the last one.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ __all__ = [
     "chair_seats",
     "deal_for",
     "deal_from_source",
+    "deal_layout",
     "result_of",
     "score_sheet",
 ]
@@ -67,14 +70,25 @@ def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:
         return deal_for(int(source["secret"], 16), deal_no)
     if "seed" in source:
         return deal_for(int(source["seed"]), deal_no)
+    if "boards" in source:  # an event's table: exactly the event's boards, in order
+        return Deal.from_pbn(source["boards"][deal_no - 1]["deal"])
     pbn = source["pbn"]
     return Deal.from_pbn(pbn[(deal_no - 1) % len(pbn)])
 
 
-def chair_seats(deal_no: int) -> tuple[Seat, Seat, Seat]:
-    """The dealing seat of each chair in deal ``deal_no`` (the dealer rotates through chairs and seats)."""
-    dealer_chair = (deal_no - 1) % 3
-    dealer = Seat((deal_no - 1) % 4)
+def deal_layout(config: dict[str, Any], deal_no: int) -> tuple[Seat, int]:
+    """(the dealer's seat, the dealer's chair) of deal ``deal_no``: rotating, or as an event's board sets them."""
+    boards = (config.get("deals") or {}).get("boards")
+    if boards is not None:
+        board = boards[deal_no - 1]
+        return Seat.parse(board["dealer"], "dealer"), int(board["dealer_chair"])
+    return Seat((deal_no - 1) % 4), (deal_no - 1) % 3
+
+
+def chair_seats(deal_no: int, layout: tuple[Seat, int] | None = None) -> tuple[Seat, Seat, Seat]:
+    """The dealing seat of each chair in deal ``deal_no`` (the dealer rotates through chairs and seats, unless
+    ``layout`` gives the dealer's seat and chair)."""
+    dealer, dealer_chair = layout if layout is not None else (Seat((deal_no - 1) % 4), (deal_no - 1) % 3)
     seats = [dealer] * 3
     seats[(dealer_chair + 1) % 3] = dealer.lho
     seats[(dealer_chair + 2) % 3] = dealer.rho
@@ -165,7 +179,26 @@ class Table:
     @property
     def seats(self) -> tuple[Seat, Seat, Seat]:
         """The dealing seat (the player) of each chair in the current deal."""
-        return chair_seats(self.deal_no)
+        return chair_seats(self.deal_no, deal_layout(self.config, self.deal_no))
+
+    @property
+    def board_count(self) -> int | None:
+        """How many deals an event's table plays (None: deals without end)."""
+        boards = (self.config.get("deals") or {}).get("boards")
+        return None if boards is None else len(boards)
+
+    @property
+    def boards_over(self) -> bool:
+        """Whether an event's table has finished its last board (no ``next`` then)."""
+        count = self.board_count
+        return count is not None and self.deal_no >= count and self.current().phase == "done"
+
+    def event_facts(self) -> dict[str, Any] | None:
+        """For an event's table: the event's id and the number of boards (None at an ordinary table)."""
+        event = self.config.get("event")
+        if event is None:
+            return None
+        return {"event_id": event["event_id"], "boards": self.board_count, "over": self.boards_over}
 
     def player_of(self, chair: int) -> Seat:
         """The player (dealing seat) a chair plays as in the current deal."""
@@ -187,7 +220,8 @@ class Table:
     # --- actions ---------------------------------------------------------------------------------
     def start_deal(self, deal_no: int) -> DealState:
         """The opening state of deal ``deal_no``."""
-        return DealState.start(deal_from_source(self.config, deal_no), Seat((deal_no - 1) % 4), self.options())
+        dealer, _chair = deal_layout(self.config, deal_no)
+        return DealState.start(deal_from_source(self.config, deal_no), dealer, self.options())
 
     def begin(self) -> None:
         """Start deal 1 (a fresh or replayed table)."""
@@ -236,6 +270,8 @@ class Table:
             raise IllegalAction(
                 "type", f"the deal is not over (phase {state.phase}): 'next' is only allowed when it is done"
             )
+        if self.boards_over:
+            raise IllegalAction("type", f"this table's {self.board_count} boards are all played")
         if chair is not None and self.config.get("next_consent"):
             if chair in self.next_ready:
                 waiting = ", ".join(self.chair_name(c) for c in sorted(self.people - self.next_ready))
@@ -304,7 +340,7 @@ class Table:
     def record_of(self, state: DealState, deal_no: int) -> dict[str, Any]:
         """The game record of a finished deal (JSON-ready): the rules engine's record plus table facts."""
         record = DealRecord.from_state(state, self.scheme)
-        seats = chair_seats(deal_no)
+        seats = chair_seats(deal_no, deal_layout(self.config, deal_no))
         undone = list(self.undone)
         contract = state.contract
         defenders = None

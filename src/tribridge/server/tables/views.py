@@ -184,6 +184,7 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "undo": undo_json(table),
         "can_undo": can_undo(table, chair),
         "undone": table.undone,
+        "event": table.event_facts(),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
     for entry, note in zip(view["auction"], table.call_notes()):

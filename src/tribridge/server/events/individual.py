@@ -1,0 +1,111 @@
+"""The live individual form: people take the movement's places as they enter; round by round each table of the
+movement (``events.movement.individual_movement``) becomes a table of the server playing that round's run of
+boards, the event's bots in the places of fillers and of people who had not entered by the start.
+
+Round 1 starts once every place is taken or at ``starts_at``; each later round once every table of the round
+before has finished its boards. A table whose three places are all bots is not played. At a round's table the
+movement's chairs are the table's chairs (the dealer in chair 0 on every board). A person's token for its
+table of a round is derived from its own token (an HMAC of the table and chair), so only hashes are stored
+and the person can always take its chair again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+
+from tribridge.events.boards import Board
+from tribridge.events.movement import IndividualMovement, individual_movement, round_boards
+from tribridge.server.events.documents import EventDocument
+from tribridge.server.events.travellers import PlayedTable
+from tribridge.server.tables.config import event_table_config
+from tribridge.server.tables.manager import TableManager
+
+__all__ = ["movement_of", "person_table", "round_due", "start_round", "table_token", "tables_of"]
+
+
+def movement_of(document: EventDocument) -> IndividualMovement:
+    """The event's movement (deterministic in the number of places and rounds)."""
+    return individual_movement(document["players"], document["rounds"])
+
+
+def _people(document: EventDocument, movement: IndividualMovement, table: Sequence[int]) -> tuple[str, str, str]:
+    """The names at a movement table by chair: the entrant's, or ``filler N`` for a bot in the place."""
+    names, bots = [], 0
+    for person in table:
+        if person < len(document["entries"]) and not movement.is_filler(person):
+            names.append(document["entries"][person]["name"])
+        else:
+            bots += 1
+            names.append(f"filler {bots}")
+    return names[0], names[1], names[2]
+
+
+def round_due(document: EventDocument, manager: TableManager, now: float) -> bool:
+    """Whether the next round should start now (never after the last round or once the results froze)."""
+    started = len(document["round_tables"])
+    if (
+        document["form"] != "individual"
+        or started >= document["rounds"]
+        or document["frozen"] is not None
+        or not document["entries"]
+    ):
+        return False
+    if started == 0:
+        return len(document["entries"]) >= document["players"] or now >= document["starts_at"]
+    return all(manager.get(t).boards_over for t in document["round_tables"][-1] if t)
+
+
+def start_round(document: EventDocument, manager: TableManager) -> None:
+    """Create the tables of the next round (``round_tables`` grows by one); a table of bots only is skipped."""
+    movement = movement_of(document)
+    index = len(document["round_tables"])
+    run = round_boards(len(document["boards"]), document["rounds"])[index]
+    boards = [Board.from_json(document["boards"][i]) for i in run]
+    filler = {"kind": "bot", "bot": document["filler"]}
+    ids = []
+    for table in movement.rounds[index]:
+        names = _people(document, movement, table)
+        chairs = [dict(filler) if name.startswith("filler ") else {"kind": "human", "name": name} for name in names]
+        if all(c["kind"] == "bot" for c in chairs):
+            ids.append("")
+            continue
+        config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
+        created, _token = manager.create_configured(config, None, f"event:{document['event_id']}")
+        ids.append(created.table_id)
+    document["round_tables"].append(ids)
+
+
+def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
+    """Every started table of the event with its people and boards, counting what the freeze allows."""
+    movement = movement_of(document)
+    runs = round_boards(len(document["boards"]), document["rounds"])
+    frozen = document["frozen"]
+    out = []
+    for r, ids in enumerate(document["round_tables"]):
+        for t, table_id in enumerate(ids):
+            if not table_id:
+                continue
+            table = manager.get(table_id)
+            done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table_id, 0))
+            people = _people(document, movement, movement.rounds[r][t])
+            out.append(PlayedTable(r + 1, t + 1, people, tuple(runs[r]), table, done))
+    return out
+
+
+def person_table(document: EventDocument, person: int) -> tuple[str, int] | None:
+    """(table id, chair) of ``person`` in the latest started round, or None before round 1."""
+    if not document["round_tables"]:
+        return None
+    movement = movement_of(document)
+    index = len(document["round_tables"]) - 1
+    for t, table in enumerate(movement.rounds[index]):
+        if person in table:
+            return document["round_tables"][index][t], table.index(person)
+    return None
+
+
+def table_token(person_token: str, table_id: str, chair: int) -> str:
+    """A person's token for its chair at a round's table, derived from its own token."""
+    return hmac.new(person_token.encode(), f"{table_id}:{chair}".encode(), hashlib.sha256).hexdigest()

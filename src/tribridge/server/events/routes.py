@@ -1,0 +1,87 @@
+"""The events API over HTTP (docs/events.md, "In the server"): small handlers over an ``EventService``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Request
+from fastapi.responses import PlainTextResponse
+from starlette.requests import HTTPConnection
+
+from tribridge.events.export import event_pbn
+from tribridge.server.errors import Forbidden
+from tribridge.server.events.service import EventService
+from tribridge.server.events.state import EventState
+from tribridge.server.events.views import event_summary, event_view
+from tribridge.server.tables.routes import read_json, token_from
+
+__all__ = ["router"]
+
+
+def get_events(connection: HTTPConnection) -> EventService:
+    """The app's event service (set by ``create_app``)."""
+    service = connection.app.state.events
+    if not isinstance(service, EventService):
+        raise RuntimeError("the app has no event service")
+    return service
+
+
+Events = Annotated[EventService, Depends(get_events)]
+router = APIRouter()
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+@router.post("/api/events")
+async def create_event(events: Events, request: Request) -> Any:
+    """Create an event: ``{"form": "daily", "name", "boards": N | "pbn": text, "scheme", "closes_in_hours"}``."""
+    document = events.create(await read_json(request), _client(request))
+    return event_summary(document, True)
+
+
+@router.get("/api/events")
+async def open_events(events: Events) -> Any:
+    """The open events, oldest first."""
+    return {"events": [event_summary(d, True) for d in events.documents() if events.is_open(d)]}
+
+
+@router.get("/api/events/{event_id}")
+async def get_event(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """Standings so far; the travellers of the boards the asking entrant finished (all once the event closed)."""
+    return event_view(events.state(event_id, token_from(authorization)))
+
+
+@router.post("/api/events/{event_id}/entries")
+async def enter(events: Events, event_id: str, request: Request) -> dict[str, Any]:
+    """Enter the event (``{"name"}``): a table of the entrant's own with two bots, and its chair's token."""
+    document, entry, token = events.join(event_id, await read_json(request), _client(request))
+    return {
+        "event_id": document["event_id"],
+        "name": entry["name"],
+        "table_id": entry["table_id"],
+        "token": token,
+        "chair": 0,
+    }
+
+
+def _exportable(events: EventService, event_id: str, authorization: str | None) -> EventState:
+    state = events.state(event_id, token_from(authorization))
+    if not state.closed and state.me is None:
+        raise Forbidden("the event is open: only its entrants may export it (their finished boards)")
+    return state
+
+
+@router.get("/api/events/{event_id}/export.json")
+async def export_json(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """The event as ``EventResult`` JSON: all once closed, else the asking entrant's finished boards."""
+    return _exportable(events, event_id, authorization).result().to_json()
+
+
+@router.get("/api/events/{event_id}/export.pbn")
+async def export_pbn(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
+    """The event as PBN with score tables: all once closed, else the asking entrant's finished boards."""
+    state = _exportable(events, event_id, authorization)
+    text = event_pbn(state.result(), f"tribridge {state.document['name']}")
+    return PlainTextResponse(text, media_type="application/x-chess-pbn")

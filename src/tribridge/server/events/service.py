@@ -1,0 +1,337 @@
+"""``EventService``: events in the game store, entries as tables of the ``TableManager``, what each asker may see.
+
+A daily entrant is known by the token of its table's chair 0 (the same tokens as every table); an entrant of
+the individual form by a token of its own, from which its chair's token at each round's table is derived
+(``individual``). While the event is
+open an entrant sees the travellers of the boards it has finished, and nobody else sees any; once the event
+has closed (``closes_at`` passed) its results are frozen at the first look (each table counts the boards it had
+finished then) and everything is public. Changes to an event's document are made under a store lease, so
+several server processes on one PostgreSQL add entries without losing any.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from tribridge.errors import InvalidInput
+from tribridge.events.boards import Board
+from tribridge.events.results import Entrant
+from tribridge.server.errors import Conflict, NotFound, TooMany
+from tribridge.server.events import individual, teams
+from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
+from tribridge.server.events.standins import StandIns
+from tribridge.server.events.state import EventState
+from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
+from tribridge.server.tables.config import event_table_config
+from tribridge.server.tables.limits import RateWindow, check_name
+from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.peers import process_owner
+from tribridge.server.tables.store import Store, token_hash
+
+__all__ = ["EventService", "entrant_chair"]
+
+LEASE_SECONDS = 10.0
+LEASE_WAIT_SECONDS = 0.02
+
+
+def entrant_chair(board: Board) -> int:
+    """The event chair every entrant of a daily event holds on ``board``: (number - 1) mod 3."""
+    return (board.number - 1) % 3
+
+
+class EventService:
+    """Creates events, adds entries (each a table of the manager), and answers what an asker may see."""
+
+    def __init__(
+        self, manager: TableManager, limits: EventLimits | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.manager = manager
+        self.limits = limits or EventLimits()
+        self.clock = clock
+        self.owner = f"events:{process_owner()}"
+        self.creations = RateWindow(60.0)
+        self.standins = StandIns(manager, self.limits.leave_seconds)
+
+    def watch(self) -> None:
+        """Start watching the live individual and teams tables for chairs left waiting (once; see ``standins``)."""
+        self.standins.leave_seconds = self.limits.leave_seconds
+
+        def live() -> list[tuple[str, str]]:
+            out = []
+            for d in self.documents():
+                if d["frozen"] is None and d["form"] == "individual" and d["round_tables"]:
+                    out += [(t, d["filler"]) for t in d["round_tables"][-1] if t]
+                elif d["frozen"] is None and d["form"] == "teams":
+                    out += [(t, d["filler"]) for t in teams.current_tables(d)]
+            return out
+
+        self.standins.start(live)
+
+    @property
+    def store(self) -> Store:
+        """The manager's open store."""
+        if self.manager.store is None:
+            raise RuntimeError("the store is not open")
+        return self.manager.store
+
+    # --- documents --------------------------------------------------------------------------------
+    def load(self, event_id: str) -> EventDocument:
+        """An event's document (404 if unknown)."""
+        text = self.store.load_event(event_id[:64])
+        if text is None:
+            raise NotFound(f"no event {event_id[:40]!r}")
+        document: EventDocument = json.loads(text)
+        return document
+
+    def _save(self, document: EventDocument) -> None:
+        self.store.put_event(document["event_id"], json.dumps(document))
+
+    @contextmanager
+    def _locked(self, event_id: str) -> Iterator[None]:
+        """Hold the event's lease (one writer of its document at a time, over every process)."""
+        key = f"event:{event_id}"
+        deadline = time.monotonic() + LEASE_SECONDS
+        while not self.store.acquire_lease(key, self.owner, LEASE_SECONDS):
+            if time.monotonic() > deadline:
+                raise Conflict("the event is busy; try again")
+            time.sleep(LEASE_WAIT_SECONDS)
+        try:
+            yield
+        finally:
+            self.store.release_lease(key, self.owner)
+
+    def documents(self) -> list[EventDocument]:
+        """Every stored event's document, oldest first."""
+        out = []
+        for event_id in self.store.event_ids():
+            text = self.store.load_event(event_id)
+            if text is not None:
+                out.append(json.loads(text))
+        return out
+
+    def is_open(self, document: EventDocument) -> bool:
+        """Whether the event still takes entries and keeps its results hidden."""
+        return self.clock() < document["closes_at"]
+
+    # --- creating and joining ---------------------------------------------------------------------
+    def create(self, body: object, client: str) -> EventDocument:
+        """A new event from a ``POST /api/events`` body, within the limits (429 past them)."""
+        request: EventRequest = event_request(body, self.limits)
+        self._check_creation_limits(client)
+        now = self.clock()
+        document: EventDocument = {
+            "event_id": secrets.token_urlsafe(6),
+            "form": request.form,
+            "name": request.name,
+            "scheme": request.scheme,
+            "filler": request.filler,
+            "created": now,
+            "closes_at": now + request.hours * 3600.0,
+            "creator": client,
+            "boards": [b.to_json() for b in request.boards],
+            "entries": [],
+            "frozen": None,
+            "players": request.players,
+            "rounds": request.rounds,
+            "starts_at": now + request.start_minutes * 60.0,
+            "round_tables": [],
+            "seed": request.seed,
+            "stage_boards": len(request.boards),
+            "max_teams": request.max_teams,
+            "teams": [],
+            "stages": [],
+            "matches": [],
+        }
+        self._save(document)
+        self.creations.add(client)
+        self.creations.add("*")
+        return document
+
+    def _check_creation_limits(self, client: str) -> None:
+        """Raise ``TooMany`` past the open events or the creations per minute (the client's or everyone's)."""
+        lim = self.limits
+        open_events = [d for d in self.documents() if self.is_open(d)]
+        if sum(1 for d in open_events if d["creator"] == client) >= lim.open_events_per_client:
+            raise TooMany(f"too many open events created by this client (limit {lim.open_events_per_client})", 3600)
+        if len(open_events) >= lim.open_events:
+            raise TooMany(f"too many open events on this server (limit {lim.open_events})", 3600)
+        if self.creations.count(client) >= lim.creations_per_minute_per_client:
+            raise TooMany(
+                f"too many events created by this client in the last minute (limit "
+                f"{lim.creations_per_minute_per_client})",
+                self.creations.retry_after(client),
+            )
+        if self.creations.count("*") >= lim.creations_per_minute:
+            raise TooMany(
+                f"too many events created in the last minute (limit {lim.creations_per_minute})",
+                self.creations.retry_after("*"),
+            )
+
+    def join(self, event_id: str, body: object, client: str) -> tuple[EventDocument, EntryJson, str]:
+        """Enter an open event: (event, entry, token); daily: a table of the entrant's own with two filler bots."""
+        if not isinstance(body, dict):
+            raise InvalidInput("body", "expected a JSON object with a 'name'")
+        name = check_name(body.get("name"), "name")
+        if name.lower().startswith("filler"):
+            raise InvalidInput("name", "names starting with 'filler' belong to the bots")
+        with self._locked(event_id):
+            document = self.load(event_id)
+            self._check_entry(document, name)
+            if document["form"] == "teams":
+                teams.join_team(document, len(document["entries"]), _team_of(body))
+            if document["form"] == "daily":
+                table_id, token = self._daily_table(document, name, client)
+                hashed = None
+            else:
+                table_id, token = "", secrets.token_urlsafe(24)
+                hashed = token_hash(token)
+            entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
+            document["entries"].append(entry)
+            self._advance(document)
+            self._save(document)
+        self.watch()
+        return document, entry, token
+
+    def _check_entry(self, document: EventDocument, name: str) -> None:
+        """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free."""
+        if not self.is_open(document):
+            raise Conflict("the event has closed")
+        started = document["round_tables"] or document["stages"] or self.clock() >= document["starts_at"]
+        if document["form"] != "daily" and started:
+            raise Conflict("the event has started: entries are closed")
+        if any(e["name"].lower() == name.lower() for e in document["entries"]):
+            raise Conflict(f"an entrant called {name!r} is already in this event")
+        most = {
+            "daily": self.limits.max_entries,
+            "individual": document["players"],
+            "teams": 3 * document["max_teams"],
+        }[document["form"]]
+        if len(document["entries"]) >= most:
+            raise Conflict(f"the event is full ({most} entries)")
+
+    def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
+        """A daily entrant's table (chair 0 the entrant, two filler bots): its id and chair 0's token."""
+        boards = [Board.from_json(b) for b in document["boards"]]
+        filler = {"kind": "bot", "bot": document["filler"]}
+        chairs = [{"kind": "human", "name": name}, dict(filler), dict(filler)]
+        config = event_table_config(
+            document["event_id"], boards, [entrant_chair(b) for b in boards], chairs, document["scheme"]
+        )
+        table, token = self.manager.create_configured(config, 0, client, name)
+        assert token is not None
+        return table.table_id, token
+
+    # --- what an asker sees -----------------------------------------------------------------------
+    def state(self, event_id: str, token: str | None) -> EventState:
+        """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
+        self.watch()
+        document = self._frozen_if_closed(self._advanced(self.load(event_id)))
+        tables = self._tables(document)
+        hashed = None if token is None else token_hash(token)
+        me = None if hashed is None else self._entrant_of(document, tables, hashed)
+        boards = tuple(Board.from_json(b) for b in document["boards"])
+        travellers = tuple(travellers_of(boards, tables))
+        entrants = tuple(Entrant(e["name"], PERSON) for e in document["entries"])
+        played = tuple(boards_played(travellers, e.name) for e in entrants)
+        my_table = None
+        if me is not None and token is not None and document["form"] != "daily":
+            my_table = self._seat_person(document, me, token)
+        closed = document["frozen"] is not None
+        if document["form"] != "teams":
+            return EventState(document, closed, me, my_table, boards, entrants, travellers, played)
+        matches = teams.match_results(document, list(travellers))
+        ranked = tuple(teams.final_standings(document, matches))
+        return EventState(document, closed, me, my_table, boards, entrants, travellers, played, tuple(matches), ranked)
+
+    def _tables(self, document: EventDocument) -> list[PlayedTable]:
+        """The event's tables with their people and boards, counting what the freeze allows."""
+        if document["form"] == "individual":
+            return individual.tables_of(document, self.manager)
+        if document["form"] == "teams":
+            return teams.tables_of(document, self.manager)
+        frozen, out = document["frozen"], []
+        every = tuple(range(len(document["boards"])))
+        for number, entry in enumerate(document["entries"], 1):
+            table = self.manager.get(entry["table_id"])
+            done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
+            people = (entry["name"], "filler 1", "filler 2")
+            out.append(PlayedTable(1, number, people, every, table, done))
+        return out
+
+    def _entrant_of(self, document: EventDocument, tables: list[PlayedTable], hashed: str) -> int | None:
+        """The entry whose token hashes to ``hashed`` (a daily entrant's table token, or its own)."""
+        for i, entry in enumerate(document["entries"]):
+            if entry["token_hash"] is not None and secrets.compare_digest(entry["token_hash"], hashed):
+                return i
+        if document["form"] == "daily":
+            for i, table in enumerate(tables):
+                if secrets.compare_digest(table.table.token_hashes.get(0, ""), hashed):
+                    return i
+        return None
+
+    def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
+        """(table id, token) of a person at its table of the current round, its chair taken on the first ask."""
+        find = individual.person_table if document["form"] == "individual" else teams.person_table
+        seat = find(document, person)
+        if seat is None or not seat[0]:
+            return None
+        table_id, chair = seat
+        derived = individual.table_token(token, table_id, chair)
+        table = self.manager.get(table_id)
+        self.standins.give_back(table, chair)
+        if chair not in table.token_hashes:
+            try:
+                self.manager.take_seat(table, chair, document["entries"][person]["name"], derived)
+            except Conflict:  # another request of the same person took it a moment ago
+                pass
+            self.manager.notify(table)
+            self.manager.schedule_work(table)  # a bot's turn planned before the seat was taken starts again
+        return table_id, derived
+
+    def _advanced(self, document: EventDocument) -> EventDocument:
+        """The document after starting what is due: rounds (individual), rounds, results and stages (teams)."""
+        if document["form"] == "daily" or document["frozen"] is not None:
+            return document
+        if document["form"] == "individual" and not individual.round_due(document, self.manager, self.clock()):
+            return document
+        with self._locked(document["event_id"]):
+            document = self.load(document["event_id"])
+            if self._advance(document):
+                self._save(document)
+        return document
+
+    def _advance(self, document: EventDocument) -> bool:
+        """Start everything due now (the caller holds the lease and saves); True if anything started."""
+        changed = False
+        if document["form"] == "individual":
+            while individual.round_due(document, self.manager, self.clock()):
+                individual.start_round(document, self.manager)
+                changed = True
+        elif document["form"] == "teams":
+            while teams.advance(document, self.manager, self.clock()):
+                changed = True
+        return changed
+
+    def _frozen_if_closed(self, document: EventDocument) -> EventDocument:
+        """A closed event's document with its results frozen (done once, at the first look after the close)."""
+        if self.is_open(document) or document["frozen"] is not None:
+            return document
+        with self._locked(document["event_id"]):
+            document = self.load(document["event_id"])
+            if document["frozen"] is None:
+                tables = self._tables(document)
+                document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
+                self._save(document)
+        return document
+
+
+def _team_of(body: dict[str, object]) -> str:
+    """The team an entrant of the teams form names (it creates the team if new)."""
+    team = check_name(body.get("team"), "team")
+    if team.lower().startswith("filler"):
+        raise InvalidInput("team", "names starting with 'filler' belong to the bots")
+    return team
