@@ -8,6 +8,9 @@ import time
 CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
 
 
+PBN_DEAL = re.compile(r"^[NESW]:\s*(?:[AKQJT2-9]*(?:\.[AKQJT2-9]*){3}\s*){4}$")
+
+
 def cards_in(obj, skip=("analysis",)) -> set[str]:
     """Every card-like string anywhere in a JSON value (``skip``: keys not looked into)."""
     out: set[str] = set()
@@ -21,7 +24,7 @@ def cards_in(obj, skip=("analysis",)) -> set[str]:
     elif isinstance(obj, str):
         if CARD.match(obj):
             out.add(obj)
-        elif ":" in obj and "." in obj:  # a PBN deal: its 52 cards
+        elif PBN_DEAL.match(obj):  # a PBN deal: its 52 cards
             for hand in obj.split(":", 1)[1].split():
                 for suit, holding in zip("SHDC", hand.split(".")):
                     out |= {suit + rank for rank in holding}

@@ -9,6 +9,7 @@ import pytest
 from event_helpers import auth, cards_in, enter, event_view, move_clock, new_event, next_board, play_board, table_state
 from tribridge.events.boards import seeded_boards
 from tribridge.server.events.documents import EventLimits
+from tribridge.testing import ws_token_message
 
 
 def close_event(client) -> None:
@@ -62,7 +63,8 @@ def test_daily_event_two_entrants_see_only_what_they_played(client):
     assert first["me"]["name"] == "Bob" and first["travellers"] == [] and not cards_in(first)
     assert event_view(client, event_id)["travellers"] == []  # nor does a stranger
     assert client.get(f"/api/tables/{ann_table}/state", headers=auth(bob)).status_code == 403
-    with client.websocket_connect(f"/api/tables/{bob_table}/ws?token={bob}") as ws:
+    with client.websocket_connect(f"/api/tables/{bob_table}/ws") as ws:
+        ws.send_text(ws_token_message(bob))
         pushed = ws.receive_json()
         assert pushed["deal_no"] == 1 and pushed["score_sheet"]["deals"] == []
         assert cards_in(pushed) <= set(pushed["hand"]) and len(pushed["hand"]) == 13

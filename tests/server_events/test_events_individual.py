@@ -7,6 +7,7 @@ import time
 from event_helpers import auth, cards_in, event_view, move_clock, step, table_state
 from tribridge.events.movement import individual_movement, round_boards
 from tribridge.server.events.documents import EventLimits
+from tribridge.testing import ws_token_message
 
 PLAYERS, BOARDS, ROUNDS = 4, 4, 2
 NAMES = ("Ann", "Bob", "Cid")
@@ -113,9 +114,9 @@ def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
     cid_chair = next(
         c for c, chair in enumerate(client.get(f"/api/tables/{table_id}").json()["chairs"]) if not chair["taken"]
     )
-    sockets = [client.websocket_connect(f"/api/tables/{table_id}/ws?token={here[n]['table_token']}") for n in here]
-    for socket in sockets:
-        socket.__enter__()
+    sockets = [client.websocket_connect(f"/api/tables/{table_id}/ws") for _ in here]
+    for socket, name in zip(sockets, here):
+        socket.__enter__().send_text(ws_token_message(here[name]["table_token"]))
     try:
         deadline = time.monotonic() + 120
         while client.get(f"/api/tables/{table_id}").json()["deal_no"] < 2:  # a whole board: Cid's turns by a bot
