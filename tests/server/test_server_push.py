@@ -113,4 +113,5 @@ def test_never_reading_socket_does_not_freeze_the_table(db_url):
         proc.terminate()
         proc.wait(20)
         reader.join(10)
-    assert any("slow subscriber closed" in line for line in log)
+    if codes[0] == 1013:  # the writer gave up on it (a keepalive close, 1011, is uvicorn's and logs nothing of ours)
+        assert any("slow subscriber closed" in line for line in log)

@@ -152,8 +152,8 @@ def test_sigkill_keeps_acknowledged_actions_and_the_other_process_takes_the_bot_
             here = a if pa.poll() is None and step % 2 == 0 else b
             view = state(b, tid, tokens[0])
             chair = view["turn_chair"]
-            if view["phase"] == "done":
-                chair, move = 0, {"type": "next"}
+            if view["phase"] == "done":  # every person presses Next (the bot is always ready)
+                chair, move = next(c for c in tokens if c not in view["next_ready"]), {"type": "next"}
             elif chair not in tokens:  # the bot's turn: kill a while it holds the turn, then b must take it
                 if killed_at is None and any(f":{pa.pid}:" in o for o in _lease_owners(store)):
                     pa.send_signal(signal.SIGKILL)
