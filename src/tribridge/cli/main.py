@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "tribridge.cli.analyze",
     "train-estimator": "tribridge.cli.train",
     "train-belief": "tribridge.cli.train_belief",
+    "train-bidder": "tribridge.cli.train_bidder",
     "calibrate": "tribridge.cli.calibrate",
     "match": "tribridge.cli.match",
     "shuffle": "tribridge.cli.shuffle",
@@ -44,7 +45,7 @@ COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 # Commands (and command groups) that can run long enough to show progress: each gets ``--quiet``.
 PROGRESS_COMMANDS = frozenset(
-    {"study", "reproduce", "deal", "analyze", "train-estimator", "train-belief", "calibrate", "match", "shuffle"}
+    {"study", "reproduce", "deal", "analyze", "train-estimator", "train-belief", "train-bidder", "calibrate", "match", "shuffle"}
 )
 
 
