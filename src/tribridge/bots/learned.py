@@ -1,16 +1,17 @@
 """``LearnedBidder``: a small policy network, trained by self-play, over the bidding observation of ``env.encoding``.
 
 The bidder chooses among pass, double, redouble and the three cheapest legal bids of each
-denomination (:func:`considered_calls`). The network is a two-layer ReLU perceptron in numpy. Its input is the bidding observation
-(``encode_view(view, bidding_only=True)``, the same vector ``env.BiddingBatch`` gives) followed by a
-few numbers read off it (:func:`policy_features`: suit lengths, high-card points, the highest bid so
-far, who holds it and its doubling), because those are what a bidder needs first and a small network
-learns them slowly from the 52 card bits. It puts out one logit per call number (``env.actions``:
-pass, double, redouble, the 35 bids) and a value (the expected reward, used only in training). The
-policy is the softmax of the logits over the considered calls; the bidder plays its most probable call,
-so it is deterministic. The shipped weights are ``tribridge/data/learned_bidder.npz``
-(``tribridge train-bidder``, see docs/bots.md); they were trained under the default auction options
-and the classic scheme.
+denomination (:func:`considered_calls`). The network is a two-layer ReLU perceptron in numpy. Its
+input is the bidding observation (``encode_view(view, bidding_only=True)``, the same vector
+``env.BiddingBatch`` gives) followed by a few numbers read off it (:func:`policy_features`: suit
+lengths, high-card points, the highest bid so far, who holds it and its doubling), because those
+are what a bidder needs first and a small network learns them slowly from the 52 card bits. It puts
+out one number per call number (``env.actions``: pass, double, redouble, the 35 bids): the call's
+expected reward in hundreds of points (the player's score minus the mean of the other two). The
+policy is the softmax of these over the considered calls at the network's ``temperature``; the
+bidder plays the call of highest value (the most probable), so it is deterministic. The shipped
+weights are ``tribridge/data/learned_bidder.npz`` (``tribridge train-bidder``, see docs/bots.md);
+they were trained under the default auction options and the classic scheme.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tribridge.env.actions import ACTION_PASS, FIRST_BID, N_BIDS, N_CALLS, action_of, call_of
+from tribridge.env.actions import FIRST_BID, N_BIDS, N_CALLS, action_of, call_of
 from tribridge.env.encoding import BIDDING_SIZE, BLOCKS, encode_view
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
@@ -40,7 +41,6 @@ __all__ = [
 ]
 
 WEIGHTS_RESOURCE = "learned_bidder.npz"
-INITIAL_PASS_BIAS = 2.0
 LEVELS_CONSIDERED = 3
 """Bids considered per denomination: the cheapest legal one and the next ``LEVELS_CONSIDERED - 1`` levels."""
 _HCP = np.array([4.0, 3.0, 2.0, 1.0] + [0.0] * 9, dtype=np.float32)  # rank 0 = ace
@@ -64,8 +64,8 @@ def policy_features(obs: np.ndarray) -> np.ndarray:
     hand = obs[:, BLOCKS["hand"]].reshape(n, 4, 13)
     suit_points = hand @ _HCP
     bids = obs[:, BLOCKS["bids"]].reshape(n, N_BIDS, 3)
-    made = bids.any(axis=2)
-    has_bid = made.any(axis=1)
+    made: np.ndarray = bids.sum(axis=2) > 0
+    has_bid: np.ndarray = made.sum(axis=1) > 0
     top = np.where(has_bid, N_BIDS - 1 - np.argmax(made[:, ::-1], axis=1), N_BIDS)
     rows = np.arange(n)
     top_bid = np.zeros((n, N_BIDS + 1), dtype=np.float32)
@@ -106,7 +106,7 @@ def masked_softmax(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 
 @dataclass
 class PolicyNetwork:
-    """Weights of the policy-and-value perceptron: features -> ReLU(W1) -> ReLU(W2) -> logits (W3), value (wv)."""
+    """Weights of the perceptron features -> ReLU(W1) -> ReLU(W2) -> W3: each call's value; the policy's temperature."""
 
     W1: np.ndarray
     b1: np.ndarray
@@ -114,45 +114,45 @@ class PolicyNetwork:
     b2: np.ndarray
     W3: np.ndarray
     b3: np.ndarray
-    wv: np.ndarray
-    bv: np.ndarray
+    temperature: float = 0.1
     info: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def initial(cls, hidden: int = 128, seed: int = 0) -> PolicyNetwork:
-        """He-initialised weights for ``hidden`` units per layer: output layers small, biases 0 but pass's.
-
-        Pass starts with the bias ``INITIAL_PASS_BIAS`` (about a third of the probability with every
-        call legal), so the first auctions explore near sensible ones rather than random seven-level bids.
-        """
+    def initial(cls, hidden: int = 128, seed: int = 0, temperature: float = 0.1) -> PolicyNetwork:
+        """He-initialised weights for ``hidden`` units per layer (the output layer small, biases 0)."""
         if hidden < 1:
             raise InvalidInput("hidden", f"expected at least one hidden unit, got {hidden}")
+        if not temperature > 0:
+            raise InvalidInput("temperature", f"expected a positive temperature, got {temperature}")
         rng = np.random.default_rng(seed)
 
         def layer(n_in: int, n_out: int, gain: float) -> np.ndarray:
             return (rng.standard_normal((n_in, n_out)) * gain * np.sqrt(2.0 / n_in)).astype(np.float32)
 
-        pass_first = np.zeros(N_CALLS, np.float32)
-        pass_first[ACTION_PASS] = INITIAL_PASS_BIAS
         return cls(
             W1=layer(N_FEATURES, hidden, 1.0),
             b1=np.zeros(hidden, np.float32),
             W2=layer(hidden, hidden, 1.0),
             b2=np.zeros(hidden, np.float32),
             W3=layer(hidden, N_CALLS, 0.01),
-            b3=pass_first,
-            wv=layer(hidden, 1, 0.01)[:, 0],
-            bv=np.zeros(1, np.float32),
+            b3=np.zeros(N_CALLS, np.float32),
+            temperature=float(temperature),
         )
 
     @classmethod
     def array_names(cls) -> tuple[str, ...]:
         """Names of the weight arrays, in order."""
-        return tuple(f.name for f in fields(cls) if f.name != "info")
+        return tuple(f.name for f in fields(cls) if f.name not in ("info", "temperature"))
 
     def arrays(self) -> list[np.ndarray]:
         """The weight arrays in :meth:`array_names` order."""
         return [getattr(self, name) for name in self.array_names()]
+
+    def copy(self, temperature: float | None = None) -> PolicyNetwork:
+        """A copy of the weights (with another ``temperature`` if given)."""
+        arrays = {name: a.copy() for name, a in zip(self.array_names(), self.arrays())}
+        chosen = self.temperature if temperature is None else float(temperature)
+        return PolicyNetwork(**arrays, temperature=chosen, info=dict(self.info))
 
     @property
     def hidden(self) -> int:
@@ -165,31 +165,30 @@ class PolicyNetwork:
         h2 = np.maximum(h1 @ self.W2 + self.b2, 0.0)
         return h1, h2
 
-    def forward(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(logits ``float32[n, N_CALLS]``, values ``float32[n]``) for ``float32[n, N_FEATURES]``."""
+    def forward(self, features: np.ndarray) -> np.ndarray:
+        """``float32[n, N_CALLS]``: each call's value (hundreds of points) for ``float32[n, N_FEATURES]``."""
         _, h2 = self.hidden_layers(features)
-        return h2 @ self.W3 + self.b3, h2 @ self.wv + self.bv[0]
-
-    def probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """``float[n, N_CALLS]``: the policy over the considered calls of ``legal`` for bidding observations ``obs``."""
-        logits, _ = self.forward(policy_features(obs))
-        return masked_softmax(logits.astype(np.float64), considered_calls(legal))
+        return h2 @ self.W3 + self.b3
 
     def probabilities_of(self, features: np.ndarray, considered: np.ndarray) -> np.ndarray:
         """``float[n, N_CALLS]``: the policy over the ``considered`` calls for ``policy_features`` rows."""
-        logits, _ = self.forward(features)
-        return masked_softmax(logits.astype(np.float64), considered)
+        return masked_softmax(self.forward(features).astype(np.float64) / self.temperature, considered)
+
+    def probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """``float[n, N_CALLS]``: the policy over the considered calls of ``legal`` for bidding observations ``obs``."""
+        return self.probabilities_of(policy_features(obs), considered_calls(legal))
 
     # --- files ----------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
         """Write the weights (float32) and ``info`` to an ``.npz`` file."""
-        np.savez_compressed(
-            path,
-            **{name: np.asarray(a, np.float32) for name, a in zip(self.array_names(), self.arrays())},
-            n_features=np.array(N_FEATURES),
-            info_keys=np.array(list(self.info.keys()), dtype=str),
-            info_values=np.array([str(v) for v in self.info.values()], dtype=str),
-        )
+        arrays: dict[str, np.ndarray] = {
+            name: np.asarray(a, np.float32) for name, a in zip(self.array_names(), self.arrays())
+        }
+        arrays["n_features"] = np.array(N_FEATURES)
+        arrays["temperature"] = np.array(self.temperature)
+        arrays["info_keys"] = np.array(list(self.info.keys()), dtype=str)
+        arrays["info_values"] = np.array([str(v) for v in self.info.values()], dtype=str)
+        np.savez_compressed(path, allow_pickle=False, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyNetwork:
@@ -198,8 +197,9 @@ class PolicyNetwork:
             if int(data["n_features"]) != N_FEATURES:
                 raise InvalidInput("weights", f"{path}: built for {int(data['n_features'])} features, not {N_FEATURES}")
             arrays = {name: np.asarray(data[name], np.float32) for name in cls.array_names()}
+            data_temperature = float(data["temperature"])
             info = dict(zip((str(k) for k in data["info_keys"]), (str(v) for v in data["info_values"])))
-        return cls(**arrays, info=info)
+        return cls(**arrays, temperature=float(data_temperature), info=info)
 
 
 @lru_cache(maxsize=1)
@@ -211,7 +211,7 @@ def default_policy() -> PolicyNetwork:
 
 
 class LearnedBidder:
-    """Calls with the policy network: the legal call of highest probability (candidates: each call's probability).
+    """Calls with the policy network: the considered call of highest value (candidates: each call's probability).
 
     ``weights`` is an ``.npz`` file of ``tribridge train-bidder`` (default: the shipped weights) or a
     ``PolicyNetwork``.
@@ -245,7 +245,7 @@ class LearnedBidder:
         return [(call_of(a), float(probs[a])) for a in order]
 
     def bid(self, view: SeatView) -> Call:
-        """The most probable legal call."""
+        """The considered call of highest value (the most probable)."""
         return self.candidates(view)[0][0]
 
     __call__ = bid

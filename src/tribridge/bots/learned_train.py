@@ -9,11 +9,13 @@ network's calls is picked at random and every call it could have made there is t
 replayed up to that point, the call made, the rest bid by the same players, the contract scored
 with the tricks of the trick estimator (``tricks="estimate"``) or double dummy (``"dd"``, slow).
 The call's value is the deciding position's reward, its score minus the mean of the other two
-players' scores (``relative=True``). Trying every call on the same cards compares them without the
-luck of the deal, which a plain REINFORCE sample of one call per auction drowns in (tried first:
-the policy fell to passing every hand within ten iterations). The loss is −Σ π(a)·Q(a) with the
-policy's mean Σ π·Q as the baseline, an entropy bonus, and a value head fitted to that mean; Adam
-takes the steps.
+players' scores (``relative=True``). The network learns each call's expected value from these by
+least squares (Adam), and its policy is the softmax of the values at ``temperature``: approximate
+policy iteration, the values measured by rollouts of the policy itself. Trying every call on the
+same cards compares them without the luck of the deal. Two policy gradients were tried first and
+fell to passing every hand: REINFORCE with a value baseline (one sampled call per auction, within
+ten iterations) and the gradient of Σ π(a)·Q(a) over the tried calls (within thirty; once a call is
+improbable its gradient vanishes, and bidding pays on few hands).
 
 The curve measured after every ``eval_every`` iterations: the greedy network's mean reward (points a
 deal) against two reference bidders on ``eval_deals`` fixed deals, the network in each of the three
@@ -28,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from tribridge.bots.learned import PolicyNetwork, considered_calls, masked_softmax, policy_features
+from tribridge.bots.learned import PolicyNetwork, considered_calls, policy_features
 from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
 from tribridge.env import BiddingBatch
@@ -46,7 +48,7 @@ __all__ = [
     "evaluate_against_reference",
     "call_values",
     "play_auctions",
-    "policy_gradients",
+    "value_gradients",
     "position_nt_levels",
     "reference_actions",
     "train_bidder",
@@ -68,8 +70,7 @@ class TrainConfig:
     tricks: str = "estimate"
     hidden: int = 128
     learning_rate: float = 5e-4
-    entropy: float = 0.02
-    value_weight: float = 0.5
+    temperature: float = 0.1
     epochs: int = 2
     minibatch: int = 512
     reward_scale: float = 100.0
@@ -89,8 +90,9 @@ class TrainConfig:
             raise InvalidInput("reference", f"expected one of {', '.join(REFERENCES)}, got {self.reference!r}")
         if not 0.0 <= self.reference_share <= 1.0:
             raise InvalidInput("reference_share", f"expected a share 0..1, got {self.reference_share}")
-        if self.learning_rate <= 0 or self.reward_scale <= 0 or self.value_clip <= 0:
-            raise InvalidInput("learning_rate", "the learning rate and the reward scale must be positive")
+        for name in ("learning_rate", "temperature", "reward_scale", "value_clip"):
+            if not getattr(self, name) > 0:
+                raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         return self
 
 
@@ -103,8 +105,7 @@ class IterationStats:
     decisions: int
     train_reward: float  # the policy's mean value of the decisions trained on (points)
     entropy: float
-    policy_loss: float
-    value_loss: float
+    value_loss: float  # the squared error of the calls' values, hundreds of points squared
     reward_vs_reference: float | None = None
     reward_vs_reference_ci95: float | None = None
 
@@ -210,8 +211,7 @@ def play_auctions(
         if len(rows):
             feats = policy_features(batch.observation()[rows])
             mask = considered_calls(batch.legal_mask()[rows])
-            logits, _ = policy.forward(feats)
-            probs = masked_softmax(logits.astype(np.float64), mask)
+            probs = policy.probabilities_of(feats, mask)
             if greedy:
                 chosen = np.argmax(np.where(mask, probs, -1.0), axis=1)
             else:
@@ -288,44 +288,22 @@ def evaluate_against_reference(
 
 
 # --- the update ------------------------------------------------------------------------------------
-def policy_gradients(
-    policy: PolicyNetwork, features: np.ndarray, masks: np.ndarray, values: np.ndarray, config: TrainConfig
-) -> tuple[list[np.ndarray], float, float]:
-    """(gradients in ``PolicyNetwork.array_names`` order, policy loss, value loss) on a set of decisions.
+def value_gradients(
+    policy: PolicyNetwork, features: np.ndarray, masks: np.ndarray, targets: np.ndarray
+) -> tuple[list[np.ndarray], float]:
+    """(gradients in ``PolicyNetwork.array_names`` order, loss) of the squared error of the calls' values.
 
-    ``values`` (``float[m, N_CALLS]``, in units of ``reward_scale`` points) holds each considered call's
-    value. The loss is the mean over the decisions of −Σ_a π(a)·Q(a) − entropy·H(π) + value_weight·½(V − Σ_a π(a)·Q(a))²:
-    its gradient in the logits is −π(a)·(Q(a) − Σ_b π(b)·Q(b)), the policy gradient of every call at once with
-    the policy's own mean as the baseline.
+    The loss is the mean over the decisions of Σ_a ½(q(a) − Q(a))² over the considered calls ``masks``,
+    q the network's value, Q the ``targets`` (``float[m, N_CALLS]``, hundreds of points).
     """
     m = len(features)
     h1, h2 = policy.hidden_layers(features)
-    logits = (h2 @ policy.W3 + policy.b3).astype(np.float64)
-    predicted = (h2 @ policy.wv + policy.bv[0]).astype(np.float64)
-    probs = masked_softmax(logits, masks)
-    logp = np.where(masks, np.log(np.maximum(probs, 1e-300)), 0.0)
-    expected = (probs * values).sum(axis=1)
-    entropy = -(probs * logp).sum(axis=1)
-    d_logits = -probs * (values - expected[:, None])
-    d_logits += config.entropy * probs * (logp + entropy[:, None])
-    d_logits = np.where(masks, d_logits, 0.0) / m
-    d_values = config.value_weight * (predicted - expected) / m
-    d_logits32, d_values32 = d_logits.astype(np.float32), d_values.astype(np.float32)
-    d_h2 = (d_logits32 @ policy.W3.T + d_values32[:, None] * policy.wv[None, :]) * (h2 > 0)
+    error = np.where(masks, (h2 @ policy.W3 + policy.b3) - targets, 0.0)
+    d_out = (error / m).astype(features.dtype)
+    d_h2 = (d_out @ policy.W3.T) * (h2 > 0)
     d_h1 = (d_h2 @ policy.W2.T) * (h1 > 0)
-    grads = [
-        features.T @ d_h1,
-        d_h1.sum(axis=0),
-        h1.T @ d_h2,
-        d_h2.sum(axis=0),
-        h2.T @ d_logits32,
-        d_logits32.sum(axis=0),
-        h2.T @ d_values32,
-        d_values32.sum(keepdims=True),
-    ]
-    policy_loss = float(-(expected + config.entropy * entropy).mean())
-    value_loss = float(0.5 * ((predicted - expected) ** 2).mean())
-    return grads, policy_loss, value_loss
+    grads = [features.T @ d_h1, d_h1.sum(axis=0), h1.T @ d_h2, d_h2.sum(axis=0), h2.T @ d_out, d_out.sum(axis=0)]
+    return grads, float(0.5 * (error**2).sum() / m)
 
 
 class Adam:
@@ -354,20 +332,20 @@ class Adam:
 
 def _update(
     policy: PolicyNetwork, adam: Adam, features: np.ndarray, masks: np.ndarray, values: np.ndarray, config: TrainConfig
-) -> tuple[float, float]:
-    """Adam steps over minibatches of the decisions for ``epochs`` passes; the last pass's mean (policy, value) loss."""
-    scaled = np.clip(values / config.reward_scale, -config.value_clip, config.value_clip)
+) -> float:
+    """Adam steps over minibatches of the decisions for ``epochs`` passes; the last pass's mean loss."""
+    targets = np.clip(values / config.reward_scale, -config.value_clip, config.value_clip).astype(np.float32)
     rng = random_stream(config.seed, 2, adam.t)
-    losses: list[tuple[float, float]] = []
+    losses: list[float] = []
     for _ in range(config.epochs):
         losses = []
         order = rng.permutation(len(features))
         for start in range(0, len(order), config.minibatch):
             idx = order[start : start + config.minibatch]
-            grads, policy_loss, value_loss = policy_gradients(policy, features[idx], masks[idx], scaled[idx], config)
+            grads, loss = value_gradients(policy, features[idx], masks[idx], targets[idx])
             adam.step(grads)
-            losses.append((policy_loss, value_loss))
-    return float(np.mean([p for p, _ in losses])), float(np.mean([v for _, v in losses]))
+            losses.append(loss)
+    return float(np.mean(losses))
 
 
 def _one_decision_per_auction(decisions: Decisions, rng: np.random.Generator) -> np.ndarray:
@@ -386,9 +364,9 @@ def train_bidder(
     """Train (or, given ``policy``, go on training a copy of) the network; see the module docstring."""
     config.check()
     if policy is None:
-        policy = PolicyNetwork.initial(config.hidden, seed=config.seed)
+        policy = PolicyNetwork.initial(config.hidden, seed=config.seed, temperature=config.temperature)
     else:
-        policy = PolicyNetwork(*(a.copy() for a in policy.arrays()), info=dict(policy.info))
+        policy = policy.copy(temperature=config.temperature)
     rng = random_stream(config.seed, 0)
     eval_owners = deal_batch(config.eval_deals, EVAL_SEED)
     eval_dealers = np.arange(config.eval_deals, dtype=np.int64) % 4
@@ -407,8 +385,8 @@ def train_bidder(
         values = call_values(batch, decisions, picked, policy, learner, config, rng)
         feats, masks = decisions.features[picked], decisions.masks[picked]
         mean_value = float((policy.probabilities_of(feats, masks) * values).sum(axis=1).mean())
-        policy_loss, value_loss = _update(policy, adam, feats, masks, values, config)
-        stats = IterationStats(it + 1, 0.0, len(picked), mean_value, decisions.entropy, policy_loss, value_loss)
+        loss = _update(policy, adam, feats, masks, values, config)
+        stats = IterationStats(it + 1, 0.0, len(picked), mean_value, decisions.entropy, loss)
         if (it + 1) % config.eval_every == 0 or it + 1 == config.iterations:
             mean, half = evaluate_against_reference(policy, eval_owners, eval_dealers, config.reference)
             stats.reward_vs_reference, stats.reward_vs_reference_ci95 = mean, half

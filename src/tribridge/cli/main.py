@@ -45,7 +45,18 @@ COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 
 # Commands (and command groups) that can run long enough to show progress: each gets ``--quiet``.
 PROGRESS_COMMANDS = frozenset(
-    {"study", "reproduce", "deal", "analyze", "train-estimator", "train-belief", "train-bidder", "calibrate", "match", "shuffle"}
+    {
+        "study",
+        "reproduce",
+        "deal",
+        "analyze",
+        "train-estimator",
+        "train-belief",
+        "train-bidder",
+        "calibrate",
+        "match",
+        "shuffle",
+    }
 )
 
 

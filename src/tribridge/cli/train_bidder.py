@@ -14,14 +14,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the learned bidder by self-play in the batched bidding environment",
         description="Deal BATCH fresh auctions per iteration from SEED, bid them with the network being trained "
         "(and, in a share of the seats, the reference bidder), score each contract from its tricks (the trick "
-        "estimator, or double dummy: slow), and update the network (PPO-style policy gradient with a value "
-        "baseline, in numpy). Writes the weights to OUT and the curves (mean reward against the reference "
+        "estimator, or double dummy: slow), and update the network (each call's value learned from rollouts that try every "
+        "call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the reference "
         "bidder on fixed deals, entropy, losses per iteration) to OUT with the suffix .json. The same "
         "arguments give the same files.",
     )
     p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     p.add_argument("--iterations", type=int, default=100, help="training iterations (default 100)")
-    p.add_argument("--batch", type=int, default=2048, help="auctions per iteration (default 2048)")
+    p.add_argument("--batch", type=int, default=1024, help="auctions per iteration (default 1024)")
     p.add_argument(
         "--tricks",
         choices=["estimate", "dd"],
@@ -30,7 +30,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--hidden", type=int, default=128, help="units per hidden layer (default 128)")
     p.add_argument("--learning-rate", type=float, default=5e-4, help="Adam's step size (default 0.0005)")
-    p.add_argument("--entropy", type=float, default=0.02, help="weight of the entropy bonus (default 0.02)")
+    p.add_argument(
+        "--temperature",
+        type=float,
+        default=0.1,
+        help="the policy's softmax temperature in hundreds of points (default 0.1; exploration in training)",
+    )
     p.add_argument(
         "--reference", choices=["paper", "random"], default="paper", help="the fixed reference bidder (default paper)"
     )
@@ -68,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         tricks=args.tricks,
         hidden=args.hidden,
         learning_rate=args.learning_rate,
-        entropy=args.entropy,
+        temperature=args.temperature,
         reference=args.reference,
         reference_share=args.reference_share,
         eval_deals=args.eval_deals,
