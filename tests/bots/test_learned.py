@@ -283,3 +283,12 @@ def test_the_registry_names() -> None:
     assert isinstance(bot.bidder, LearnedBidder) and isinstance(bot.player, PimcPlayer)
     assert bot_parts("learned+dd") == ("learned", "dd")
     assert isinstance(get_bot("learned+dd").player, DoubleDummyPlayer)
+
+
+def test_the_command_defaults_are_the_training_defaults() -> None:
+    from tribridge.cli.train_bidder import SETTINGS
+
+    defaults = TrainConfig()
+    assert {name: default for name, _, default, _ in SETTINGS} == {
+        name: getattr(defaults, name) for name, *_ in SETTINGS
+    }

@@ -25,6 +25,7 @@ __all__ = [
     "json_ready",
     "missing_extra_message",
     "print_json",
+    "print_report",
     "progress_bar",
     "progress_shown",
     "quiet_progress",
@@ -91,6 +92,15 @@ def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     json.dump(data, sys.stdout, indent=2, sort_keys=False, default=_json_default)
     sys.stdout.write("\n")
+
+
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    """Print a flat report (a training command's) as JSON with ``as_json``, else as ``key: value`` lines."""
+    if as_json:
+        print_json(report)
+        return
+    for key, value in report.items():
+        print(f"{key}: {value}")
 
 
 def _json_default(obj: Any) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import print_json, progress_bar
+from tribridge.cli.common import print_report, progress_bar
 from tribridge.errors import InvalidInput
 
 
@@ -79,9 +79,5 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     model.save(out)
     report["out"] = str(out)
-    if args.json:
-        print_json(report)
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(report, args.json)
     return 0

@@ -4,7 +4,23 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import print_json, progress_bar
+from tribridge.cli.common import print_report, progress_bar
+
+# The training settings (``bots.learned_train.TrainConfig`` fields) the command takes: name, type, default, help.
+SETTINGS: tuple[tuple[str, type, object, str], ...] = (
+    ("seed", int, 1, "random seed"),
+    ("iterations", int, 100, "training iterations"),
+    ("batch", int, 1024, "auctions per iteration"),
+    ("tricks", str, "estimate", "where a contract's tricks come from: the trick estimator or double dummy (slow)"),
+    ("hidden", int, 128, "units per hidden layer"),
+    ("learning_rate", float, 5e-4, "Adam's step size"),
+    ("temperature", float, 0.1, "the policy's softmax temperature in hundreds of points (exploration in training)"),
+    ("reference", str, "paper", "the fixed reference bidder"),
+    ("reference_share", float, 0.5, "share of the seats (but one per auction) the reference bidder plays in training"),
+    ("eval_deals", int, 1000, "fixed deals of the reference curve"),
+    ("eval_every", int, 1, "measure the curve every N iterations"),
+)
+CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd"], "reference": ["paper", "random"]}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,39 +30,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the learned bidder by self-play in the batched bidding environment",
         description="Deal BATCH fresh auctions per iteration from SEED, bid them with the network being trained "
         "(and, in a share of the seats, the reference bidder), score each contract from its tricks (the trick "
-        "estimator, or double dummy: slow), and update the network (each call's value learned from rollouts that try every "
-        "call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the reference "
-        "bidder on fixed deals, entropy, losses per iteration) to OUT with the suffix .json. The same "
+        "estimator, or double dummy: slow), and update the network (each call's value learned from rollouts that "
+        "try every call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the "
+        "reference bidder on fixed deals, entropy, loss per iteration) to OUT with the suffix .json. The same "
         "arguments give the same files.",
     )
-    p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    p.add_argument("--iterations", type=int, default=100, help="training iterations (default 100)")
-    p.add_argument("--batch", type=int, default=1024, help="auctions per iteration (default 1024)")
-    p.add_argument(
-        "--tricks",
-        choices=["estimate", "dd"],
-        default="estimate",
-        help="where a contract's tricks come from: the trick estimator (default) or double dummy (slow)",
-    )
-    p.add_argument("--hidden", type=int, default=128, help="units per hidden layer (default 128)")
-    p.add_argument("--learning-rate", type=float, default=5e-4, help="Adam's step size (default 0.0005)")
-    p.add_argument(
-        "--temperature",
-        type=float,
-        default=0.1,
-        help="the policy's softmax temperature in hundreds of points (default 0.1; exploration in training)",
-    )
-    p.add_argument(
-        "--reference", choices=["paper", "random"], default="paper", help="the fixed reference bidder (default paper)"
-    )
-    p.add_argument(
-        "--reference-share",
-        type=float,
-        default=0.5,
-        help="share of the seats (but one per auction) the reference bidder plays in training (default 0.5)",
-    )
-    p.add_argument("--eval-deals", type=int, default=1000, help="fixed deals of the reference curve (default 1000)")
-    p.add_argument("--eval-every", type=int, default=1, help="measure the curve every N iterations (default 1)")
+    for name, kind, default, text in SETTINGS:
+        flag = "--" + name.replace("_", "-")
+        choices = CHOICES.get(name)
+        p.add_argument(flag, type=kind, default=default, choices=choices, help=f"{text} (default {default})")
     p.add_argument("--init", default=None, help="go on training these weights (an .npz of this command)")
     p.add_argument(
         "--out",
@@ -66,19 +58,7 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.bots.learned import PolicyNetwork
     from tribridge.bots.learned_train import TrainConfig, train_bidder
 
-    config = TrainConfig(
-        seed=args.seed,
-        iterations=args.iterations,
-        batch=args.batch,
-        tricks=args.tricks,
-        hidden=args.hidden,
-        learning_rate=args.learning_rate,
-        temperature=args.temperature,
-        reference=args.reference,
-        reference_share=args.reference_share,
-        eval_deals=args.eval_deals,
-        eval_every=args.eval_every,
-    ).check()
+    config = TrainConfig(**{name: getattr(args, name) for name, *_ in SETTINGS}).check()
     start = PolicyNetwork.load(args.init) if args.init else None
     with progress_bar("iterations", config.iterations) as bar:
         result = train_bidder(config, policy=start, on_iteration=lambda _stats: bar.advance())
@@ -105,9 +85,5 @@ def run(args: argparse.Namespace) -> int:
         "out": str(out),
         "curves": str(curves_path),
     }
-    if args.json:
-        print_json(summary)
-    else:
-        for key, value in summary.items():
-            print(f"{key}: {value}")
+    print_report(summary, args.json)
     return 0
