@@ -27,6 +27,7 @@ from tribridge.bots.learned_train import (
     play_auctions,
     position_nt_levels,
     reference_actions,
+    train_bidder,
     value_gradients,
 )
 from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
@@ -292,3 +293,11 @@ def test_the_command_defaults_are_the_training_defaults() -> None:
     assert {name: default for name, _, default, _ in SETTINGS} == {
         name: getattr(defaults, name) for name, *_ in SETTINGS
     }
+
+
+def test_the_same_settings_train_the_same_weights() -> None:
+    config = TrainConfig(seed=4, iterations=2, batch=48, hidden=6, eval_deals=20, reference="random")
+    first, second = train_bidder(config), train_bidder(config)
+    for a, b in zip(first.policy.arrays(), second.policy.arrays()):
+        np.testing.assert_array_equal(a, b)
+    assert [c.reward_vs_reference for c in first.curves] == [c.reward_vs_reference for c in second.curves]
