@@ -1,4 +1,4 @@
-"""Training the learned bidder by self-play in ``env.BiddingBatch``: a policy gradient over every call at once.
+"""Training the learned bidder by self-play in ``env.BiddingBatch``: each call's value learned from rollouts.
 
 Each iteration deals ``batch`` fresh auctions; in each, every calling position is played by the
 network being trained or, with probability ``reference_share`` (one position per auction always by
@@ -45,13 +45,13 @@ __all__ = [
     "IterationStats",
     "TrainConfig",
     "TrainResult",
-    "evaluate_against_reference",
     "call_values",
+    "evaluate_against_reference",
     "play_auctions",
-    "value_gradients",
     "position_nt_levels",
     "reference_actions",
     "train_bidder",
+    "value_gradients",
 ]
 
 REFERENCES = ("paper", "random")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import print_report, progress_bar
+from tribridge.cli.common import add_model_output, print_report, progress_bar
 
 # The training settings (``bots.learned_train.TrainConfig`` fields) the command takes: name, type, default, help.
 SETTINGS: tuple[tuple[str, type, object, str], ...] = (
@@ -40,12 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices = CHOICES.get(name)
         p.add_argument(flag, type=kind, default=default, choices=choices, help=f"{text} (default {default})")
     p.add_argument("--init", default=None, help="go on training these weights (an .npz of this command)")
-    p.add_argument(
-        "--out",
-        default="learned_bidder.npz",
-        help="weights file (default ./learned_bidder.npz; the shipped one is src/tribridge/data/)",
-    )
-    p.add_argument("--json", action="store_true", help="print the training report as JSON")
+    add_model_output(p, "learned_bidder.npz")
     p.set_defaults(func=run)
 
 
