@@ -11,11 +11,12 @@ estimate   EstimateBidder        PimcPlayer
 simulation SimulationBidder      PimcPlayer
 pimc       SimulationBidder      PimcPlayer  (the strongest pair; same as ``simulation``)
 pimc-model SimulationBidder      PimcPlayer(belief="model") (layouts weighted by the learned belief model)
+learned    LearnedBidder         PimcPlayer  (a policy network trained by self-play, ``bots.learned``)
 dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper bound)
 ========== ===================== ===================
 
 Any pair can also be named ``BIDDER+PLAYER``, e.g. ``paper+dd`` or ``simulation+random``, with
-bidders ``random paper estimate simulation`` and players ``random dd pimc pimc-model``. A plug-in
+bidders ``random paper estimate simulation learned`` and players ``random dd pimc pimc-model``. A plug-in
 ``pkg.module:factory`` or ``path/to/file.py:factory`` is a bot name once enabled (``bots.plugins``).
 """
 
@@ -32,7 +33,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
 from tribridge.rules.view import SeatView
 
-BIDDER_NAMES = ("random", "paper", "estimate", "simulation")
+BIDDER_NAMES = ("random", "paper", "estimate", "simulation", "learned")
 PLAYER_NAMES = ("random", "dd", "pimc", "pimc-model")
 BOT_PAIRS: dict[str, tuple[str, str]] = {
     "random": ("random", "random"),
@@ -42,18 +43,21 @@ BOT_PAIRS: dict[str, tuple[str, str]] = {
     "pimc": ("simulation", "pimc"),
     "pimc-model": ("simulation", "pimc-model"),
     "dd": ("paper", "dd"),
+    "learned": ("learned", "pimc"),
 }
 
 
 def get_bidder(name: str, **options: Any) -> Bidder:
-    """A bidder by name: random, paper, estimate, simulation."""
+    """A bidder by name: random, paper, estimate, simulation, learned."""
     from tribridge.bots import bidding  # imported here: start-up time (bot names without compiling kernels)
+    from tribridge.bots.learned import LearnedBidder
 
     classes: dict[str, Callable[..., Bidder]] = {
         "random": bidding.RandomBidder,
         "paper": bidding.PaperBidder,
         "estimate": bidding.EstimateBidder,
         "simulation": bidding.SimulationBidder,
+        "learned": LearnedBidder,
     }
     key = str(name).strip().lower()
     if key not in classes:

@@ -20,11 +20,13 @@ __all__ = [
     "EXTRA_MODULES",
     "MissingExtra",
     "Progress",
+    "add_model_output",
     "add_quiet_flag",
     "extra_of_module",
     "json_ready",
     "missing_extra_message",
     "print_json",
+    "print_report",
     "progress_bar",
     "progress_shown",
     "quiet_progress",
@@ -91,6 +93,25 @@ def print_json(data: Any) -> None:
     """Print ``data`` as indented JSON on stdout."""
     json.dump(data, sys.stdout, indent=2, sort_keys=False, default=_json_default)
     sys.stdout.write("\n")
+
+
+def add_model_output(parser: argparse.ArgumentParser, filename: str) -> None:
+    """A training command's ``--out`` (default ``./filename``; the shipped file is in ``src/tribridge/data/``) and ``--json``."""
+    parser.add_argument(
+        "--out",
+        default=filename,
+        help=f"output file (default ./{filename}; the shipped one is src/tribridge/data/)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the training report as JSON")
+
+
+def print_report(report: dict[str, Any], as_json: bool) -> None:
+    """Print a flat report (a training command's) as JSON with ``as_json``, else as ``key: value`` lines."""
+    if as_json:
+        print_json(report)
+        return
+    for key, value in report.items():
+        print(f"{key}: {value}")
 
 
 def _json_default(obj: Any) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import print_json, progress_bar
+from tribridge.cli.common import add_model_output, print_report, progress_bar
 from tribridge.errors import InvalidInput
 
 
@@ -25,13 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--hidden", default="32", help="hidden layer sizes, comma separated; '' for linear (default 32)")
     p.add_argument("--epochs", type=int, default=30, help="training epochs (default 30)")
     p.add_argument("--weight-decay", type=float, default=1e-3, help="L2 weight decay (default 1e-3)")
-    p.add_argument(
-        "--out",
-        default="trick_estimator.npz",
-        help="output file (default ./trick_estimator.npz; the shipped one is src/tribridge/data/)",
-    )
+    add_model_output(p, "trick_estimator.npz")
     p.add_argument("--workers", type=int, default=None, help="double-dummy worker processes (default: CPUs)")
-    p.add_argument("--json", action="store_true", help="print the training report as JSON")
     p.set_defaults(func=run)
 
 
@@ -65,9 +60,5 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     model.save(out)
     report["out"] = str(out)
-    if args.json:
-        print_json(report)
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(report, args.json)
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tribridge.cli.common import print_json, progress_bar
+from tribridge.cli.common import add_model_output, print_report, progress_bar
 from tribridge.errors import InvalidInput
 
 
@@ -25,12 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--games-out", default=None, help="also write the games played to this JSON-lines file")
     p.add_argument("--l2", type=float, default=1e-4, help="L2 penalty on the weights (default 1e-4)")
     p.add_argument("--iterations", type=int, default=12, help="most Newton steps (default 12)")
-    p.add_argument(
-        "--out",
-        default="belief_model.npz",
-        help="output file (default ./belief_model.npz; the shipped one is src/tribridge/data/)",
-    )
-    p.add_argument("--json", action="store_true", help="print the training report as JSON")
+    add_model_output(p, "belief_model.npz")
     p.set_defaults(func=run)
 
 
@@ -79,9 +74,5 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     model.save(out)
     report["out"] = str(out)
-    if args.json:
-        print_json(report)
-    else:
-        for key, value in report.items():
-            print(f"{key}: {value}")
+    print_report(report, args.json)
     return 0

@@ -1,0 +1,84 @@
+"""``tribridge train-bidder``: train the learned bidder's policy network by self-play (``bots.learned_train``)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tribridge.cli.common import add_model_output, print_report, progress_bar
+
+# The training settings (``bots.learned_train.TrainConfig`` fields) the command takes: name, type, default, help.
+SETTINGS: tuple[tuple[str, type, object, str], ...] = (
+    ("seed", int, 1, "random seed"),
+    ("iterations", int, 100, "training iterations"),
+    ("batch", int, 1024, "auctions per iteration"),
+    ("tricks", str, "estimate", "where a contract's tricks come from: the trick estimator or double dummy (slow)"),
+    ("hidden", int, 128, "units per hidden layer"),
+    ("learning_rate", float, 5e-4, "Adam's step size"),
+    ("temperature", float, 0.1, "the policy's softmax temperature in hundreds of points (exploration in training)"),
+    ("reference", str, "paper", "the fixed reference bidder"),
+    ("reference_share", float, 0.5, "share of the seats (but one per auction) the reference bidder plays in training"),
+    ("eval_deals", int, 1000, "fixed deals of the reference curve"),
+    ("eval_every", int, 1, "measure the curve every N iterations"),
+)
+CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd"], "reference": ["paper", "random"]}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``train-bidder`` command."""
+    p = sub.add_parser(
+        "train-bidder",
+        help="train the learned bidder by self-play in the batched bidding environment",
+        description="Deal BATCH fresh auctions per iteration from SEED, bid them with the network being trained "
+        "(and, in a share of the seats, the reference bidder), score each contract from its tricks (the trick "
+        "estimator, or double dummy: slow), and update the network (each call's value learned from rollouts that "
+        "try every call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the "
+        "reference bidder on fixed deals, entropy, loss per iteration) to OUT with the suffix .json. The same "
+        "arguments give the same files.",
+    )
+    for name, kind, default, text in SETTINGS:
+        flag = "--" + name.replace("_", "-")
+        choices = CHOICES.get(name)
+        p.add_argument(flag, type=kind, default=default, choices=choices, help=f"{text} (default {default})")
+    p.add_argument("--init", default=None, help="go on training these weights (an .npz of this command)")
+    add_model_output(p, "learned_bidder.npz")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Train, then write the weights and the curves."""
+    # imported here: start-up time
+    import json
+    from pathlib import Path
+
+    from tribridge.bots.learned import PolicyNetwork
+    from tribridge.bots.learned_train import TrainConfig, train_bidder
+
+    config = TrainConfig(**{name: getattr(args, name) for name, *_ in SETTINGS}).check()
+    start = PolicyNetwork.load(args.init) if args.init else None
+    with progress_bar("iterations", config.iterations) as bar:
+        result = train_bidder(config, policy=start, on_iteration=lambda _stats: bar.advance())
+    out = Path(args.out)
+    curves_path = out.with_suffix(".json")
+    result.policy.save(out)
+    report = result.to_json()
+    report["init"] = args.init
+    curves_path.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    last = result.curves[-1]
+    summary = {
+        "iterations": config.iterations,
+        "batch": config.batch,
+        "seed": config.seed,
+        "tricks": config.tricks,
+        "reference": config.reference,
+        "reward_vs_reference_start": round(result.start_reward_vs_reference, 2),
+        "reward_vs_reference_end": None if last.reward_vs_reference is None else round(last.reward_vs_reference, 2),
+        "reward_vs_reference_ci95": None
+        if last.reward_vs_reference_ci95 is None
+        else round(last.reward_vs_reference_ci95, 2),
+        "entropy_end": round(last.entropy, 3),
+        "seconds": round(result.seconds, 1),
+        "out": str(out),
+        "curves": str(curves_path),
+    }
+    print_report(summary, args.json)
+    return 0
