@@ -9,7 +9,7 @@ drawn once; each run then replays those very actions. Timed, as medians of repea
   action, as an agent needs), beside the baselines ``DealState.legal_actions`` + ``apply`` (bare)
   and ``DealState.view`` + ``apply`` (what a bot loop such as ``rules.game.play_to_end`` does);
 * ``bidding``: the same in the bidding-only mode (scored with the trick estimator), beside
-  ``DealState`` auctions scored by ``env.contracts.settle``;
+  ``DealState`` auctions scored by ``selfplay.contracts.settle``;
 * ``batch``: ``BiddingBatch`` stepping ``--batch`` auctions at once (observation, mask, step),
   beside the same ``DealState`` auctions; steps are calls, one auction's call each.
 
@@ -39,9 +39,9 @@ def random_games(n: int, mode: str, seed: int) -> list[tuple[object, int, list[i
     """(deal, dealer, action numbers) of ``n`` random games through ``DealState``."""
     from tribridge.cards import random_deal
     from tribridge.dealing.streams import random_stream
-    from tribridge.env.actions import N_ACTIONS, action_of, decode
     from tribridge.rules.deal import DealState
     from tribridge.rules.view import MakeClaim
+    from tribridge.selfplay.actions import N_ACTIONS, action_of, decode
 
     rng = np.random.default_rng(seed)
     games = []
@@ -61,9 +61,9 @@ def random_games(n: int, mode: str, seed: int) -> list[tuple[object, int, list[i
 
 def through_deal_state(games: list, mode: str, views: bool = False) -> int:
     """Replay the games through DealState (legal actions, or with ``views`` the mover's view, then the action)."""
-    from tribridge.env.actions import decode
-    from tribridge.env.contracts import settle
     from tribridge.rules.deal import DealState
+    from tribridge.selfplay.actions import decode
+    from tribridge.selfplay.contracts import settle
 
     steps = 0
     for deal, dealer, actions in games:
@@ -98,7 +98,7 @@ def through_env(games: list, mode: str) -> int:
 def batch_game(size: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """Random auctions stepped in a batch: owners, dealers, the call rows ``int[steps, size]``, and the games."""
     from tribridge.cards import Deal
-    from tribridge.env import BiddingBatch
+    from tribridge.selfplay import BiddingBatch
 
     batch = BiddingBatch(size)
     batch.reset(seed=seed)
@@ -115,7 +115,7 @@ def batch_game(size: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray
 
 def through_batch(owners: np.ndarray, dealers: np.ndarray, calls: np.ndarray) -> int:
     """Step the recorded auctions in one batch (observation, mask, step); the calls made."""
-    from tribridge.env import BiddingBatch
+    from tribridge.selfplay import BiddingBatch
 
     batch = BiddingBatch(len(owners))
     batch.reset(owners=owners, dealers=dealers)

@@ -11,8 +11,8 @@ import argparse
 
 import numpy as np
 
-from tribridge.env import BiddingBatch
-from tribridge.env.encoding import BIDDING_SIZE
+from tribridge.selfplay import BiddingBatch
+from tribridge.selfplay.encoding import BIDDING_SIZE
 
 
 def choose(weights, obs, mask, rng):

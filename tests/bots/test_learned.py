@@ -34,13 +34,13 @@ from tribridge.bots.play import DoubleDummyPlayer, PimcPlayer
 from tribridge.cards import random_deal
 from tribridge.cli.main import main
 from tribridge.dealing.streams import random_stream
-from tribridge.env import BiddingBatch, settle
-from tribridge.env.actions import N_CALLS, action_of, call_of
-from tribridge.env.encoding import encode_view
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 from tribridge.rules.view import SeatView
+from tribridge.selfplay import BiddingBatch, settle
+from tribridge.selfplay.actions import N_CALLS, action_of, call_of
+from tribridge.selfplay.encoding import encode_view
 
 
 def random_view(seed: int, calls: int, pass_weight: float = 3.0) -> SeatView:

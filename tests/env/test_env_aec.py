@@ -14,10 +14,10 @@ from pettingzoo.test import api_test
 from tribridge.cards import random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.env import AGENTS, BiddingBatch, contract_tricks, env, raw_env
-from tribridge.env.actions import N_ACTIONS, decode
-from tribridge.env.encoding import BIDDING_SIZE, FULL_SIZE
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.deal import DealState
+from tribridge.selfplay.actions import N_ACTIONS, decode
+from tribridge.selfplay.encoding import BIDDING_SIZE, FULL_SIZE
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"mode": "bidding"}, {"opponents": {"player_2": "random"}}, {"relative": True}])

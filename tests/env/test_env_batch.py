@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from tribridge.cards import Seat, random_deal
 from tribridge.dealing.streams import random_stream
-from tribridge.env import BiddingBatch
-from tribridge.env.actions import N_CALLS, action_of, call_of
-from tribridge.env.encoding import encode_view
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.estimators.tricks import estimate_tricks, whole_tricks
 from tribridge.rules.auction import AuctionOptions
 from tribridge.rules.deal import DealState
+from tribridge.selfplay import BiddingBatch
+from tribridge.selfplay.actions import N_CALLS, action_of, call_of
+from tribridge.selfplay.encoding import encode_view
 
 SIZE = 6
 

@@ -9,9 +9,9 @@ pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pi
 
 import tribridge.env.openspiel_game  # noqa: E402,F401 - registers python_tribridge
 from tribridge.cards import Deal, Hand  # noqa: E402
-from tribridge.env.actions import decode  # noqa: E402
-from tribridge.env.contracts import settle  # noqa: E402
 from tribridge.rules.deal import DealState  # noqa: E402
+from tribridge.selfplay.actions import decode  # noqa: E402
+from tribridge.selfplay.contracts import settle  # noqa: E402
 
 
 def _random_game(game, rng: np.random.Generator):

@@ -1,12 +1,12 @@
-"""``LearnedBidder``: a small policy network, trained by self-play, over the bidding observation of ``env.encoding``.
+"""``LearnedBidder``: a small policy network, trained by self-play, over the bidding observation of ``selfplay.encoding``.
 
 The bidder chooses among pass, double, redouble and the three cheapest legal bids of each
 denomination (:func:`considered_calls`). The network is a two-layer ReLU perceptron in numpy. Its
 input is the bidding observation (``encode_view(view, bidding_only=True)``, the same vector
-``env.BiddingBatch`` gives) followed by a few numbers read off it (:func:`policy_features`: suit
+``selfplay.BiddingBatch`` gives) followed by a few numbers read off it (:func:`policy_features`: suit
 lengths, high-card points, the highest bid so far, who holds it and its doubling), because those
 are what a bidder needs first and a small network learns them slowly from the 52 card bits. It puts
-out one number per call number (``env.actions``: pass, double, redouble, the 35 bids): the call's
+out one number per call number (``selfplay.actions``: pass, double, redouble, the 35 bids): the call's
 expected reward in hundreds of points (the player's score minus the mean of the other two). The
 policy is the softmax of these over the considered calls at the network's ``temperature``; the
 bidder plays the call of highest value (the most probable), so it is deterministic. The shipped
@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from tribridge.env.actions import FIRST_BID, N_BIDS, N_CALLS, action_of, call_of
-from tribridge.env.encoding import BIDDING_SIZE, BLOCKS, encode_view
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
 from tribridge.rules.view import SeatView
+from tribridge.selfplay.actions import FIRST_BID, N_BIDS, N_CALLS, action_of, call_of
+from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS, encode_view
 
 __all__ = [
     "N_FEATURES",

@@ -1,4 +1,4 @@
-"""Training the learned bidder by self-play in ``env.BiddingBatch``: each call's value learned from rollouts.
+"""Training the learned bidder by self-play in ``selfplay.BiddingBatch``: each call's value learned from rollouts.
 
 Each iteration deals ``batch`` fresh auctions; in each, every calling position is played by the
 network being trained or, with probability ``reference_share`` (one position per auction always by
@@ -33,11 +33,11 @@ import numpy as np
 from tribridge.bots.learned import PolicyNetwork, considered_calls, policy_features
 from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
-from tribridge.env import BiddingBatch
-from tribridge.env.actions import ACTION_PASS, FIRST_BID, N_CALLS
-from tribridge.env.contracts import POSITION_SEATS, check_tricks_source
 from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
+from tribridge.selfplay import BiddingBatch
+from tribridge.selfplay.actions import ACTION_PASS, FIRST_BID, N_CALLS
+from tribridge.selfplay.contracts import POSITION_SEATS, check_tricks_source
 
 __all__ = [
     "REFERENCES",

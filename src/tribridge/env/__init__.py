@@ -3,14 +3,15 @@
 ``from tribridge.env import env; e = env(mode="full")`` (PettingZoo's module convention for classic
 games: ``env`` wrapped, ``raw_env`` the class; needs the ``research`` extra, imported on first use);
 ``BiddingBatch`` steps many bidding-only auctions in numpy (no extra needed). The action numbers are
-in ``env.actions``, the observation vector in ``env.encoding``, the OpenSpiel game in
+in ``selfplay.actions``, the observation vector in ``selfplay.encoding`` (the environment's numpy core, below
+the bots, so a learned bot reads the same observations), the OpenSpiel game in
 ``env.openspiel_game``.
 """
 
 from typing import Any
 
-from tribridge.env.batch import BiddingBatch
-from tribridge.env.contracts import contract_tricks, settle
+from tribridge.selfplay.batch import BiddingBatch
+from tribridge.selfplay.contracts import contract_tricks, settle
 
 __all__ = ["AGENTS", "MODES", "BiddingBatch", "contract_tricks", "env", "raw_env", "settle"]
 

@@ -3,15 +3,15 @@
 Agents ``player_0``, ``player_1``, ``player_2`` are the three players in calling order: the
 dealer, the dealer's left, the dealer's right (the widow is no agent; as declarer a player also
 plays dummy's cards, so it is selected for dummy's turns too). Players given a bot in
-``opponents`` are no agents: their bots act inside ``step``. Actions are ``env.actions``
+``opponents`` are no agents: their bots act inside ``step``. Actions are ``selfplay.actions``
 numbers (claims are left out: every deal is played to the last card); observations are
-``{"observation": env.encoding's vector, "action_mask": int8 legal actions}``. The rewards come
+``{"observation": selfplay.encoding's vector, "action_mask": int8 legal actions}``. The rewards come
 when the deal ends: each player's points under ``scheme`` (``rules.scoring``), or with
 ``relative=True`` its points minus the mean of the other two players'.
 
 ``mode="bidding"`` stops at the end of the auction and scores the contract from its tricks
 (``tricks="estimate"``: the trick estimator; ``"dd"``: double dummy); the action space is then
-the calls only and the observation the bidding block (``env.encoding.BIDDING_SIZE``).
+the calls only and the observation the bidding block (``selfplay.encoding.BIDDING_SIZE``).
 """
 
 from __future__ import annotations
@@ -27,15 +27,15 @@ from pettingzoo.utils import wrappers
 from tribridge.bots import Bot, get_bot, plugins
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream, seed_sequence
-from tribridge.env.actions import N_ACTIONS, N_CALLS, action_of, decode
-from tribridge.env.contracts import check_tricks_source, settle
-from tribridge.env.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.rules.auction import AuctionOptions, Call
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import checked_call, checked_card
 from tribridge.rules.scoring import get_scheme
 from tribridge.rules.view import MakeClaim
+from tribridge.selfplay.actions import N_ACTIONS, N_CALLS, action_of, decode
+from tribridge.selfplay.contracts import check_tricks_source, settle
+from tribridge.selfplay.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
 
 __all__ = ["AGENTS", "MODES", "env", "raw_env"]
 

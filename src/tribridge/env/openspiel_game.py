@@ -8,10 +8,10 @@
 
 Chance deals the cards one by one (chance action = card number, card k of the deal to seat
 N E S W in turn); players 0, 1, 2 are the calling positions (dealer, dealer's left, dealer's
-right); the actions are ``tribridge.env.actions`` numbers (claims left out); ``returns()`` are
+right); the actions are ``tribridge.selfplay.actions`` numbers (claims left out); ``returns()`` are
 each player's points under ``scheme``. Every rule comes from ``DealState``. Parameters: ``mode``
 (``full`` or ``bidding``: the auction only, the contract scored from ``tricks``, ``estimate`` or
-``dd``), ``scheme``, ``dealer`` (0..3). The observation tensor is ``env.encoding``'s vector.
+``dd``), ``scheme``, ``dealer`` (0..3). The observation tensor is ``selfplay.encoding``'s vector.
 """
 
 from __future__ import annotations
@@ -23,15 +23,15 @@ import numpy as np
 import pyspiel
 
 from tribridge.cards import Deal, Hand, Seat
-from tribridge.env.actions import FIRST_CARD, N_ACTIONS, N_CALLS, action_of, action_to_text, decode
-from tribridge.env.batch import MAX_CALLS
-from tribridge.env.contracts import check_tricks_source, score_table, settle
-from tribridge.env.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Denom
 from tribridge.rules.deal import DealState
 from tribridge.rules.scoring import get_scheme, honour_points
 from tribridge.rules.view import MakeClaim
+from tribridge.selfplay.actions import FIRST_CARD, N_ACTIONS, N_CALLS, action_of, action_to_text, decode
+from tribridge.selfplay.batch import MAX_CALLS
+from tribridge.selfplay.contracts import check_tricks_source, score_table, settle
+from tribridge.selfplay.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
 
 __all__ = ["GAME_NAME", "TribridgeGame", "TribridgeObserver", "TribridgeState"]
 
@@ -91,7 +91,7 @@ class TribridgeGame(pyspiel.Game):
         return TribridgeState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> TribridgeObserver:
-        """The observer of one player's view (``env.encoding``)."""
+        """The observer of one player's view (``selfplay.encoding``)."""
         return TribridgeObserver(self.mode == "bidding", params)
 
 
@@ -169,7 +169,7 @@ class TribridgeState(pyspiel.State):
 
 
 class TribridgeObserver:
-    """OpenSpiel's PyObserver over ``env.encoding``: ``tensor`` and ``dict`` (block name -> view)."""
+    """OpenSpiel's PyObserver over ``selfplay.encoding``: ``tensor`` and ``dict`` (block name -> view)."""
 
     def __init__(self, bidding_only: bool, params: Any = None) -> None:
         if params:

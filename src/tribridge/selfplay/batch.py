@@ -8,13 +8,13 @@ Usage (a uniformly random policy)::
     while not batch.done.all():
         obs = batch.observation()           # float32[n, BIDDING_SIZE], seen by the player to act
         mask = batch.legal_mask()           # bool[n, N_CALLS]; all False where the auction is over
-        actions = ...                       # int[n] call numbers (env.actions); ignored where done
+        actions = ...                       # int[n] call numbers (selfplay.actions); ignored where done
         batch.step(actions)                 # bool[n]: the auctions that ended with this step
     batch.rewards                           # float64[n, 3]: each calling position's reward
 
 Auction ``i`` has the dealer ``dealers[i]``; its players are the calling positions 0 (dealer), 1
 (dealer's left), 2 (dealer's right); ``to_act[i]`` says whose turn it is (-1 when over). The
-observation is ``env.encoding``'s bidding observation (the first ``BIDDING_SIZE`` entries of the
+observation is ``selfplay.encoding``'s bidding observation (the first ``BIDDING_SIZE`` entries of the
 environment's), so a policy trained here plays in ``tribridge.env.env(mode="bidding")`` unchanged.
 When an auction ends its contract is scored from its tricks (``tricks="estimate"``: the trick
 estimator, whole tricks; ``"dd"``: double dummy, solved for the auctions as they end) under the
@@ -28,8 +28,18 @@ from __future__ import annotations
 import numpy as np
 
 from tribridge.dealing.random import deal_batch
-from tribridge.env.actions import ACTION_DOUBLE, ACTION_PASS, ACTION_REDOUBLE, FIRST_BID, N_BIDS, N_CALLS, bid_ranks
-from tribridge.env.contracts import (
+from tribridge.errors import IllegalAction, InvalidInput
+from tribridge.rules.auction import AuctionOptions
+from tribridge.selfplay.actions import (
+    ACTION_DOUBLE,
+    ACTION_PASS,
+    ACTION_REDOUBLE,
+    FIRST_BID,
+    N_BIDS,
+    N_CALLS,
+    bid_ranks,
+)
+from tribridge.selfplay.contracts import (
     DEFENDER_POSITIONS,
     POSITION_SEATS,
     check_tricks_source,
@@ -37,9 +47,7 @@ from tribridge.env.contracts import (
     estimated_contract_tricks,
     score_table,
 )
-from tribridge.env.encoding import BIDDING_SIZE, BLOCKS
-from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules.auction import AuctionOptions
+from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS
 
 __all__ = ["MAX_CALLS", "BiddingBatch"]
 
@@ -205,7 +213,7 @@ class BiddingBatch:
         return f"{b // 5 + 1}{'CDHSN'[b % 5]}{('', 'X', 'XX')[int(self.doubling[i])]} by {int(self.holder[i])}"
 
     def call_numbers(self, i: int) -> list[int]:
-        """Auction ``i``'s calls so far as call numbers (``env.actions``)."""
+        """Auction ``i``'s calls so far as call numbers (``selfplay.actions``)."""
         return [int(c) for c in self.calls[i, : self.n_calls[i]]]
 
 
