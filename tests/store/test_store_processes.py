@@ -147,7 +147,11 @@ def test_sigkill_keeps_acknowledged_actions_and_the_other_process_takes_the_bot_
         killed_at = None
         deadline = time.monotonic() + 90
         step = 0
-        while time.monotonic() < deadline and not (killed_at is not None and len(acked) >= 5 and step > 30):
+
+        def played_on() -> bool:  # an action acknowledged after the bot's turn that the dead process held
+            return killed_at is not None and any(seq > killed_at[0] + 1 for seq, _m in acked)
+
+        while time.monotonic() < deadline and not (played_on() and len(acked) >= 5 and step > 30):
             step += 1
             here = a if pa.poll() is None and step % 2 == 0 else b
             view = state(b, tid, tokens[0])

@@ -57,4 +57,13 @@ def explain_call(bot_name: str, call: Call, cheapest_nt: Call | None) -> str:
         return _estimate(call)
     if bidder == "simulation":
         return _simulation(call)
+    if bidder == "learned":
+        return _learned(call)
     return "A random legal call: this bot does not look at its hand."
+
+
+def _learned(call: Call) -> str:
+    """The learned bidder's call: what its network valued, in words (it states no system)."""
+    if not call.is_bid:
+        return f"{call.to_pbn()}: the network valued no bid of its hand above this call here."
+    return f"{call.to_pbn()}: the bid the network, trained by self-play, valued highest for its hand here."

@@ -18,6 +18,8 @@ BIDDER_WORDS = {
     "else passes",
     "estimate": "bids the strain where a trained trick estimate of its hand plus a guessed widow scores best",
     "simulation": "tries each call over sampled layouts of the hidden cards and keeps the best-scoring one",
+    "learned": "calls with a small network trained by self-play: the call it values highest for its hand and the "
+    "auction",
 }
 PLAYER_WORDS = {
     "random": "plays random legal cards (instant; for trying the table out)",

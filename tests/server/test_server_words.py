@@ -1,0 +1,24 @@
+"""Every bot of the registry has lobby words and explains its calls (a new bidder cannot be left out)."""
+
+from __future__ import annotations
+
+from tribridge.bots import BIDDER_NAMES, BOT_PAIRS, PLAYER_NAMES
+from tribridge.rules.auction import Call
+from tribridge.server.tables.explain import explain_call
+from tribridge.server.tables.words import BIDDER_WORDS, PLAYER_WORDS, bot_descriptions
+
+
+def test_every_bidder_and_player_has_words() -> None:
+    assert set(BIDDER_WORDS) == set(BIDDER_NAMES) and set(PLAYER_WORDS) == set(PLAYER_NAMES)
+    descriptions = bot_descriptions()
+    assert set(descriptions) == set(BOT_PAIRS) and len(set(descriptions.values())) == len(descriptions)
+
+
+def test_every_bidder_explains_its_calls_in_its_own_words() -> None:
+    calls = [Call.parse(text) for text in ("P", "X", "1N", "3S")]
+    texts = {
+        bidder: [explain_call(f"{bidder}+random", call, Call.parse("1N")) for call in calls] for bidder in BIDDER_NAMES
+    }
+    random_words = texts.pop("random")
+    for bidder, words in texts.items():
+        assert all(w and w != random_words[0] for w in words), bidder
