@@ -17,7 +17,7 @@ Any part that fails is ``None`` with a note, never a guess.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -30,9 +30,118 @@ from tribridge.rules.auction import Contract, Denom, play_deal
 from tribridge.rules.deal import DealState
 from tribridge.rules.scoring import get_scheme, score_deal
 
-__all__ = ["CAPTURE_LABEL", "analyse", "analyze_deal", "capture_words", "nt_verdict_words"]
+__all__ = [
+    "CAPTURE_LABEL",
+    "BestContract",
+    "CaptureReport",
+    "DealAnalysis",
+    "DeclarerTricks",
+    "NtEntry",
+    "TableAnalysis",
+    "analyse",
+    "analyze_deal",
+    "capture_words",
+    "nt_verdict_words",
+]
 
 PARTNERSHIPS = ((0, 2), (2, 0), (1, 3), (3, 1))  # (declarer, partner) of a four-handed deal
+
+
+class ChairHand(TypedDict):
+    """A chair of the table: its number, its player's name, the dealing seat and the hand dealt there."""
+
+    chair: int
+    name: str
+    seat: str
+    hand: str
+
+
+class DeclarerTricks(ChairHand):
+    """Double-dummy tricks of a chair as declarer with the widow as dummy, per strain (C D H S NT)."""
+
+    tricks: dict[str, int]
+
+
+class BestContract(TypedDict):
+    """The highest-scoring makeable undoubled contract of the deal, and who declares it."""
+
+    contract: str
+    declarer: str
+    declarer_chair: int
+    name: str
+    tricks: int
+    score: int
+
+
+class CaptureEntry(TypedDict):
+    """The capture count of a chair's hand with the widow's, its status and the words for it."""
+
+    chair: int
+    name: str
+    count: int
+    status: str
+    text: str
+
+
+class CaptureReport(TypedDict):
+    """The capture counts of the three chairs, with the label that says what the count is."""
+
+    label: str
+    per_chair: list[CaptureEntry]
+
+
+class NtEntry(TypedDict):
+    """The NT call algorithm on a chair's own hand: the highest level it allows, the 1NT verdict, in words."""
+
+    chair: int
+    name: str
+    level: int
+    verdict: str
+    text: str
+
+
+class WidowHand(TypedDict):
+    """The widow's dealing seat and hand."""
+
+    seat: str
+    hand: str
+
+
+class TableAnalysis(TypedDict):
+    """The ``analysis`` of a finished 3PAB deal at a table (each part None, with a note, when it failed)."""
+
+    hands: dict[str, list[str]]
+    widow: WidowHand
+    declarer_tricks: list[DeclarerTricks] | None
+    best_contract: BestContract | None
+    capture: CaptureReport | None
+    nt_calls: list[NtEntry] | None
+    notes: list[str]
+
+
+class NtVerdicts(TypedDict):
+    """The NT call's verdict at each level 1..7 on one hand, and the highest level it says yes to."""
+
+    verdicts: dict[str, str]
+    highest_level: int
+
+
+class PairCapture(TypedDict):
+    """The capture count of a partnership (declarer first) and its status."""
+
+    captures: int
+    status: str
+
+
+class DealAnalysis(TypedDict):
+    """What ``tribridge analyze`` reports of a four-handed deal."""
+
+    deal: str
+    dd: dict[str, dict[str, int]]
+    nt_call: dict[str, NtVerdicts]
+    capture: dict[str, PairCapture]
+    estimate: dict[str, dict[str, float]]
+
 
 STRAIN_KEYS = ("C", "D", "H", "S", "NT")
 CAPTURE_LABEL = (
@@ -76,7 +185,7 @@ def _chairs(state: DealState, chair_seats: Sequence[Seat] | None) -> list[Seat]:
 
 def analyse(
     state: DealState, scheme_name: str, chair_seats: Sequence[Seat] | None = None, names: Sequence[str] | None = None
-) -> dict[str, Any]:
+) -> TableAnalysis:
     """The ``analysis`` object of a finished deal (docs/web.md, "The analysis").
 
     ``chair_seats``: each chair's dealing seat (default: the calling order from the dealer);
@@ -86,7 +195,7 @@ def analyse(
     names = list(names) if names is not None else [f"Chair {i + 1}" for i in range(3)]
     deal_now: Deal = state.play.deal if state.play is not None else state.deal
     notes: list[str] = []
-    out: dict[str, Any] = {
+    out: TableAnalysis = {
         "hands": {s.letter: _card_list(deal_now[s].cards) for s in Seat},
         "widow": {"seat": state.widow.letter, "hand": state.deal[state.widow].to_pbn()},
         "declarer_tricks": None,
@@ -95,7 +204,7 @@ def analyse(
         "nt_calls": None,
         "notes": notes,
     }
-    base = [
+    base: list[ChairHand] = [
         {"chair": i, "name": names[i], "seat": seat.letter, "hand": state.deal[seat].to_pbn()}
         for i, seat in enumerate(seats)
     ]
@@ -103,11 +212,12 @@ def analyse(
         tables = dd_tables_array(
             [play_deal(state.deal, state.dealer, seat) for seat in seats], nt_only=False, cache=False, workers=1
         )
-        out["declarer_tricks"] = [
+        declarer_tricks: list[DeclarerTricks] = [
             {**entry, "tricks": {k: int(tables[i, int(seats[i]), j]) for j, k in enumerate(STRAIN_KEYS)}}
             for i, entry in enumerate(base)
         ]
-        out["best_contract"] = best_contract(out["declarer_tricks"], scheme_name)
+        out["declarer_tricks"] = declarer_tricks
+        out["best_contract"] = best_contract(declarer_tricks, scheme_name)
         notes.append(
             "Double dummy, each player declaring with the widow as dummy (the widow's hand moved "
             "opposite, as the rules reseat it). Best contract: the highest-scoring makeable "
@@ -129,7 +239,7 @@ def analyse(
     return out
 
 
-def _capture_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
+def _capture_entry(state: DealState, seat: Seat, entry: ChairHand) -> CaptureEntry:
     """The capture estimator on ``seat``'s hand (1) and the widow's (2)."""
     result = capture(state_from_owners(state.deal.to_owners(), int(seat), int(state.widow)))
     return {
@@ -141,7 +251,7 @@ def _capture_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[
     }
 
 
-def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, Any]:
+def _nt_entry(state: DealState, seat: Seat, entry: ChairHand) -> NtEntry:
     """The NT call algorithm on ``seat``'s own hand: the highest level it allows, in words."""
     masks = [int(m) for m in state.deal[seat].masks()]
     verdicts = [nt_call(masks, level).verdict for level in range(1, 8)]
@@ -155,7 +265,7 @@ def _nt_entry(state: DealState, seat: Seat, entry: dict[str, Any]) -> dict[str, 
     }
 
 
-def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> dict[str, Any] | None:
+def best_contract(declarer_tricks: Sequence[DeclarerTricks], scheme_name: str) -> BestContract | None:
     """The highest-scoring makeable undoubled contract for any chair, read from ``declarer_tricks``.
 
     At equal scores the higher level wins (the contract bid to its tricks), then the lower chair, then the
@@ -163,7 +273,7 @@ def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> di
     """
     scheme = get_scheme(scheme_name)
     best: tuple[int, int, int, int] | None = None  # (-score, -level, chair, strain) minimised
-    found: dict[str, Any] | None = None
+    found: BestContract | None = None
     for entry in declarer_tricks:
         seat = Seat.parse(entry["seat"], "seat")
         for strain, key in enumerate(STRAIN_KEYS):
@@ -188,21 +298,23 @@ def best_contract(declarer_tricks: list[dict[str, Any]], scheme_name: str) -> di
 # --- a four-handed deal (tribridge analyze) ------------------------------------------------
 
 
-def analyze_deal(deal: Deal, cache: Any = True, table: np.ndarray | None = None) -> dict[str, Any]:
+def analyze_deal(deal: Deal, cache: Any = True, table: np.ndarray | None = None) -> DealAnalysis:
     """Everything the command reports, as a JSON-ready dict (``table``: the deal's DD table if already known)."""
     if table is None:
         table = dd_tables_array([deal], cache=cache, workers=1)[0]
     masks = deal.masks()
-    out: dict[str, Any] = {"deal": deal.to_pbn(), "dd": table_to_dict(table)}
-    out["nt_call"] = _nt_verdicts(masks)
-    out["capture"] = _captures(deal)
-    out["estimate"] = _estimates(masks)
-    return out
+    return {
+        "deal": deal.to_pbn(),
+        "dd": table_to_dict(table),
+        "nt_call": _nt_verdicts(masks),
+        "capture": _captures(deal),
+        "estimate": _estimates(masks),
+    }
 
 
-def _nt_verdicts(masks: np.ndarray) -> dict[str, Any]:
+def _nt_verdicts(masks: np.ndarray) -> dict[str, NtVerdicts]:
     """Per hand: the verdict of the NT-call algorithm at each level 1..7, and the highest level said yes."""
-    result: dict[str, Any] = {}
+    result: dict[str, NtVerdicts] = {}
     for seat in range(4):
         hand = [int(m) for m in masks[seat]]
         result[SEAT_CHARS[seat]] = {
@@ -212,17 +324,17 @@ def _nt_verdicts(masks: np.ndarray) -> dict[str, Any]:
     return result
 
 
-def _captures(deal: Deal) -> dict[str, Any]:
+def _captures(deal: Deal) -> dict[str, PairCapture]:
     """Capture estimate (default reading) for each partnership, declarer first."""
     owners = deal.to_owners()
-    result: dict[str, Any] = {}
+    result: dict[str, PairCapture] = {}
     for declarer, partner in PARTNERSHIPS:
         res = capture(state_from_owners(owners, declarer, partner))
         result[SEAT_CHARS[declarer] + SEAT_CHARS[partner]] = {"captures": int(res.captures), "status": str(res.status)}
     return result
 
 
-def _estimates(masks: np.ndarray) -> dict[str, Any]:
+def _estimates(masks: np.ndarray) -> dict[str, dict[str, float]]:
     """The fast trick estimator's prediction for each declarer."""
     decl = np.array([masks[d] for d, _ in PARTNERSHIPS], dtype=np.int64)
     part = np.array([masks[p] for _, p in PARTNERSHIPS], dtype=np.int64)

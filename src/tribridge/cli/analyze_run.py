@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tribridge.analysis import analyze_deal
+from tribridge.analysis import DealAnalysis, analyze_deal
 from tribridge.cards import SUIT_SYMBOLS, Deal
 from tribridge.cli.common import json_ready, print_json, progress_bar
 from tribridge.dd import STRAIN_NAMES, dd_tables_array
@@ -42,7 +42,7 @@ def diagram(deal: Deal) -> list[str]:
     return out
 
 
-def format_text(deal: Deal, result: dict[str, Any]) -> str:
+def format_text(deal: Deal, result: DealAnalysis) -> str:
     """The text report: diagram, DD table, verdicts, estimates."""
     out = diagram(deal)
     out.append("")
@@ -59,22 +59,15 @@ def format_text(deal: Deal, result: dict[str, Any]) -> str:
         marks = "".join(letters.get(x, "?") for x in v["verdicts"].values())
         out.append(f"  {seat}  {marks}   highest yes: {v['highest_level'] or '-'}")
     out.append("")
-    cap = result["capture"]
-    if "error" in cap:
-        out.append(f"Capture estimate: {cap['error']}")
-    else:
-        out.append("Capture estimate (declarer + partner, default reading)")
-        for pair, v in cap.items():
-            out.append(f"  {pair}  T = {v['captures']:>2}  {v['status']}")
+    out.append("Capture estimate (declarer + partner, default reading)")
+    for pair, cap in result["capture"].items():
+        out.append(f"  {pair}  T = {cap['captures']:>2}  {cap['status']}")
     est = result["estimate"]
     out.append("")
-    if "error" in est:
-        out.append(f"Trick estimator: {est['error']}")
-    else:
-        out.append("Trick estimator (26 cards of the partnership; expected DD tricks)")
-        out.append("      " + " ".join(f"{s:>5}" for s in STRAIN_NAMES))
-        for seat in "NSEW":
-            out.append(f"  {seat}   " + " ".join(f"{est[seat][s]:>5.1f}" for s in STRAIN_NAMES))
+    out.append("Trick estimator (26 cards of the partnership; expected DD tricks)")
+    out.append("      " + " ".join(f"{s:>5}" for s in STRAIN_NAMES))
+    for seat in "NSEW":
+        out.append(f"  {seat}   " + " ".join(f"{est[seat][s]:>5.1f}" for s in STRAIN_NAMES))
     return "\n".join(out)
 
 
@@ -113,20 +106,26 @@ def run_file(args: argparse.Namespace) -> int:
             for index, (board, deal) in enumerate(zip(chunk, dealt), start + 1):
                 number = board.number or str(index)
                 if isinstance(deal, InvalidInput):
-                    out: dict[str, Any] = {"board": number, "line": board.line, "error": str(deal)}
+                    _print_unreadable(number, board.line, str(deal), args.json)
                 else:
-                    out = {"board": number, **analyze_deal(deal, table=next(tables))}
-                _print_board(out, deal, args.json)
+                    _print_board(number, analyze_deal(deal, table=next(tables)), deal, args.json)
                 bar.advance()
     return 0
 
 
-def _print_board(out: dict[str, Any], deal: Any, as_json: bool) -> None:
-    """One board's result: a JSON line, or a headed text report."""
+def _print_board(number: str, analysis: DealAnalysis, deal: Deal, as_json: bool) -> None:
+    """One board's result: a JSON line (the board's number first), or a headed text report."""
     if as_json:
-        sys.stdout.write(json.dumps(json_ready(out)) + "\n")
-    elif "error" in out:
-        print(f"Board {out['board']}: {out['error']}\n")
+        sys.stdout.write(json.dumps(json_ready({"board": number, **analysis})) + "\n")
     else:
-        print(f"Board {out['board']}\n{format_text(deal, out)}\n")
+        print(f"Board {number}\n{format_text(deal, analysis)}\n")
+    sys.stdout.flush()
+
+
+def _print_unreadable(number: str, line: Any, error: str, as_json: bool) -> None:
+    """A board that cannot be read: its number, line and the error, as a JSON line or a text line."""
+    if as_json:
+        sys.stdout.write(json.dumps({"board": number, "line": line, "error": error}) + "\n")
+    else:
+        print(f"Board {number}: {error}\n")
     sys.stdout.flush()

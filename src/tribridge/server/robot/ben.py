@@ -7,7 +7,6 @@ explanations. The same request parsing and bots as ``/apis/brill`` serve it; err
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -18,6 +17,7 @@ from tribridge.four import natural4
 from tribridge.four.rules import PASS, Auction4, parse_ctx, winner_of_trick
 from tribridge.server.robot import brill
 from tribridge.server.robot import params as rp
+from tribridge.server.robot.answers import BenBidJson, BenCardCandidate, BenCardJson, BenExplainJson
 
 __all__ = ["router", "ben_call", "answer_ben_bid", "answer_ben_card", "answer_ben_explain", "pbn_play_order"]
 
@@ -35,10 +35,10 @@ def _flag(params: Mapping[str, str], name: str) -> bool:
     return value is not None and value.strip().lower() in TRUE_WORDS
 
 
-def answer_ben_bid(params: Mapping[str, str]) -> dict[str, Any]:
+def answer_ben_bid(params: Mapping[str, str]) -> BenBidJson:
     """Answer BEN's ``/bid``: ``bid``, ``who``, ``alert``, ``explanation``; with ``details`` also candidates."""
     ans = brill.bid_answer(params)
-    out: dict[str, Any] = {
+    out: BenBidJson = {
         "bid": ben_call(ans.decision.call),
         "who": natural4.NAME,
         "alert": ans.decision.alert,
@@ -88,11 +88,11 @@ def _card_params(params: Mapping[str, str], lead: bool) -> dict[str, str]:
     return out
 
 
-def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.DEFAULT_LAYOUTS) -> dict[str, Any]:
+def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.DEFAULT_LAYOUTS) -> BenCardJson:
     """Answer BEN's ``/lead`` or ``/play``: ``card``, ``who``, BEN's extra fields; ``details`` adds candidates."""
     pos = rp.parse_card_request(_card_params(params, lead), brill.BRILL_MODELS, lead)
     base = brill.on_solver_pool(brill.card_answer4, pos, layouts)
-    out: dict[str, Any] = {
+    out: BenCardJson = {
         "card": base["card"],
         "who": "pimc",
         "quality": None,
@@ -101,10 +101,7 @@ def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.
         "model": base["model"],
     }
     if params.get("details"):
-        out["candidates"] = [
-            {"card": c["card"], **({} if c["score"] is None else {"expected_tricks_dd": c["score"]})}
-            for c in base["candidates"]
-        ]
+        out["candidates"] = [ben_card_candidate(c["card"], c["score"]) for c in base["candidates"]]
         out["samples"] = []
     if not lead:
         declarer = pos.contract.declarer
@@ -114,7 +111,15 @@ def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.
     return out
 
 
-def answer_ben_explain(params: Mapping[str, str]) -> dict[str, Any]:
+def ben_card_candidate(card: str, score: float | None) -> BenCardCandidate:
+    """A candidate card as BEN's ``details`` list it: the expected tricks only when searched."""
+    out: BenCardCandidate = {"card": card}
+    if score is not None:
+        out["expected_tricks_dd"] = score
+    return out
+
+
+def answer_ben_explain(params: Mapping[str, str]) -> BenExplainJson:
     """Answer BEN's ``/explain``: the meaning of the last call of ``ctx`` and whether it is alertable."""
     dealer = rp.parse_seat(params.get("dealer"), "dealer")
     ctx = params.get("ctx")

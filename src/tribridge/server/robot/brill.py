@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -20,6 +20,7 @@ from tribridge.four.natural4.inference import pimc_with_auction
 from tribridge.four.rules import Auction4, to_brill
 from tribridge.server.heap import freeze_heap_once
 from tribridge.server.robot import params as rp
+from tribridge.server.robot.answers import BidAnswerJson, CallCandidate, CardAnswerJson
 
 API_NAME = "tribridge robot API (Brill Seat Robot API, BEN-compatible)"
 BRILL_MODELS = ["tribridge"]
@@ -29,6 +30,7 @@ BEN_ENDPOINTS = ["/bid", "/lead", "/play", "/explain"]
 # Card search: layouts sampled per decision (the /play benchmark target is stated for 32).
 DEFAULT_LAYOUTS = 32
 
+Answer = TypeVar("Answer")  # an answer builder's JSON type
 router = APIRouter()
 
 
@@ -37,14 +39,14 @@ def layouts_for(request: Request) -> int:
     return int(getattr(request.app.state, "robot_layouts", DEFAULT_LAYOUTS))
 
 
-def answer_json(fn: Callable[[], dict[str, Any]]) -> JSONResponse:
+def answer_json(fn: Callable[[], Mapping[str, object]]) -> JSONResponse:
     """Run a cheap answer builder here and send its dict as JSON (bad input raises ``InvalidInput``: 400)."""
     answer = fn()
     freeze_heap_once("robot answer")  # the first answer has loaded the bidder or player: freeze what it loaded
     return JSONResponse(answer)
 
 
-async def robot_answer(fn: Callable[..., dict[str, Any]], *args: Any) -> JSONResponse:
+async def robot_answer(fn: Callable[..., Mapping[str, object]], *args: Any) -> JSONResponse:
     """One robot-API decision as one ``ROBOT_API`` job on the solver pool, awaited (the event loop never waits).
 
     ``fn`` is a top-level answer builder and ``args`` plain values (the query as a dict), since the job
@@ -116,15 +118,15 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
 
 
-def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[dict[str, Any]]:
+def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[CallCandidate]:
     """Candidates carrying both ``bid`` and ``call`` (the same call in the client's spelling) and a score."""
     return [{"bid": spell(c), "call": spell(c), "score": round(s, 4), "insta_score": round(s, 4)} for c, s in cands]
 
 
-def answer_bid(params: Mapping[str, str]) -> dict[str, Any]:
+def answer_bid(params: Mapping[str, str]) -> BidAnswerJson:
     """Answer a four-handed /apis/brill/bid request (Brill/Pidgin spelling: ``--``, ``Db``, ``Rd``, ``1N``)."""
     ans = bid_answer(params)
-    out: dict[str, Any] = {
+    out: BidAnswerJson = {
         "bid": to_brill(ans.decision.call),
         "alert": ans.decision.alert,
         "explanation": ans.decision.explanation,
@@ -143,7 +145,7 @@ async def brill_bid(request: Request) -> JSONResponse:
     return await robot_answer(answer_bid, query_of(request))
 
 
-def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+def on_solver_pool(fn: Callable[..., Answer], *args: Any) -> Answer:
     """Run a card decision (sampling and solving) as one ROBOT_API job on the solver pool; QueueFull if full.
 
     Inside a solver process (a robot-API job already) it runs right here."""
@@ -152,7 +154,7 @@ def on_solver_pool(fn: Callable[..., dict[str, Any]], *args: Any) -> dict[str, A
     return solver_pool().call(fn, *args, priority=Priority.ROBOT_API)
 
 
-def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
     """Choose a card for a checked play position (PIMC over sampled layouts)."""
     from tribridge.server.robot.cardplay import choose_card
 
@@ -165,7 +167,7 @@ def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[st
     }
 
 
-def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
     """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed."""
     shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul)
     hands = {pos.seat: tuple(sorted(pos.hand))}
@@ -182,7 +184,7 @@ def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> dict[s
     }
 
 
-def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
     """Answer a four-handed /lead or /play request."""
     pos = rp.parse_card_request(params, BRILL_MODELS, lead)
     return on_solver_pool(card_answer4, pos, layouts)

@@ -11,7 +11,6 @@ convert seats; ``played`` lists the cards in order exactly as at /apis/brill.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
@@ -23,6 +22,7 @@ from tribridge.four.rules import Contract4, parse_ctx
 from tribridge.rules.auction import AuctionOptions, AuctionState, Call, reseat
 from tribridge.rules.view import bidding_view
 from tribridge.server.robot import params as rp
+from tribridge.server.robot.answers import ThreeBidJson, ThreeCardJson
 from tribridge.server.robot.brill import (
     DEFAULT_LAYOUTS,
     card_answer,
@@ -72,7 +72,7 @@ def parse_auction3(params: Mapping[str, str]) -> tuple[int, AuctionState]:
     return dealer, state
 
 
-def answer_bid3(params: Mapping[str, str]) -> dict[str, Any]:
+def answer_bid3(params: Mapping[str, str]) -> ThreeBidJson:
     """A three-player bid from a registry bot."""
     models = bid_models()
     seat = rp.parse_seat(params.get("seat"), "seat")
@@ -130,10 +130,11 @@ def parse_card3(params: Mapping[str, str], lead: bool) -> tuple[rp.PlayPosition,
     return pos, mapping
 
 
-def answer_card3(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> dict[str, Any]:
+def answer_card3(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> ThreeCardJson:
     """A three-player opening lead or card by PIMC (no auction inference)."""
     pos, mapping = parse_card3(params, lead)
-    out = on_solver_pool(card_answer, pos, layouts)
+    base = on_solver_pool(card_answer, pos, layouts)
+    out: ThreeCardJson = {"card": base["card"], "candidates": base["candidates"], "model": base["model"]}
     out["model"] = "pimc"
     out["play_seats"] = {SEAT_CHARS[k]: SEAT_CHARS[v] for k, v in mapping.items()}
     return out

@@ -56,7 +56,7 @@ def analyse_at_priority(
 ) -> dict[str, Any]:
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
-        return analyse(state, scheme, chair_seats, names)
+        return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
 
 
 def replay_table(stored: StoredTable) -> Table:
