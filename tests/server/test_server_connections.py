@@ -74,7 +74,8 @@ def test_the_next_request_on_a_kept_alive_connection_has_a_deadline_too(guarded)
         sock.settimeout(5)
         assert sock.recv(65536).startswith(b"HTTP/1.1 200")
         sock.sendall(b"GET /healthz HTTP/1.1\r\n")  # and never the rest
-        assert (wait_closed(sock, HEADER_TIMEOUT + 4) or b"none").startswith(b"HTTP/1.1 408")
+        rest = wait_closed(sock, HEADER_TIMEOUT + 4) or b""  # may begin with the end of the first answer's body
+        assert b"HTTP/1.1 408" in rest and rest.count(b"HTTP/1.1") == 1
 
 
 def test_a_slow_body_gets_408(guarded):
