@@ -56,7 +56,7 @@ from benchmarks.bench_server import (
     start_server,
     stop_server,
 )
-from tribridge.testing import ws_token_message
+from tribridge.testing import next_presser, ws_token_message
 
 PIMC_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 IDLE_CPU_SHARE = 0.10  # of one CPU, over a whole second
@@ -270,8 +270,9 @@ async def _flood(url: str, seconds: float) -> dict[str, int]:
         view = (await client.get(f"/api/tables/{tid}/state", headers={"Authorization": f"Bearer {tokens[0]}"})).json()
         while time.monotonic() < end:
             if view.get("phase") == "done":
-                action, chair = {"type": "next"}, 0
-                counts["deals"] += 1
+                action, chair = {"type": "next"}, next_presser(view)
+                if chair == 2:  # the last person's press starts the next deal
+                    counts["deals"] += 1
             else:
                 action, chair = {"type": "call", "call": "P"}, view["turn_chair"]
             try:

@@ -32,7 +32,7 @@ import httpx
 import websockets
 
 from benchmarks.bench_server import percentile, print_results, start_server, stop_server
-from tribridge.testing import PgServer, pg_bin_dir, ws_token_message
+from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -116,7 +116,7 @@ async def drive(urls: list[str], client: httpx.AsyncClient, index: int, until: f
             out.actions += 1
             answer = r.json()
             version = answer["version"]
-            actor = 0 if answer["phase"] == "done" else answer["turn_chair"]
+            actor = next_presser(answer) if answer["phase"] == "done" else answer["turn_chair"]
     finally:
         for task in readers:
             task.cancel()

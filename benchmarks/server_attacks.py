@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from tribridge.testing import next_presser
+
 __all__ = [
     "all_floods",
     "claim_flood",
@@ -47,7 +49,7 @@ async def person_actions(url: str, stop: asyncio.Event, latencies: list[float], 
         view = (await client.get(f"/api/tables/{tid}/state", headers=auth[0])).json()
         while not stop.is_set():
             chair, action = (
-                (0, {"type": "next"})
+                (next_presser(view), {"type": "next"})
                 if view["phase"] == "done"
                 else (view["turn_chair"], {"type": "call", "call": "P"})
             )
@@ -87,7 +89,8 @@ async def history_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> 
                         headers=auth[view["turn_chair"]],
                     )
                 ).json()
-            await client.post(f"/api/tables/{tid}/actions", json={"type": "next"}, headers=auth[0])
+            for chair in (0, 1, 2):  # every person presses Next deal
+                await client.post(f"/api/tables/{tid}/actions", json={"type": "next"}, headers=auth[chair])
         i = 0
         while not stop.is_set():
             path = ("history?offset=0&limit=100", "export.json", "export.pbn")[i % 3]

@@ -36,6 +36,7 @@ __all__ = [
     "child_pids",
     "free_port",
     "pg_bin_dir",
+    "next_presser",
     "start_server",
     "ws_token_message",
 ]
@@ -51,6 +52,12 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def next_presser(view: dict[str, object]) -> int:
+    """The chair that presses Next deal now in a finished deal's view: the first not yet ready (every person must)."""
+    ready = view.get("next_ready") or []
+    return next(c for c in (0, 1, 2) if c not in ready)  # type: ignore[operator]
 
 
 def ws_token_message(token: str) -> str:
