@@ -153,7 +153,14 @@ async def run_load(urls: list[str], tables: int, seconds: float) -> dict[str, An
 
 def bench_setup(db: str, processes: int, tables: int, seconds: float) -> dict[str, Any]:
     """Start ``processes`` servers on ``db``, drive the tables, stop them; the summary."""
-    extra = ("--max-tables-per-client", "1000")
+    extra = (
+        "--max-tables-per-client",
+        "1000",
+        "--max-client-creations-per-minute",
+        "1000",
+        "--max-connections-per-client",
+        "1000",
+    )
     procs = [start_server(db, extra=extra) for _ in range(processes)]
     try:
         return asyncio.run(run_load([url for _p, url in procs], tables, seconds))
