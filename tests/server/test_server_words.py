@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tribridge.bots import BIDDER_NAMES, BOT_PAIRS, PLAYER_NAMES
-from tribridge.rules.auction import Call
+from tribridge.rules.auction import AuctionState, Call
 from tribridge.server.tables.explain import explain_call
 from tribridge.server.tables.words import BIDDER_WORDS, PLAYER_WORDS, bot_descriptions
 
@@ -17,7 +17,8 @@ def test_every_bidder_and_player_has_words() -> None:
 def test_every_bidder_explains_its_calls_in_its_own_words() -> None:
     calls = [Call.parse(text) for text in ("P", "X", "1N", "3S")]
     texts = {
-        bidder: [explain_call(f"{bidder}+random", call, Call.parse("1N")) for call in calls] for bidder in BIDDER_NAMES
+        bidder: [explain_call(f"{bidder}+random", call, AuctionState.start("N")) for call in calls]
+        for bidder in BIDDER_NAMES
     }
     random_words = texts.pop("random")
     for bidder, words in texts.items():

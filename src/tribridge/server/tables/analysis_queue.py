@@ -13,14 +13,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
+from tribridge.analysis import analyse
+from tribridge.cards import Seat
+from tribridge.dd import Priority, solving_at
+from tribridge.rules.deal import DealState
 from tribridge.server.tables.table import Table
 
-__all__ = ["AnalysisQueue", "busy_analysis"]
+__all__ = ["AnalysisQueue", "analyse_at_priority", "busy_analysis"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -30,6 +34,14 @@ class _Job:
     table: Table
     deal_no: int
     args: tuple[Any, ...]
+
+
+def analyse_at_priority(
+    state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]
+) -> dict[str, Any]:
+    """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
+    with solving_at(Priority.ANALYSIS):
+        return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
 
 
 def busy_analysis(note: str) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from tribridge.bots import BOT_PAIRS, bot_parts, get_bot
 from tribridge.cards import Card, Deal, Seat
 from tribridge.dd import Priority, solving_at
 from tribridge.errors import InvalidInput
-from tribridge.rules.auction import PASS, Denom
+from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 from tribridge.server.tables.claims import claim_holds_everywhere
 from tribridge.server.tables.explain import explain_call
@@ -63,8 +63,7 @@ def bot_action(
                 "bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason
             )
             call = PASS
-        cheapest = next((c for c in view.legal_calls() if c.kind == "bid" and c.denom == Denom.NT), None)
-        return {"type": "call", "call": str(call), "explain": explain_call(bot_name, call, cheapest)}
+        return {"type": "call", "call": str(call), "explain": explain_call(bot_name, call, state.auction)}
     card_player = getattr(bot, "player", bot)
     view = state.view(player, reveal_all=bool(getattr(card_player, "sees_all", False)))
     with solving_at(priority):

@@ -10,7 +10,8 @@ An explanation states only what the call shows to everyone, never the cards behi
 from __future__ import annotations
 
 from tribridge.bots import bot_parts
-from tribridge.rules.auction import Call, Denom
+from tribridge.bots.bidding import cheapest_nt
+from tribridge.rules.auction import AuctionState, Call, Denom
 
 __all__ = ["explain_call"]
 
@@ -48,11 +49,12 @@ def _simulation(call: Call) -> str:
     )
 
 
-def explain_call(bot_name: str, call: Call, cheapest_nt: Call | None) -> str:
-    """What ``call`` by the bot ``bot_name`` shows (``cheapest_nt``: the cheapest legal no-trump bid before it)."""
+def explain_call(bot_name: str, call: Call, before: AuctionState) -> str:
+    """What ``call`` by the bot ``bot_name`` shows, made in the auction ``before``."""
     bidder, _player = bot_parts(bot_name)
     if bidder == "paper":
-        return _paper(call, None if cheapest_nt is None else cheapest_nt.to_pbn())
+        cheapest = cheapest_nt(before)
+        return _paper(call, None if cheapest is None else cheapest.to_pbn())
     if bidder == "estimate":
         return _estimate(call)
     if bidder == "simulation":

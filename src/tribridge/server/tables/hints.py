@@ -16,7 +16,6 @@ from tribridge.bots import get_bot
 from tribridge.cards import Seat
 from tribridge.dd import Priority, QueueFull, solver_pool, solving_at
 from tribridge.errors import IllegalAction
-from tribridge.rules.auction import Denom
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.explain import explain_call
@@ -45,8 +44,7 @@ def _call_hint(state: DealState, player: Seat, bot_name: str) -> Hint:
     view = state.view(player)
     ranked = get_bot(bot_name).bidder.candidates(view)  # type: ignore[attr-defined]
     call, score = ranked[0]
-    cheapest = next((c for c in view.legal_calls() if c.kind == "bid" and c.denom == Denom.NT), None)
-    reason = explain_call(bot_name, call, cheapest)
+    reason = explain_call(bot_name, call, view.auction)
     if len(ranked) > 1:
         reason += f" Its score {score:.1f} against {ranked[1][1]:.1f} for {ranked[1][0].to_pbn()}."
     return Hint("call", str(call), reason, bot_name, [(str(c), round(float(s), 2)) for c, s in ranked[1:4]])

@@ -21,6 +21,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from tribridge.errors import InvalidInput
+from tribridge.server.errors import TooMany
 
 __all__ = [
     "LIMIT_FLAGS",
@@ -28,6 +29,7 @@ __all__ = [
     "RateWindow",
     "TableLimits",
     "add_limit_flags",
+    "check_creation_counts",
     "check_name",
     "limits_from_args",
 ]
@@ -159,3 +161,23 @@ def check_name(value: Any, field: str) -> str:
     if RESERVED_NAME.match(unicodedata.normalize("NFKC", name)):
         raise InvalidInput(field, "a name may not look like the server's own ('Bot (...)', 'Player N')")
     return name
+
+
+def check_creation_counts(lim: TableLimits, live_mine: int, live_all: int, recent: tuple[int, int, int, int]) -> None:
+    """Raise ``TooMany`` past a creation limit: the client's and everyone's live tables, and ``recent`` creations
+    (the client's and everyone's in the last minute, with the seconds until each count drops)."""
+    if live_mine >= lim.tables_per_client:
+        raise TooMany(
+            f"too many live tables for this client (limit {lim.tables_per_client}); finish or leave one first",
+            int(lim.idle_seconds),
+        )
+    if live_all >= lim.live_tables:
+        raise TooMany(f"too many live tables on this server (limit {lim.live_tables}); try again later", 60)
+    mine, every, retry_mine, retry_every = recent
+    if mine >= lim.creations_per_minute_per_client:
+        raise TooMany(
+            f"too many tables created by this client in the last minute (limit {lim.creations_per_minute_per_client})",
+            retry_mine,
+        )
+    if every >= lim.creations_per_minute:
+        raise TooMany(f"too many tables created in the last minute (limit {lim.creations_per_minute})", retry_every)

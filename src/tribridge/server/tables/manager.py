@@ -24,16 +24,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from tribridge.analysis import analyse
 from tribridge.cards import Seat
-from tribridge.dd import Priority, QueueFull, solver_pool, solving_at
+from tribridge.dd import Priority, QueueFull, solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
-from tribridge.server.tables.analysis_queue import AnalysisQueue, busy_analysis
+from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import bot_decision, warm_up
 from tribridge.server.tables.config import table_config
-from tribridge.server.tables.limits import RateWindow, TableLimits
+from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.store import SeqTaken, Store, StoredTable, open_store, token_hash
@@ -49,14 +48,6 @@ ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets anoth
 ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
 COMMIT_RETRY_SECONDS = 1.0  # a bot action the store failed to commit is tried again after this
-
-
-def analyse_at_priority(
-    state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]
-) -> dict[str, Any]:
-    """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
-    with solving_at(Priority.ANALYSIS):
-        return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
 
 
 def replay_table(stored: StoredTable) -> Table:
@@ -241,23 +232,7 @@ class TableManager:
 
     def check_creation_limits(self, client: str) -> None:
         """Raise ``TooMany`` when ``client`` (or everyone, on every process of the store) may not create a table now."""
-        lim = self.limits
-        if self.live_tables(client) >= lim.tables_per_client:
-            raise TooMany(
-                f"too many live tables for this client (limit {lim.tables_per_client}); finish or leave one first",
-                int(lim.idle_seconds),
-            )
-        if self.live_tables() >= lim.live_tables:
-            raise TooMany(f"too many live tables on this server (limit {lim.live_tables}); try again later", 60)
-        mine, every, retry_mine, retry_every = self.recent_creations(client)
-        if mine >= lim.creations_per_minute_per_client:
-            raise TooMany(
-                f"too many tables created by this client in the last minute (limit "
-                f"{lim.creations_per_minute_per_client})",
-                retry_mine,
-            )
-        if every >= lim.creations_per_minute:
-            raise TooMany(f"too many tables created in the last minute (limit {lim.creations_per_minute})", retry_every)
+        check_creation_counts(self.limits, self.live_tables(client), self.live_tables(), self.recent_creations(client))
 
     def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
