@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from tribridge.dd import QueueFull
 from tribridge.errors import InvalidInput, shorten
 from tribridge.server.edge import ERROR_QUOTE_CHARS
+from tribridge.server.tables.limits import TooMany  # the limits own their exception: the CLI reads them without FastAPI
 
 __all__ = ["Conflict", "Forbidden", "NotFound", "TooMany", "add_error_handlers", "error_json"]
 
@@ -32,14 +33,6 @@ class NotFound(Exception):
 
 class Conflict(Exception):
     """A stale ``version`` or a chair already taken (HTTP 409)."""
-
-
-class TooMany(Exception):
-    """A limit was reached (HTTP 429 with ``Retry-After``)."""
-
-    def __init__(self, message: str, retry_after: int = 60) -> None:
-        super().__init__(message)
-        self.retry_after = int(retry_after)
 
 
 def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:

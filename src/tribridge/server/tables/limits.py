@@ -21,13 +21,13 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from tribridge.errors import InvalidInput
-from tribridge.server.errors import TooMany
 
 __all__ = [
     "LIMIT_FLAGS",
     "MAX_NAME_LENGTH",
     "RateWindow",
     "TableLimits",
+    "TooMany",
     "add_limit_flags",
     "check_creation_counts",
     "check_name",
@@ -161,6 +161,14 @@ def check_name(value: Any, field: str) -> str:
     if RESERVED_NAME.match(unicodedata.normalize("NFKC", name)):
         raise InvalidInput(field, "a name may not look like the server's own ('Bot (...)', 'Player N')")
     return name
+
+
+class TooMany(Exception):
+    """A limit was reached (HTTP 429 with ``Retry-After``, ``server.errors``)."""
+
+    def __init__(self, message: str, retry_after: int = 60) -> None:
+        super().__init__(message)
+        self.retry_after = int(retry_after)
 
 
 def check_creation_counts(lim: TableLimits, live_mine: int, live_all: int, recent: tuple[int, int, int, int]) -> None:
