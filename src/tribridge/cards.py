@@ -100,17 +100,17 @@ class Seat(IntEnum):
     @property
     def partner(self) -> Seat:
         """The seat opposite."""
-        return Seat(self ^ 2)
+        return _SEATS[self ^ 2]
 
     @property
     def lho(self) -> Seat:
         """Left-hand opponent (next clockwise)."""
-        return Seat((self + 1) % 4)
+        return _SEATS[(self + 1) % 4]
 
     @property
     def rho(self) -> Seat:
         """Right-hand opponent (previous clockwise)."""
-        return Seat((self + 3) % 4)
+        return _SEATS[(self + 3) % 4]
 
     @classmethod
     def parse(cls, text: str | int, field: str = "seat") -> Seat:
@@ -128,6 +128,9 @@ class Seat(IntEnum):
         if t in names:
             return cls(names[t])
         raise InvalidInput(field, f"expected a seat N, E, S or W, got {text!r}")
+
+
+_SEATS = tuple(Seat)  # by value: a lookup is many times cheaper than Seat(value) on the hot paths
 
 
 def partner(seat: int) -> int:
@@ -153,12 +156,12 @@ class Card:
     @property
     def suit(self) -> Suit:
         """The card's suit."""
-        return Suit(self.index // 13)
+        return _SUIT_OF[self.index]
 
     @property
     def rank(self) -> Rank:
         """The card's rank (0 = Ace)."""
-        return Rank(self.index % 13)
+        return _RANK_OF[self.index]
 
     @classmethod
     def parse(cls, text: str, field: str = "card") -> Card:
@@ -182,10 +185,16 @@ class Card:
         raise InvalidInput(field, f"expected a card like 'SA' or 'DT', got {text!r}")
 
     def __str__(self) -> str:
-        return self.suit.letter + self.rank.letter
+        return _CARD_TEXT[self.index]
 
     def __repr__(self) -> str:
         return f"Card({self})"
+
+
+# Each card index's suit, rank and text, computed once (the views and the bots ask for them constantly).
+_SUIT_OF = tuple(Suit(index // 13) for index in range(52))
+_RANK_OF = tuple(Rank(index % 13) for index in range(52))
+_CARD_TEXT = tuple(suit.letter + rank.letter for suit, rank in zip(_SUIT_OF, _RANK_OF))
 
 
 def _pbn_clean(text: str) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 from typing import Literal
 
 from tribridge.cards import Deal, Seat
@@ -265,11 +266,16 @@ class AuctionState:
         return bidders_for(self.dealer)
 
     # --- derived facts ---------------------------------------------------------------------
-    def _last_bid_index(self) -> int:
+    @cached_property
+    def _last_bid_at(self) -> int:
+        """The index of the last bid in ``calls`` (-1 before any bid); computed once per state."""
         for i in range(len(self.calls) - 1, -1, -1):
             if self.calls[i].kind == "bid":
                 return i
         return -1
+
+    def _last_bid_index(self) -> int:
+        return self._last_bid_at
 
     def seat_of_call(self, index: int) -> Seat:
         """The seat that made (or makes) call number ``index``."""
@@ -296,7 +302,7 @@ class AuctionState:
         kinds = [c.kind for c in self.calls[i + 1 :]]
         return 2 if "redouble" in kinds else 1 if "double" in kinds else 0
 
-    @property
+    @cached_property
     def is_over(self) -> bool:
         """True once the auction has ended (contract reached or thrown in)."""
         n = len(self.calls)

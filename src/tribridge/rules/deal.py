@@ -99,7 +99,7 @@ class DealState:
 
     def seat_of(self, player: Seat) -> Seat:
         """A player's seat now (its dealing seat during the auction, its play seat afterwards)."""
-        return self.seats[Seat(player)]
+        return self.seats[player]  # (an int 0..3 finds its Seat: equal hash)
 
     def player_at(self, seat: Seat) -> Seat | None:
         """The player (dealing seat) now at ``seat``, or None for the widow's (dummy's) seat."""

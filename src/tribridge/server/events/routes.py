@@ -18,8 +18,8 @@ from tribridge.server.tables.routes import read_json, token_from
 __all__ = ["router"]
 
 
-def get_events(connection: HTTPConnection) -> EventService:
-    """The app's event service (set by ``create_app``)."""
+async def get_events(connection: HTTPConnection) -> EventService:
+    """The app's event service (set by ``create_app``; async, so FastAPI calls it on the event loop, not a thread)."""
     service = connection.app.state.events
     if not isinstance(service, EventService):
         raise RuntimeError("the app has no event service")

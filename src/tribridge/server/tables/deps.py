@@ -12,8 +12,9 @@ from tribridge.server.tables.manager import TableManager
 __all__ = ["Manager", "get_manager"]
 
 
-def get_manager(connection: HTTPConnection) -> TableManager:
-    """The app's table manager (set by ``create_app``), for HTTP requests and WebSockets alike."""
+async def get_manager(connection: HTTPConnection) -> TableManager:
+    """The app's table manager (set by ``create_app``), for HTTP requests and WebSockets alike; async, so FastAPI
+    calls it on the event loop instead of a worker thread."""
     manager = connection.app.state.manager
     if not isinstance(manager, TableManager):
         raise RuntimeError("the app has no table manager")

@@ -15,6 +15,7 @@ bot whose solver queue is full tries again shortly.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import secrets
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tribridge.cards import Seat
 from tribridge.dd import Priority, QueueFull, solver_pool
@@ -35,30 +36,40 @@ from tribridge.server.tables.config import table_config
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
-from tribridge.server.tables.store import SeqTaken, Store, StoredTable, open_store, token_hash
+from tribridge.server.tables.store import LoggedAction, Seats, SeqTaken, Store, StoredTable, open_store, token_hash
 from tribridge.server.tables.table import Prepared, Table
-from tribridge.server.tables.views import view_for
+from tribridge.server.tables.views import view_text
 
 __all__ = ["TableManager", "replay_table"]
 
 log = logging.getLogger("tribridge.server.tables")
+
+T = TypeVar("T")
 
 BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
 ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
 ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
 COMMIT_RETRY_SECONDS = 1.0  # a bot action the store failed to commit is tried again after this
+STORE_THREADS = 4  # threads that wait for the store's commits and reads (SQLite's lock lets one in at a time)
 
 
 def replay_table(stored: StoredTable) -> Table:
     """A table rebuilt from the store: its configuration, chairs and every logged action in order."""
     table = Table(stored.table_id, stored.config, dict(stored.token_hashes), dict(stored.names), last_active=-1e18)
     table.begin()
-    for seq, chair, action in stored.actions:
-        table.install(table.prepare(chair, action))
-        if seq != table.log_len:
-            raise RuntimeError(f"table {stored.table_id}: action log out of order at {seq}")
+    install_logged(table, stored.actions)
     return table
+
+
+def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
+    """Install the logged actions ``table`` lacks, in order (those it already has are skipped)."""
+    for seq, chair, action in logged:
+        if seq <= table.log_len:
+            continue  # installed meanwhile: this process's own action, or another catch-up's
+        if seq != table.log_len + 1:
+            raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
+        table.install(table.prepare(chair, action))
 
 
 class TableManager:
@@ -79,12 +90,15 @@ class TableManager:
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
+        self.store_threads: ThreadPoolExecutor | None = None
+        self.following: dict[str, bool] = {}  # table id -> another notice came while catching up
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = open_store(self.db_path)
+        self.store_threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="tribridge-store")
         self.stopping = False
         solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
@@ -120,6 +134,9 @@ class TableManager:
         if self.peers is not None:
             await self.peers.stop()
             self.peers = None
+        if self.store_threads is not None:
+            self.store_threads.shutdown(wait=True)
+            self.store_threads = None
         if self.store is not None:
             self.store.close()
             self.store = None
@@ -139,13 +156,29 @@ class TableManager:
         if self.store is None or not self.store.shared:
             return False
         before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
-        for _seq, chair, action in self.store.actions_since(table.table_id, table.log_len):
-            table.install(table.prepare(chair, action))
+        install_logged(table, self.store.actions_since(table.table_id, table.log_len))
         if seats:
-            taken = self.store.seats(table.table_id)
-            table.token_hashes.update(taken.token_hashes)
-            table.taken_names.update(taken.names)
+            self._take_seats(table, self.store.seats(table.table_id))
         return (table.version, table.log_len) != before
+
+    async def catch_up(self, table: Table, seats: bool = False) -> bool:
+        """``refresh`` with the store's reads on the store's threads (the event loop never waits for the database)."""
+        if self.store is None or not self.store.shared:
+            return False
+        before = (table.version, table.log_len)
+        install_logged(table, await self.in_store(self.store.actions_since, table.table_id, table.log_len))
+        if seats:
+            self._take_seats(table, await self.in_store(self.store.seats, table.table_id))
+        return (table.version, table.log_len) != before
+
+    @staticmethod
+    def _take_seats(table: Table, taken: Seats) -> None:
+        table.token_hashes.update(taken.token_hashes)
+        table.taken_names.update(taken.names)
+
+    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
+        """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
 
     def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
@@ -162,10 +195,14 @@ class TableManager:
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
+        if what.isdigit() and table_id in self.tables:  # an action: read it on the store's threads
+            if int(what) > self.tables[table_id].log_len:  # (not one this process has: its own, most often)
+                self._follow(self.tables[table_id])
+            return
         targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
             if table is None or (what.isdigit() and int(what) <= table.log_len):
-                continue  # unknown, or an action this process has (its own, most often)
+                continue  # unknown, or an action this process has
             changed = self.refresh(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
                 document = self.store.get_analysis(table.table_id, table.deal_no)
@@ -176,6 +213,31 @@ class TableManager:
                 table.last_active = time.monotonic()
                 self.notify(table)
                 self.schedule_work(table)
+
+    def _follow(self, table: Table) -> None:
+        """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""
+        if table.table_id in self.following:
+            self.following[table.table_id] = True  # read again when the running catch-up ends
+            return
+        self.following[table.table_id] = False
+        task = asyncio.get_running_loop().create_task(self._follow_log(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _follow_log(self, table: Table) -> None:
+        try:
+            again = True
+            while again:
+                if await self.catch_up(table):
+                    table.last_active = time.monotonic()
+                    self.notify(table)
+                    self.schedule_work(table)
+                again = self.following[table.table_id]
+                self.following[table.table_id] = False
+        except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
+            log.exception("catching up failed", extra={"table_id": table.table_id, "event": "listen_error"})
+        finally:
+            del self.following[table.table_id]
 
     def _analyse_once(
         self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
@@ -262,10 +324,15 @@ class TableManager:
 
     def get(self, table_id: str) -> Table:
         """A table by id, caught up with the store (404 if unknown)."""
+        table = self.find_or_404(table_id)
+        self.refresh(table)
+        return table
+
+    def find_or_404(self, table_id: str) -> Table:
+        """A table by id as this process knows it (404 if unknown)."""
         table = self.find(table_id)
         if table is None:
             raise NotFound(f"no table {table_id[:40]!r}")
-        self.refresh(table)
         return table
 
     def take_seat(self, table: Table, chair: int, name: str | None = None, token: str | None = None) -> str:
@@ -320,22 +387,33 @@ class TableManager:
         clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
         async with table.lock:
             for _attempt in range(ACT_ATTEMPTS):
-                self.refresh(table)
-                if expect_version is not None and expect_version != table.version:
-                    raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
-                table.check_caps(chair, action, self.limits.claims_per_deal, self.limits.deals_per_table)
-                prepared: Prepared = table.prepare(chair, action)
                 try:
-                    self.store.append_action(table.table_id, table.log_len + 1, chair, clean)
-                    break
+                    prepared = self._judge(table, chair, action, expect_version)
+                except (Conflict, InvalidInput):
+                    if await self.catch_up(table):  # judged on a table another process had moved on
+                        continue
+                    raise
+                seq = table.log_len + 1
+                try:
+                    await self.in_store(self.store.append_action, table.table_id, seq, chair, clean)
                 except SeqTaken:  # another process logged this number first: read it, judge the action again
+                    await self.catch_up(table)
                     continue
+                if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
+                    table.install(prepared)
+                break
             else:
                 raise Conflict("the table changed while this action was being logged; try again")
-            table.install(prepared)
             table.last_active = time.monotonic()
         self.notify(table)
         self.schedule_work(table)
+
+    def _judge(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any) -> Prepared:
+        """The action checked against the table as this process knows it (409 stale version, 400 illegal)."""
+        if expect_version is not None and expect_version != table.version:
+            raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
+        table.check_caps(chair, action, self.limits.claims_per_deal, self.limits.deals_per_table)
+        return table.prepare(chair, action)
 
     # --- subscribers -----------------------------------------------------------------------
     def watchers(self, table_id: str) -> set[Subscriber]:
@@ -348,6 +426,7 @@ class TableManager:
 
     def notify(self, table: Table) -> None:
         """Mark every subscriber's view of ``table`` stale (their writers send the newest view)."""
+        table.changes += 1
         for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
@@ -361,8 +440,8 @@ class TableManager:
             sockets = self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds)
         if sockets >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
-        build = render or (lambda: view_for(table, chair))
-        sub = Subscriber(websocket, chair, lambda: json.dumps(build()), self.limits.send_timeout)
+        text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))
+        sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         if self.peers is not None:

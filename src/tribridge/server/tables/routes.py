@@ -10,7 +10,7 @@ import asyncio
 import json
 from typing import Any
 
-from fastapi import APIRouter, Header, Request, WebSocket
+from fastapi import APIRouter, Header, Request, Response, WebSocket
 
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
@@ -24,7 +24,7 @@ from tribridge.server.tables.limits import check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.spectators import spectator_view
 from tribridge.server.tables.table import Table, score_sheet
-from tribridge.server.tables.views import view_for, visible_cards
+from tribridge.server.tables.views import view_for, view_text, visible_cards
 from tribridge.server.tables.words import bot_descriptions, scheme_descriptions
 
 __all__ = ["client_of", "router", "seated", "token_from"]
@@ -167,14 +167,15 @@ async def action(
     manager: Manager, table_id: str, request: Request, authorization: str | None = Header(default=None)
 ) -> Any:
     """Call, play, claim, answer a claim, next, undo, say or share a view; answers the new view (400 if illegal)."""
-    table, chair = seated(manager, table_id, authorization)
+    table = manager.find_or_404(table_id)  # (not caught up here: ``act`` catches up when the log moved on)
+    chair = manager.chair_of(table, token_from(authorization))
     body = await read_json(request)
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object with a 'type'")
     if body.get("type") == "say":
         check_talk_rate(table, chair)
     await manager.act(table, chair, body, body.get("version"))
-    return view_for(table, chair)
+    return Response(view_text(table, chair), media_type="application/json")  # the text its push sends too
 
 
 @router.post("/api/tables/{table_id}/hint")

@@ -120,6 +120,9 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
     sheet_memo: tuple[int, dict[str, Any]] | None = None  # (deals finished, their score sheet)
+    _seats_of_deal: tuple[int, tuple[Seat, Seat, Seat]] = (-1, (Seat.N, Seat.E, Seat.S))  # (deal_no, its seats)
+    changes: int = 0  # grows with every change the subscribers are told of (``TableManager.notify``)
+    view_texts: dict[int, tuple[tuple[int, ...], str]] = field(default_factory=dict)  # chair -> (when, view JSON)
 
     # --- facts -----------------------------------------------------------------------------------
     @property
@@ -179,7 +182,11 @@ class Table:
     @property
     def seats(self) -> tuple[Seat, Seat, Seat]:
         """The dealing seat (the player) of each chair in the current deal."""
-        return chair_seats(self.deal_no, deal_layout(self.config, self.deal_no))
+        deal_no, seats = self._seats_of_deal
+        if deal_no != self.deal_no:
+            seats = chair_seats(self.deal_no, deal_layout(self.config, self.deal_no))
+            self._seats_of_deal = (self.deal_no, seats)
+        return seats
 
     @property
     def board_count(self) -> int | None:

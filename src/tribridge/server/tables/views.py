@@ -8,6 +8,7 @@ whole answer of ``GET /api/tables/{id}/state`` and of every WebSocket push.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -17,6 +18,7 @@ from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.undo import can_undo, undo_json
 
 __all__ = [
+    "view_text",
     "VIEW_DEALS",
     "VIEW_RUBBERS",
     "card_list",
@@ -197,6 +199,18 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         view["scores"] = {"per_chair": record["scores"]["per_chair"], "breakdown": record["scores"]["breakdown"]}
         view["analysis"] = _analysis_for(table, sv)
     return view
+
+
+def view_text(table: Table, chair: int) -> str:
+    """``view_for`` as JSON text, rendered once per change of the table: the chair's pushes and the answer to its
+    action share it."""
+    when = (table.changes, table.version, table.log_len, table.spectators)
+    cached = table.view_texts.get(chair)
+    if cached is not None and cached[0] == when:
+        return cached[1]
+    text = json.dumps(view_for(table, chair))
+    table.view_texts[chair] = (when, text)
+    return text
 
 
 def visible_cards(sv: SeatView, seat: Seat) -> list[str] | None:
