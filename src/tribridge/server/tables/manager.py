@@ -5,11 +5,12 @@ nothing, and nothing is acknowledged before it is on disk. Views are pushed by e
 own writer (``server.tables.push``), never on the path of an action. A table of three bots plays only
 while someone watches it.
 
-A bot's whole decision (its sampling and its solves) is one job on the solver pool
-(``tribridge.dd.pool``), so no bot's work competes with the server's own process: a bot at a table
-with a person runs in the ``INTERACTIVE`` class (processes of its own, at normal CPU priority), a
-watched table of bots in ``BATCH`` (background processes at the lowest CPU priority). The post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class. A
-bot whose solver queue is full tries again shortly.
+Store calls on the path of a request (an action's commit, a catch-up's reads) run on the store's
+threads, so the event loop serves other tables while one waits for the disk or the database. On a
+shared store (PostgreSQL, several processes) an action is judged on the table as this process knows
+it and logged as the next number: when another process took that number first, the table catches
+up from the log and the action is judged again. Bot turns are ``turns.BotTurns`` (the base class);
+the post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class.
 """
 
 from __future__ import annotations
@@ -26,18 +27,19 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from tribridge.cards import Seat
-from tribridge.dd import Priority, QueueFull, solver_pool
+from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
-from tribridge.server.tables.bots import bot_decision, warm_up
+from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.store import LoggedAction, Seats, SeqTaken, Store, StoredTable, open_store, token_hash
 from tribridge.server.tables.table import Prepared, Table
+from tribridge.server.tables.turns import BotTurns
 from tribridge.server.tables.views import view_text
 
 __all__ = ["TableManager", "replay_table"]
@@ -46,11 +48,9 @@ log = logging.getLogger("tribridge.server.tables")
 
 T = TypeVar("T")
 
-BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after this
 ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
 ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
-COMMIT_RETRY_SECONDS = 1.0  # a bot action the store failed to commit is tried again after this
 STORE_THREADS = 4  # threads that wait for the store's commits and reads (SQLite's lock lets one in at a time)
 
 
@@ -72,7 +72,7 @@ def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
         table.install(table.prepare(chair, action))
 
 
-class TableManager:
+class TableManager(BotTurns):
     """Owns the store, the tables in memory, the WebSocket subscribers, the bot tasks and the analysis queue."""
 
     def __init__(self, db_path: str | Path, bot_delay: float = 0.6, limits: TableLimits | None = None) -> None:
@@ -461,113 +461,3 @@ class TableManager:
         if self.peers is not None:
             self.peers.report()
         await sub.stop()
-
-    # --- bots and analysis -----------------------------------------------------------------
-    def bot_chair_due(self, table: Table) -> tuple[bool, int | None]:
-        """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
-        state = table.current()
-        if table.undo_request is not None:
-            return False, None  # the bots wait for the people's answer to an undo
-        if state.claim is not None:
-            chairs = [table.chair_of_player(p) for p in state.awaiting]
-            bots = [c for c in chairs if c is not None and table.is_bot(c)]
-            return (True, bots[0]) if bots else (False, None)
-        watched = bool(self.watchers(table.table_id)) or table.event_facts() is not None  # an event's table plays on
-        if state.phase == "done":
-            return (table.all_bots and not table.boards_over and watched), None
-        chair = table.chair_of_player(state.turn)
-        if chair is None or not table.is_bot(chair):
-            return False, None
-        if table.all_bots and not watched:
-            return False, None  # paused: nobody watches
-        return True, chair
-
-    def schedule_work(self, table: Table) -> None:
-        """Start the bot turn and the analysis that the table's state calls for, if any."""
-        if self.stopping or table.state is None:
-            return
-        if table.current().phase == "done" and not table.all_bots and self.analysis is not None:
-            self.analysis.request(table)
-        self._cancel_stale_bot(table)
-        due, chair = self.bot_chair_due(table)
-        key = (table.table_id, table.version)
-        if not due or key in self.bots_pending:
-            return
-        self.bots_pending.add(key)
-        task = asyncio.get_running_loop().create_task(self._bot_turn(table, chair, table.version))
-        self.bot_tasks[table.table_id] = (table.version, task)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-        task.add_done_callback(lambda _t: self.bots_pending.discard(key))
-
-    def _cancel_stale_bot(self, table: Table) -> None:
-        """Cancel the bot task of an older version of ``table`` (its queued solver job is dropped with it)."""
-        entry = self.bot_tasks.get(table.table_id)
-        if entry is None:
-            return
-        version, task = entry
-        if task.done() or version != table.version:
-            del self.bot_tasks[table.table_id]
-            if not task.done() and task is not asyncio.current_task():
-                task.cancel()
-
-    async def _bot_turn(self, table: Table, chair: int | None, version: int) -> None:
-        """Decide, then act ``bot_delay`` seconds after the table's last change, however long the decision took."""
-        started = time.monotonic()
-        try:
-            if self.peers is None:
-                await self._bot_act(table, chair, version, started)
-                return
-
-            def still_due() -> bool:
-                self.refresh(table)
-                return table.version == version and not self.stopping
-
-            key = f"bot:{table.table_id}:{version}"  # one process takes the turn; another when it dies
-            await self.peers.with_lease(key, lambda: self._bot_act(table, chair, version, started), still_due)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # noqa: BLE001 - a bot failure must not kill the server; log it
-            log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
-
-    async def _bot_act(self, table: Table, chair: int | None, version: int, started: float) -> None:
-        """Decide and act for the bot on turn ``bot_delay`` after ``started``, unless the table moved on meanwhile."""
-        action = await self._bot_decision(table, chair, version)
-        if action is None or table.version != version or self.stopping:
-            return
-        wait = self.bot_delay - (time.monotonic() - started)
-        if wait > 0:
-            await asyncio.sleep(wait)  # every call and card shows after the same delay, forced or not
-        await self._commit_bot_action(table, chair, action, version)
-
-    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> None:
-        """Act for the bot; a commit the store failed is tried again until it lands or the table moves on."""
-        while table.version == version and not self.stopping:
-            try:
-                await self.act(table, chair, action, expect_version=version, by_bot=True)
-                return
-            except Conflict:
-                return
-            except InvalidInput:
-                raise  # an illegal bot action is a bug: logged by the caller, not retried
-            except Exception:  # noqa: BLE001 - e.g. the store could not commit: the table must go on
-                log.exception("bot action not committed; retrying", extra={"table_id": table.table_id})
-                await asyncio.sleep(COMMIT_RETRY_SECONDS)
-
-    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
-        """The bot's action (None once the table moved on); retried while the solver queue is full."""
-        if chair is None:
-            return {"type": "next"}
-        priority = Priority.BATCH if table.all_bots else Priority.INTERACTIVE
-        bot_name = table.config["chairs"][chair]["bot"]
-        while table.version == version and not self.stopping:
-            try:
-                action, problems = await solver_pool().run(
-                    bot_decision, bot_name, table.current(), table.player_of(chair), chair, priority, priority=priority
-                )
-                for problem in problems:
-                    log.error(problem, extra={"table_id": table.table_id, "event": "bot_error"})
-                return action
-            except QueueFull:
-                await asyncio.sleep(BUSY_RETRY_SECONDS)
-        return None
