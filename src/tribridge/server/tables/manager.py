@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -70,6 +70,25 @@ def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
         if seq != table.log_len + 1:
             raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
         table.install(table.prepare(chair, action))
+
+
+async def _uncancelled(work: Awaitable[None]) -> None:
+    """Run ``work`` to its end even if the caller is cancelled meanwhile (then re-raise the cancellation): a
+    commit that may have reached the store is always installed, and the table's lock held until it is."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            cancelled = True
+            if task.done():
+                break
+    if cancelled:
+        task.exception()  # (retrieved: the caller's cancellation is what propagates)
+        raise asyncio.CancelledError
+    task.result()
 
 
 class TableManager(BotTurns):
@@ -393,20 +412,27 @@ class TableManager(BotTurns):
                     if await self.catch_up(table):  # judged on a table another process had moved on
                         continue
                     raise
-                seq = table.log_len + 1
                 try:
-                    await self.in_store(self.store.append_action, table.table_id, seq, chair, clean)
+                    await _uncancelled(self._log_and_install(table, chair, clean, prepared))
                 except SeqTaken:  # another process logged this number first: read it, judge the action again
                     await self.catch_up(table)
                     continue
-                if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
-                    table.install(prepared)
                 break
             else:
                 raise Conflict("the table changed while this action was being logged; try again")
             table.last_active = time.monotonic()
         self.notify(table)
         self.schedule_work(table)
+
+    async def _log_and_install(
+        self, table: Table, chair: int | None, action: dict[str, Any], prepared: Prepared
+    ) -> None:
+        """Commit the action as the next number of the table's log, then install it (``SeqTaken`` if taken)."""
+        assert self.store is not None
+        seq = table.log_len + 1
+        await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
+        if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
+            table.install(prepared)
 
     def _judge(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any) -> Prepared:
         """The action checked against the table as this process knows it (409 stale version, 400 illegal)."""
