@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from tribridge.server.tables.manager import replay_table
 from tribridge.server.tables.store import open_store
-from tribridge.testing import start_server, ws_token_message
+from tribridge.testing import PgServer, start_server, ws_token_message
 
 pytestmark = pytest.mark.slow
 
@@ -38,10 +38,6 @@ CUT_GAP_SECONDS = 1.2
 REQUEST_TIMEOUT = 8.0  # a request that takes longer hangs, which is a bug
 HEALTHY_WITHIN_SECONDS = 5.0
 PUSH_WITHIN_SECONDS = 5.0
-CUT_SQL = (
-    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-)
 
 
 def auth(token: str) -> dict[str, str]:
@@ -205,12 +201,6 @@ def made_table(base: str, takers: list[str], chairs: list[dict[str, Any]]) -> Ta
     return Table(tid, tokens, state(base, tid, tokens[0])["version"])
 
 
-def cut_every_connection(db: str) -> int:
-    """Terminate every other backend of the database (the servers' pools and listeners); how many."""
-    with psycopg.connect(db, autocommit=True) as conn:
-        return len(conn.execute(CUT_SQL).fetchall())
-
-
 def seconds_until_healthy(servers: tuple[str, ...], since: float, limit: float = 15.0) -> float:
     """Seconds from ``since`` until every server's /healthz answers 200 (each asked every 50 ms)."""
     waiting = set(servers)
@@ -294,7 +284,7 @@ class Cuts:
         return sum(1 for x in record.attempts if x.status == 200 and self.first <= x.answered <= self.last)
 
 
-def cut_while_driving(db: str, servers: tuple[str, str], tables: list[Table], record: Record) -> Cuts:
+def cut_while_driving(pg: PgServer, db: str, servers: tuple[str, str], tables: list[Table], record: Record) -> Cuts:
     """Drive every table through both processes while every connection is cut ``CUTS`` times; until healthy + 1 s."""
     stop = threading.Event()
     drivers = [threading.Thread(target=drive, args=(servers, table, stop, record)) for table in tables]
@@ -302,10 +292,10 @@ def cut_while_driving(db: str, servers: tuple[str, str], tables: list[Table], re
         t.start()
     try:
         time.sleep(1.0)
-        terminated, first = [cut_every_connection(db)], time.monotonic()
+        terminated, first = [pg.drop_connections(db)], time.monotonic()
         for _ in range(CUTS - 1):
             time.sleep(CUT_GAP_SECONDS)
-            terminated.append(cut_every_connection(db))
+            terminated.append(pg.drop_connections(db))
         last = time.monotonic()
         healthy_after = seconds_until_healthy(servers, last)
         time.sleep(1.0)  # actions after the recovery
@@ -364,7 +354,7 @@ def test_every_connection_cut_while_actions_are_acknowledged(pg_server):
             before_cut.append(Pushes(stack, a, people[1].table_id, people[1].tokens[0]))
 
             record = Record()
-            cuts = cut_while_driving(db, servers, [*people, bots], record)
+            cuts = cut_while_driving(pg_server, db, servers, [*people, bots], record)
             store = open_store(db)  # the test's own reads open after the cuts
             bots_logged = len(store.load(bots.table_id).actions)
             report(cuts, record, logs)
@@ -389,3 +379,69 @@ def test_every_connection_cut_while_actions_are_acknowledged(pg_server):
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(30)
+
+
+def outage_answers(base: str, table: Table) -> list[tuple[str, int | str, str, float]]:
+    """(what, status, body, seconds) of a read, an action, /healthz and a WebSocket while the store is away."""
+    answers = []
+    asks = {
+        "state": lambda: httpx.get(
+            f"{base}/api/tables/{table.table_id}/state", headers=auth(table.tokens[0]), timeout=REQUEST_TIMEOUT
+        ),
+        "action": lambda: post_move(base, table, 0, {"type": "call", "call": "P"}),
+        "healthz": lambda: httpx.get(f"{base}/healthz", timeout=REQUEST_TIMEOUT),
+    }
+    for what, ask in asks.items():
+        started = time.monotonic()
+        r = ask()
+        answers.append((what, r.status_code, r.text[:200], time.monotonic() - started))
+    started = time.monotonic()
+    url = base.replace("http://", "ws://") + f"/api/tables/{table.table_id}/ws"
+    try:
+        with connect(url, open_timeout=REQUEST_TIMEOUT) as ws:
+            ws.send(ws_token_message(table.tokens[0]))
+            ws.recv(timeout=REQUEST_TIMEOUT)
+            outcome: tuple[int | str, str] = ("open", "a view came")
+    except ConnectionClosed as exc:
+        outcome = (exc.rcvd.code if exc.rcvd else "closed", exc.rcvd.reason if exc.rcvd else "")
+    except InvalidStatus as exc:
+        outcome = (
+            exc.response.status_code,
+            exc.response.body.decode(errors="replace")[:200] if exc.response.body else "",
+        )
+    answers.append(("websocket", *outcome, time.monotonic() - started))
+    return answers
+
+
+def test_a_database_that_refuses_connections_for_a_moment(pg_server):
+    """While the database refuses connections, requests answer 503 with a clear message (a socket is told to come
+    back: 1013); afterwards /healthz is ok again and the person and the bots play on."""
+    db = pg_server.new_database()
+    proc, base = start_server(db, bot_delay=0.1)
+    drain(proc, [])
+    store = None
+    try:
+        table = made_table(base, [], WITH_BOTS)
+        act_through(base, table)
+        with pg_server.refusing(db):
+            answers = outage_answers(base, table)
+        back = time.monotonic()
+        healthy_after = seconds_until_healthy((base,), back, limit=20.0)
+        print(f"\nwhile refused: {answers}; healthy {healthy_after:.2f} s after the database took connections again")
+        for what, status, body, seconds in answers:
+            assert seconds < REQUEST_TIMEOUT, (what, seconds)
+            if what == "websocket":
+                assert status == 503 and "store" in body, (status, body)  # the handshake is refused
+            else:
+                assert status == 503 and "store" in body, (what, status, body)
+        store = open_store(db)
+        logged = len(store.load(table.table_id).actions)
+        act_through(base, table)
+        act_through(base, table)
+        check_memory_matches_log(store, (base, base), table)
+        assert bot_actions_after(store, table, logged) > 0
+    finally:
+        if store is not None:
+            store.close()
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)

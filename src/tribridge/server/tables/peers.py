@@ -91,9 +91,9 @@ class Peers:
 
     async def _listen(self) -> None:
         async for payload in self.store.listen():
-            self._hear(payload)
+            self.hear(payload)
 
-    def _hear(self, payload: str) -> None:
+    def hear(self, payload: str) -> None:
         """Hand one notice to ``on_change``; when the store cannot answer it, ``*`` follows soon."""
         try:
             self.on_change(payload)

@@ -47,6 +47,8 @@ log = logging.getLogger("tribridge.server.tables")
 NOTIFY_CHANNEL = "tribridge"
 LISTEN_RETRY_SECONDS = 1.0
 POOL_WAIT_SECONDS = 3.0  # how long a transaction waits for a pooled connection before StoreUnavailable
+UNREACHABLE_WAIT_SECONDS = 0.05  # the wait instead, after one waited in vain, until a connection is had again
+RECONNECT_SECONDS = 3.0  # the pool retries a lost connection with backoff this long; then anew at the next request
 MIGRATION_LOCK = 0x7472_6962  # the advisory lock key held while migrating ("trib")
 
 TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL would be 4 bytes here)
@@ -69,9 +71,10 @@ class _PgTx:
     discards it, and the statement runs on the next one.
     """
 
-    def __init__(self, pool: psycopg_pool.ConnectionPool[Any]) -> None:
+    def __init__(self, pool: psycopg_pool.ConnectionPool[Any], wait: float) -> None:
         self.pool = pool
-        self.conn = pool.getconn()
+        self.wait = wait
+        self.conn = pool.getconn(wait)
         self.held = True
         self.started = False
         self.committing = False
@@ -89,7 +92,7 @@ class _PgTx:
                 spares -= 1
                 self.pool.putconn(self.conn)
                 self.held = False
-                self.conn = self.pool.getconn()
+                self.conn = self.pool.getconn(self.wait)
                 self.held = True
                 continue
             self.started = True
@@ -114,21 +117,32 @@ class _PgTx:
 def _unavailable(exc: psycopg.OperationalError, tx: _PgTx | None) -> StoreUnavailable:
     """The ``StoreUnavailable`` a driver error in a transaction becomes (what a client is told: retry)."""
     if isinstance(exc, psycopg_pool.PoolTimeout):
-        return StoreUnavailable(f"no database connection within {POOL_WAIT_SECONDS:g} s; retry shortly")
+        return StoreUnavailable("the database cannot be reached; retry shortly")
     if tx is not None and tx.conn.broken:
         return ConnectionLost("the database connection was lost; retry shortly", outcome_unknown=tx.committing)
     return StoreUnavailable(f"the database refused the transaction ({type(exc).__name__}); retry shortly")
 
 
 class PostgresStore(SqlStore):
-    """The PostgreSQL game store at ``url`` (``postgresql://USER@HOST[:PORT]/DB``); ``pool_size`` connections at most."""
+    """The PostgreSQL game store at ``url`` (``postgresql://USER@HOST[:PORT]/DB``); ``pool_size`` connections at most,
+    a transaction waiting ``wait_timeout`` seconds at most for one (after one waited in vain, the next ones wait
+    only ``UNREACHABLE_WAIT_SECONDS`` until a connection is had again: an unreachable database answers at once)."""
 
     shared = True
 
-    def __init__(self, url: str, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, pool_size: int = 8, connect_timeout: float = 10.0, wait_timeout: float = POOL_WAIT_SECONDS
+    ) -> None:
         self.url = url
+        self._unreachable = False  # a transaction waited for a connection in vain: the next ones wait briefly
         self._pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
-            url, min_size=1, max_size=pool_size, open=False, name="tribridge-store", timeout=POOL_WAIT_SECONDS
+            url,
+            min_size=1,
+            max_size=pool_size,
+            open=False,
+            name="tribridge-store",
+            timeout=wait_timeout,
+            reconnect_timeout=RECONNECT_SECONDS,
         )
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
@@ -146,13 +160,16 @@ class PostgresStore(SqlStore):
         """A pooled connection in a transaction (committed when the block ends cleanly); ``StoreUnavailable``
         when the database cannot be reached or drops the connection."""
         try:
-            tx = _PgTx(self._pool)
+            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self._unreachable else self._pool.timeout)
         except psycopg.OperationalError as exc:  # PoolTimeout: no connection could be had
+            self._unreachable = True
             raise _unavailable(exc, None) from exc
+        self._unreachable = False
         try:
             yield tx
             tx.commit()
         except psycopg.OperationalError as exc:
+            self._unreachable = isinstance(exc, psycopg_pool.PoolTimeout)  # a dead connection's replacement
             raise _unavailable(exc, tx) from exc
         finally:
             tx.release()
