@@ -41,6 +41,7 @@ PUSH_WITHIN_SECONDS = 5.0
 
 
 def auth(token: str) -> dict[str, str]:
+    """The header that carries a seat token."""
     return {"Authorization": f"Bearer {token}"}
 
 
@@ -154,6 +155,7 @@ def next_move(base: str, table: Table, step: int) -> tuple[int, dict[str, Any], 
 
 
 def post_move(base: str, table: Table, chair: int, move: dict[str, Any]) -> httpx.Response:
+    """POST one action for ``chair`` through ``base``."""
     return httpx.post(
         f"{base}/api/tables/{table.table_id}/actions",
         headers=auth(table.tokens[chair]),
@@ -358,7 +360,8 @@ def test_every_connection_cut_while_actions_are_acknowledged(pg_server):
             store = open_store(db)  # the test's own reads open after the cuts
             bots_logged = len(store.load(bots.table_id).actions)
             report(cuts, record, logs)
-            assert all(n >= 4 for n in cuts.terminated), cuts.terminated  # each process's listener and pool at least
+            # the first cut ends both listeners and a pooled connection of each process at least; every cut ends some
+            assert cuts.terminated[0] >= 4 and min(cuts.terminated) >= 2, cuts.terminated
             assert cuts.acked_during(record) >= 1, "no action was acknowledged while the connections were cut"
             assert all(status == 503 for status, _t in record.failures()), record.failures()[:10]
             assert cuts.healthy_after < HEALTHY_WITHIN_SECONDS

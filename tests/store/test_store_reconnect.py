@@ -96,7 +96,7 @@ def test_a_commit_cut_off_after_it_committed_is_acknowledged_once():
             thread.join(20)
             admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
             admin.execute("SELECT pg_reload_conf()")
-        assert not thread.is_alive(), "the append waited on: it wrote its row again after a commit that had happened"
+        assert not thread.is_alive(), "the append still waits for the standby"
         assert raised == [], raised
         assert store.load("t").actions == [LoggedAction(1, 0, MOVE)]
         store.close()
@@ -123,6 +123,7 @@ def test_a_commit_cut_off_before_it_committed_is_written_once_more(pg_server):
 
 
 def until_it_commits(store: PostgresStore, seconds: float = 20.0) -> None:
+    """Wait until the store commits again (``can_commit``), at most ``seconds``."""
     deadline = time.monotonic() + seconds
     while store.can_commit() is not None and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -180,4 +181,5 @@ def test_leases_and_change_notices_outlast_a_store_that_refuses_connections(pg_s
 
 
 async def _done() -> str:
+    """The work done under the lease."""
     return "done"
