@@ -78,6 +78,17 @@ def test_dropped_pooled_connections_are_replaced_before_the_first_statement(pg_s
         store.close()
 
 
+def wait_for_setting(store: PostgresStore, name: str, value: str, seconds: float = 20.0) -> None:
+    """Wait until the store's connection has taken in a reloaded setting (backends read it between commands)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with store.transaction() as tx:
+            if tx.execute(f"SHOW {name}").fetchone()[0] == value:
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"{name} is not {value!r} after {seconds} s")
+
+
 def test_a_commit_cut_off_after_it_committed_is_acknowledged_once():
     bin_dir = pg_bin_dir()
     if bin_dir is None:
@@ -85,11 +96,12 @@ def test_a_commit_cut_off_after_it_committed_is_acknowledged_once():
     server = PgServer(bin_dir).start()  # its own: the standby setting applies to the whole server
     try:
         url = server.new_database()
-        store = PostgresStore(url)
+        store = PostgresStore(url, pool_size=1)  # one connection: the one that is shown the setting below
         store.create_table("t", CONFIG)
         with psycopg.connect(server.url(), autocommit=True) as admin:
             admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
             admin.execute("SELECT pg_reload_conf()")
+            wait_for_setting(store, "synchronous_standby_names", "nobody")
             thread, raised = in_thread(lambda: store.append_action("t", 1, 0, MOVE))
             pid = backend_waiting(admin, url.rsplit("/", 1)[1], "SyncRep")  # committed here, waiting for a standby
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
