@@ -6,8 +6,9 @@
 ``PgServer`` is a throwaway PostgreSQL from Debian's binaries in a temporary
 folder on a free port: ``start()`` runs ``initdb`` (trust authentication) and ``pg_ctl start`` as
 the ``postgres`` user when run as root (initdb refuses root), ``new_database()`` gives the URL of a
-fresh database, ``stop()`` stops it and removes the folder; ``pg_bin_dir()`` is None when the
-binaries are missing (``apt-get install postgresql``).
+fresh database, ``drop_connections(url)`` cuts every connection to one database from the database's
+side, ``refusing(url)`` also keeps new ones out for a while (an outage), ``stop()`` stops it and
+removes the folder; ``pg_bin_dir()`` is None when the binaries are missing (``apt-get install postgresql``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -161,6 +164,27 @@ class PgServer:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name}")
         return self.url(name)
+
+    def drop_connections(self, url: str) -> int:
+        """Terminate every backend of ``url``'s database but this call's own (``pg_terminate_backend``); how many."""
+        with psycopg.connect(url, autocommit=True) as conn:
+            rows = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        return len(rows)
+
+    @contextmanager
+    def refusing(self, url: str) -> Iterator[None]:
+        """While in the block ``url``'s database has no connections and refuses new ones (``ALLOW_CONNECTIONS``)."""
+        database = url.rsplit("/", 1)[1]
+        with psycopg.connect(self.url(), autocommit=True) as admin:
+            admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS false")
+            try:
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (database,))
+                yield
+            finally:
+                admin.execute(f"ALTER DATABASE {database} ALLOW_CONNECTIONS true")
 
     def stop(self) -> None:
         """Stop the server (fast shutdown) and remove its directory."""

@@ -2,12 +2,14 @@
 
 Every handler raises; nothing builds an error response by hand. Bad input 400 (``InvalidInput``,
 whose message is already bounded), a wrong token 403, an unknown table 404, a stale version or a
-taken chair 409, a limit 429 with ``Retry-After``, a full solver queue 503 with ``Retry-After``.
+taken chair 409, a limit 429 with ``Retry-After``, a full solver queue or a store that cannot be reached
+503 with ``Retry-After``.
 Every answer is ``{"error": message}``.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 
 from fastapi import FastAPI, Request
@@ -19,6 +21,7 @@ from tribridge.dd import QueueFull
 from tribridge.errors import InvalidInput, shorten
 from tribridge.server.edge import ERROR_QUOTE_CHARS
 from tribridge.server.tables.limits import TooMany  # the limits own their exception: the CLI reads them without FastAPI
+from tribridge.server.tables.store import StoreUnavailable
 
 __all__ = ["Conflict", "Forbidden", "NotFound", "TooMany", "add_error_handlers", "error_json"]
 
@@ -39,6 +42,8 @@ def error_json(message: str, status: int, headers: dict[str, str] | None = None)
     """``{"error": message}`` with ``status``, the message cut to a short prefix."""
     return JSONResponse({"error": shorten(message, ERROR_QUOTE_CHARS)}, status_code=status, headers=headers)
 
+
+log = logging.getLogger("tribridge.server")
 
 STATUS_OF: dict[type[Exception], int] = {Forbidden: 403, NotFound: 404, Conflict: 409}
 
@@ -75,3 +80,8 @@ def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
     @app.exception_handler(QueueFull)
     async def busy(request: Request, exc: QueueFull) -> JSONResponse:
         return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> JSONResponse:
+        log.warning("store unavailable: %s", exc.__cause__ or exc, extra={"event": "store_unavailable"})
+        return error_json(f"the game store is unavailable: {exc}", 503, {"Retry-After": "1"})

@@ -6,6 +6,11 @@ heartbeat other processes read for the per-table limit); and runs work that exac
 do (a bot's turn, a deal's analysis) under a lease in the store, renewed while the work runs. A
 process that dies stops renewing, so its lease expires after ``lease_seconds`` and another process
 that still finds the work due takes it.
+
+A store that is briefly unreachable (``StoreUnavailable``: the database dropped the connections)
+stops none of this: a notice that could not be read leads to ``*`` (re-read everything) a moment
+later, until it can; a lease that could not be taken is tried again while the work is due; one that
+could not be renewed or released expires by itself.
 """
 
 from __future__ import annotations
@@ -18,13 +23,15 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from tribridge.server.tables.store import Store
+from tribridge.server.tables.store import Store, StoreUnavailable
 
 __all__ = ["Peers", "process_owner"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 T = TypeVar("T")
+
+CATCH_UP_SECONDS = 1.0  # after a notice the store could not answer, everything is re-read this much later
 
 
 def process_owner() -> str:
@@ -50,6 +57,7 @@ class Peers:
         self.lease_seconds = float(lease_seconds)
         self.beat_seconds = float(beat_seconds)
         self._tasks: list[asyncio.Task[None]] = []
+        self._catching_up: asyncio.Task[None] | None = None
 
     @property
     def fresh_seconds(self) -> float:
@@ -63,10 +71,11 @@ class Peers:
 
     async def stop(self) -> None:
         """Stop both tasks and withdraw this process's socket counts."""
-        for task in self._tasks:
+        tasks = [*self._tasks, *([self._catching_up] if self._catching_up is not None else [])]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks, self._catching_up = [], None
         try:
             self.store.report_sockets(self.owner, {})
         except Exception:  # noqa: BLE001 - the store may already be unreachable at shutdown
@@ -82,10 +91,28 @@ class Peers:
 
     async def _listen(self) -> None:
         async for payload in self.store.listen():
+            self.hear(payload)
+
+    def hear(self, payload: str) -> None:
+        """Hand one notice to ``on_change``; when the store cannot answer it, ``*`` follows soon."""
+        try:
+            self.on_change(payload)
+        except StoreUnavailable as exc:
+            log.warning("change notice %s not read (%s); re-reading everything soon", payload, exc)
+            if self._catching_up is None or self._catching_up.done():
+                self._catching_up = asyncio.get_running_loop().create_task(self._catch_up())
+        except Exception:  # noqa: BLE001 - one table that cannot be read must not stop the listener
+            log.exception("change notice failed", extra={"event": "listen_error"})
+
+    async def _catch_up(self) -> None:
+        """``*`` every ``CATCH_UP_SECONDS`` until the store answers it (what the missed notices said is in the log)."""
+        while True:
+            await asyncio.sleep(CATCH_UP_SECONDS)
             try:
-                self.on_change(payload)
-            except Exception:  # noqa: BLE001 - one table that cannot be read must not stop the listener
-                log.exception("change notice failed", extra={"event": "listen_error"})
+                self.on_change("*")
+                return
+            except StoreUnavailable:
+                continue
 
     async def _beat(self) -> None:
         while True:
@@ -97,21 +124,48 @@ class Peers:
 
     async def with_lease(self, key: str, work: Callable[[], Awaitable[T]], still_due: Callable[[], bool]) -> T | None:
         """Run ``work`` once it holds the lease ``key`` (None when ``still_due()`` turns false while waiting)."""
-        while still_due():
-            if await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds):
+        while self._due(still_due):
+            if await self._acquire(key):
                 renewing = asyncio.get_running_loop().create_task(self._renew(key))
                 try:
                     return await work()
                 finally:
                     renewing.cancel()
                     await asyncio.gather(renewing, return_exceptions=True)
-                    await asyncio.to_thread(self.store.release_lease, key, self.owner)
+                    await self._release(key)
             await asyncio.sleep(self.lease_seconds / 4)
         return None
+
+    @staticmethod
+    def _due(still_due: Callable[[], bool]) -> bool:
+        """``still_due()``, taken as true while the store cannot answer it (the work is tried again later)."""
+        try:
+            return still_due()
+        except StoreUnavailable:
+            return True
+
+    async def _acquire(self, key: str) -> bool:
+        """Take or renew the lease ``key``; False also when the store cannot be reached."""
+        try:
+            return await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds)
+        except StoreUnavailable as exc:
+            log.warning("lease %s not taken: %s", key, exc)
+            return False
+
+    async def _release(self, key: str) -> None:
+        try:
+            await asyncio.to_thread(self.store.release_lease, key, self.owner)
+        except StoreUnavailable as exc:
+            log.warning("lease %s not released (it expires by itself): %s", key, exc)
 
     async def _renew(self, key: str) -> None:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
-            if not await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds):
+            try:
+                renewed = await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds)
+            except StoreUnavailable as exc:
+                log.warning("lease %s not renewed: %s; trying again", key, exc)
+                continue
+            if not renewed:
                 log.warning("lost the lease %s", key)
                 return

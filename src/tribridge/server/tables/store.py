@@ -32,6 +32,7 @@ __all__ = [
     "SeqTaken",
     "Store",
     "StoreTooNew",
+    "StoreUnavailable",
     "StoredTable",
     "TableActivity",
     "is_postgres_url",
@@ -58,6 +59,18 @@ class SeqTaken(Exception):
         super().__init__(f"table {table_id}: action {seq} is already in the log")
         self.table_id = table_id
         self.seq = seq
+
+
+class StoreUnavailable(Exception):
+    """The store could not be reached, or lost its connection, in a transaction (HTTP 503: retry shortly).
+
+    ``outcome_unknown``: the connection failed while committing, so the write may or may not have been
+    committed (the log is the judge: read it again).
+    """
+
+    def __init__(self, message: str, outcome_unknown: bool = False) -> None:
+        super().__init__(message)
+        self.outcome_unknown = outcome_unknown
 
 
 class StoreTooNew(Exception):

@@ -5,21 +5,30 @@ processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an 
 ``seat``, ``new``, ``analysis:<deal>``; never a view or a card), which PostgreSQL delivers to the
 listening processes (``listen``) when it commits. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
+
+When the database drops a connection (a restart, a failover, ``pg_terminate_backend``): a transaction
+whose first statement finds its pooled connection dead moves to a fresh one (nothing had run in it);
+any other failure raises ``StoreUnavailable`` (HTTP 503), ``ConnectionLost`` when the connection broke.
+The writes whose retry could otherwise answer wrongly (an action, a seat, a new table) are tried once
+more after a lost connection; when it broke during ``COMMIT`` the row they wrote decides first whether
+the commit happened (``_write_once_more``). The listener reconnects and then says ``*``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar
 
 import psycopg
 import psycopg_pool
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import store_label
+from tribridge.server.tables.store import StoreUnavailable, store_label, token_hash
 from tribridge.server.tables.store_sql import (
     SCHEMA_V1,
     SCHEMA_V2,
@@ -31,12 +40,15 @@ from tribridge.server.tables.store_sql import (
     script_step,
 )
 
-__all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "PostgresStore"]
+__all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "ConnectionLost", "PostgresStore"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 NOTIFY_CHANNEL = "tribridge"
 LISTEN_RETRY_SECONDS = 1.0
+POOL_WAIT_SECONDS = 3.0  # how long a transaction waits for a pooled connection before StoreUnavailable
+UNREACHABLE_WAIT_SECONDS = 0.05  # the wait instead, after one waited in vain, until a connection is had again
+RECONNECT_SECONDS = 3.0  # the pool retries a lost connection with backoff this long; then anew at the next request
 MIGRATION_LOCK = 0x7472_6962  # the advisory lock key held while migrating ("trib")
 
 TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL would be 4 bytes here)
@@ -44,27 +56,93 @@ TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL wou
 
 MIGRATIONS: list[Migration] = [script_step(SCHEMA_V1.format(time=TIME)), script_step(SCHEMA_V2.format(time=TIME))]
 
+T = TypeVar("T")
+
+
+class ConnectionLost(StoreUnavailable):
+    """The database connection broke in a transaction (``outcome_unknown``: while committing)."""
+
 
 class _PgTx:
-    """A transaction on one pooled connection; ``?`` placeholders become psycopg's ``%s``."""
+    """A transaction on one pooled connection; ``?`` placeholders become psycopg's ``%s``.
 
-    def __init__(self, conn: psycopg.Connection[Any]) -> None:
-        self.conn = conn
+    Until its first statement has run the transaction has done nothing, so a connection that the first
+    statement finds broken (dropped by the database while it sat in the pool) goes back to the pool, which
+    discards it, and the statement runs on the next one.
+    """
+
+    def __init__(self, pool: psycopg_pool.ConnectionPool[Any], wait: float) -> None:
+        self.pool = pool
+        self.wait = wait
+        self.conn = pool.getconn(wait)
+        self.held = True
+        self.started = False
+        self.committing = False
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement."""
-        return self.conn.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+        query, args = sql.replace("?", "%s"), tuple(params)
+        spares = 0 if self.started else self.pool.max_size  # every pooled connection may have been dropped
+        while True:
+            try:
+                cursor = self.conn.execute(query, args)  # type: ignore[call-overload]
+            except psycopg.OperationalError:
+                if spares == 0 or not self.conn.broken:
+                    raise
+                spares -= 1
+                self.pool.putconn(self.conn)
+                self.held = False
+                self.conn = self.pool.getconn(self.wait)
+                self.held = True
+                continue
+            self.started = True
+            return cursor  # type: ignore[no-any-return]
+
+    def commit(self) -> None:
+        """Commit (from here on a lost connection leaves the outcome unknown)."""
+        self.committing = True
+        self.conn.commit()
+
+    def release(self) -> None:
+        """Roll back what did not commit and hand the connection back (the pool discards a broken one)."""
+        if not self.held:
+            return
+        if not self.conn.broken:
+            with suppress(psycopg.Error):
+                self.conn.rollback()
+        self.pool.putconn(self.conn)
+        self.held = False
+
+
+def _unavailable(exc: psycopg.OperationalError, tx: _PgTx | None) -> StoreUnavailable:
+    """The ``StoreUnavailable`` a driver error in a transaction becomes (what a client is told: retry)."""
+    if isinstance(exc, psycopg_pool.PoolTimeout):
+        return StoreUnavailable("the database cannot be reached; retry shortly")
+    if tx is not None and tx.conn.broken:
+        return ConnectionLost("the database connection was lost; retry shortly", outcome_unknown=tx.committing)
+    return StoreUnavailable(f"the database refused the transaction ({type(exc).__name__}); retry shortly")
 
 
 class PostgresStore(SqlStore):
-    """The PostgreSQL game store at ``url`` (``postgresql://USER@HOST[:PORT]/DB``); ``pool_size`` connections at most."""
+    """The PostgreSQL game store at ``url`` (``postgresql://USER@HOST[:PORT]/DB``); ``pool_size`` connections at most,
+    a transaction waiting ``wait_timeout`` seconds at most for one (after one waited in vain, the next ones wait
+    only ``UNREACHABLE_WAIT_SECONDS`` until a connection is had again: an unreachable database answers at once)."""
 
     shared = True
 
-    def __init__(self, url: str, pool_size: int = 8, connect_timeout: float = 10.0) -> None:
+    def __init__(
+        self, url: str, pool_size: int = 8, connect_timeout: float = 10.0, wait_timeout: float = POOL_WAIT_SECONDS
+    ) -> None:
         self.url = url
+        self._unreachable = False  # a transaction waited for a connection in vain: the next ones wait briefly
         self._pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
-            url, min_size=1, max_size=pool_size, open=False, name="tribridge-store"
+            url,
+            min_size=1,
+            max_size=pool_size,
+            open=False,
+            name="tribridge-store",
+            timeout=wait_timeout,
+            reconnect_timeout=RECONNECT_SECONDS,
         )
         try:
             self._pool.open(wait=True, timeout=connect_timeout)
@@ -79,9 +157,73 @@ class PostgresStore(SqlStore):
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        """A pooled connection in a transaction (committed when the block ends cleanly)."""
-        with self._pool.connection() as conn:
-            yield _PgTx(conn)
+        """A pooled connection in a transaction (committed when the block ends cleanly); ``StoreUnavailable``
+        when the database cannot be reached or drops the connection."""
+        try:
+            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self._unreachable else self._pool.timeout)
+        except psycopg.OperationalError as exc:  # PoolTimeout: no connection could be had
+            self._unreachable = True
+            raise _unavailable(exc, None) from exc
+        self._unreachable = False
+        try:
+            yield tx
+            tx.commit()
+        except psycopg.OperationalError as exc:
+            self._unreachable = isinstance(exc, psycopg_pool.PoolTimeout)  # a dead connection's replacement
+            raise _unavailable(exc, tx) from exc
+        finally:
+            tx.release()
+
+    def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
+        """Commit one action as number ``seq`` of the table's log (``SeqTaken`` if that number exists); once more
+        after a lost connection, unless the row shows that the lost commit went through."""
+        now = time.time()
+
+        def committed() -> bool:
+            with self.transaction() as tx:
+                row = tx.execute(
+                    "SELECT chair, action, created FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq)
+                ).fetchone()
+            return row is not None and (row[0], json.loads(row[1]), float(row[2])) == (chair, action, now)
+
+        self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
+
+    def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
+        """Store a chair's token hash (False if the chair was taken); once more after a lost connection, unless the
+        chair's row shows that the lost commit went through."""
+
+        def committed() -> bool:
+            with self.transaction() as tx:
+                row = tx.execute(
+                    "SELECT token_hash FROM seat_tokens WHERE table_id = ? AND chair = ?", (table_id, chair)
+                ).fetchone()
+            return row is not None and row[0] == token_hash(token)
+
+        return self._write_once_more(lambda: SqlStore.set_token(self, table_id, chair, token, name), committed, True)
+
+    def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+        """Record a new table; once more after a lost connection, unless its row shows the lost commit went through."""
+
+        def committed() -> bool:
+            with self.transaction() as tx:
+                return tx.execute("SELECT 1 FROM game_tables WHERE table_id = ?", (table_id,)).fetchone() is not None
+
+        self._write_once_more(lambda: SqlStore.create_table(self, table_id, config, creator), committed, None)
+
+    def _write_once_more(self, write: Callable[[], T], committed: Callable[[], bool], result_if_committed: T) -> T:
+        """``write()``; after a lost connection ``write()`` once more, unless ``committed()`` finds that the commit
+        the connection was lost in went through (then ``result_if_committed``)."""
+        try:
+            return write()
+        except ConnectionLost as lost:
+            if lost.outcome_unknown:
+                try:
+                    if committed():
+                        return result_if_committed
+                except StoreUnavailable:
+                    raise lost from None  # still unknown
+            log.warning("a store write lost its connection; trying once more", extra={"event": "store_retry"})
+            return write()
 
     def is_duplicate(self, exc: Exception) -> bool:
         """A primary-key clash."""

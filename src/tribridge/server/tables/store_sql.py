@@ -209,7 +209,10 @@ class SqlStore:
 
     def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
         """Commit one action as number ``seq`` of the table's log; ``SeqTaken`` if that number exists."""
-        now = time.time()
+        self.log_action(table_id, seq, chair, action, time.time())
+
+    def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
+        """``append_action`` with the row's time ``now`` given (by which a backend can recognise its own row)."""
         try:
             with self.transaction() as tx:
                 tx.execute(
