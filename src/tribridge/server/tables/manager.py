@@ -9,19 +9,19 @@ Store calls on the path of a request (an action's commit, a catch-up's reads) ru
 threads, so the event loop serves other tables while one waits for the disk or the database. On a
 shared store (PostgreSQL, several processes) an action is judged on the table as this process knows
 it and logged as the next number: when another process took that number first, the table catches
-up from the log and the action is judged again. Bot turns are ``turns.BotTurns`` (the base class);
+up from the log and the action is judged again (``follow.LogFollower``, a base class). Bot turns are
+``turns.BotTurns`` (the other base class);
 the post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -34,10 +34,17 @@ from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
+from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
-from tribridge.server.tables.store import LoggedAction, Seats, SeqTaken, Store, StoredTable, open_store, token_hash
+from tribridge.server.tables.store import (
+    SeqTaken,
+    Store,
+    StoredTable,
+    open_store,
+    token_hash,
+)
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.turns import BotTurns
 from tribridge.server.tables.views import view_text
@@ -62,36 +69,7 @@ def replay_table(stored: StoredTable) -> Table:
     return table
 
 
-def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
-    """Install the logged actions ``table`` lacks, in order (those it already has are skipped)."""
-    for seq, chair, action in logged:
-        if seq <= table.log_len:
-            continue  # installed meanwhile: this process's own action, or another catch-up's
-        if seq != table.log_len + 1:
-            raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
-        table.install(table.prepare(chair, action))
-
-
-async def _uncancelled(work: Awaitable[None]) -> None:
-    """Run ``work`` to its end even if the caller is cancelled meanwhile (then re-raise the cancellation): a
-    commit that may have reached the store is always installed, and the table's lock held until it is."""
-    task = asyncio.ensure_future(work)
-    cancelled = False
-    while True:
-        try:
-            await asyncio.shield(task)
-            break
-        except asyncio.CancelledError:
-            cancelled = True
-            if task.done():
-                break
-    if cancelled:
-        task.exception()  # (retrieved: the caller's cancellation is what propagates)
-        raise asyncio.CancelledError
-    task.result()
-
-
-class TableManager(BotTurns):
+class TableManager(LogFollower, BotTurns):
     """Owns the store, the tables in memory, the WebSocket subscribers, the bot tasks and the analysis queue."""
 
     def __init__(self, db_path: str | Path, bot_delay: float = 0.6, limits: TableLimits | None = None) -> None:
@@ -170,35 +148,6 @@ class TableManager(BotTurns):
         return None if stored is None else replay_table(stored)
 
     # --- other processes on a shared store ---------------------------------------------------
-    def refresh(self, table: Table, seats: bool = False) -> bool:
-        """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
-        if self.store is None or not self.store.shared:
-            return False
-        before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
-        install_logged(table, self.store.actions_since(table.table_id, table.log_len))
-        if seats:
-            self._take_seats(table, self.store.seats(table.table_id))
-        return (table.version, table.log_len) != before
-
-    async def catch_up(self, table: Table, seats: bool = False) -> bool:
-        """``refresh`` with the store's reads on the store's threads (the event loop never waits for the database)."""
-        if self.store is None or not self.store.shared:
-            return False
-        before = (table.version, table.log_len)
-        install_logged(table, await self.in_store(self.store.actions_since, table.table_id, table.log_len))
-        if seats:
-            self._take_seats(table, await self.in_store(self.store.seats, table.table_id))
-        return (table.version, table.log_len) != before
-
-    @staticmethod
-    def _take_seats(table: Table, taken: Seats) -> None:
-        table.token_hashes.update(taken.token_hashes)
-        table.taken_names.update(taken.names)
-
-    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
-        """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
-
     def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
         table = self.tables.get(table_id)
@@ -232,31 +181,6 @@ class TableManager(BotTurns):
                 table.last_active = time.monotonic()
                 self.notify(table)
                 self.schedule_work(table)
-
-    def _follow(self, table: Table) -> None:
-        """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""
-        if table.table_id in self.following:
-            self.following[table.table_id] = True  # read again when the running catch-up ends
-            return
-        self.following[table.table_id] = False
-        task = asyncio.get_running_loop().create_task(self._follow_log(table))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
-
-    async def _follow_log(self, table: Table) -> None:
-        try:
-            again = True
-            while again:
-                if await self.catch_up(table):
-                    table.last_active = time.monotonic()
-                    self.notify(table)
-                    self.schedule_work(table)
-                again = self.following[table.table_id]
-                self.following[table.table_id] = False
-        except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
-            log.exception("catching up failed", extra={"table_id": table.table_id, "event": "listen_error"})
-        finally:
-            del self.following[table.table_id]
 
     def _analyse_once(
         self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
@@ -413,7 +337,7 @@ class TableManager(BotTurns):
                         continue
                     raise
                 try:
-                    await _uncancelled(self._log_and_install(table, chair, clean, prepared))
+                    await uncancelled(self._log_and_install(table, chair, clean, prepared))
                 except SeqTaken:  # another process logged this number first: read it, judge the action again
                     await self.catch_up(table)
                     continue

@@ -1,0 +1,137 @@
+"""How a ``TableManager`` keeps its tables caught up with the store's log (its base class ``LogFollower``).
+
+On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
+installs what others logged when their commit notice arrives (``follow``, one catch-up at a time
+per table, notices meanwhile coalesced) or when its own action finds its number taken. Every store
+call on these paths runs on the store's threads (``in_store``), so the event loop never waits for
+the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
+read back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
+from tribridge.server.tables.table import Table
+
+__all__ = ["LogFollower", "install_logged", "uncancelled"]
+
+log = logging.getLogger("tribridge.server.tables")
+
+T = TypeVar("T")
+
+FOLLOW_RETRY_SECONDS = 1.0  # a catch-up the store could not answer is tried again after this
+
+
+def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
+    """Install the logged actions ``table`` lacks, in order (those it already has are skipped)."""
+    for seq, chair, action in logged:
+        if seq <= table.log_len:
+            continue  # installed meanwhile: this process's own action, or another catch-up's
+        if seq != table.log_len + 1:
+            raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
+        table.install(table.prepare(chair, action))
+
+
+async def uncancelled(work: Awaitable[None]) -> None:
+    """Run ``work`` to its end even if the caller is cancelled meanwhile (then re-raise the cancellation): a
+    commit that may have reached the store is always installed, and the table's lock held until it is."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            cancelled = True
+            if task.done():
+                break
+    if cancelled:
+        task.exception()  # (retrieved: the caller's cancellation is what propagates)
+        raise asyncio.CancelledError
+    task.result()
+
+
+class LogFollower:
+    """Catch-up from the store's log for a ``TableManager`` (which sets the attributes below)."""
+
+    store: Store | None
+    store_threads: ThreadPoolExecutor | None
+    stopping: bool
+    following: dict[str, bool]  # table id -> another notice came while catching up
+    tasks: set[asyncio.Task[Any]]
+
+    def notify(self, table: Table) -> None:
+        """Mark every subscriber's view of ``table`` stale (``TableManager``'s)."""
+        raise NotImplementedError
+
+    def schedule_work(self, table: Table) -> None:
+        """Start the bot turn and analysis the table calls for (``BotTurns``')."""
+        raise NotImplementedError
+
+    def refresh(self, table: Table, seats: bool = False) -> bool:
+        """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
+        if self.store is None or not self.store.shared:
+            return False
+        before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
+        install_logged(table, self.store.actions_since(table.table_id, table.log_len))
+        if seats:
+            self._take_seats(table, self.store.seats(table.table_id))
+        return (table.version, table.log_len) != before
+
+    async def catch_up(self, table: Table, seats: bool = False) -> bool:
+        """``refresh`` with the store's reads on the store's threads (the event loop never waits for the database)."""
+        if self.store is None or not self.store.shared:
+            return False
+        before = (table.version, table.log_len)
+        install_logged(table, await self.in_store(self.store.actions_since, table.table_id, table.log_len))
+        if seats:
+            self._take_seats(table, await self.in_store(self.store.seats, table.table_id))
+        return (table.version, table.log_len) != before
+
+    @staticmethod
+    def _take_seats(table: Table, taken: Seats) -> None:
+        table.token_hashes.update(taken.token_hashes)
+        table.taken_names.update(taken.names)
+
+    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
+        """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
+        return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
+
+    def _follow(self, table: Table) -> None:
+        """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""
+        if table.table_id in self.following:
+            self.following[table.table_id] = True  # read again when the running catch-up ends
+            return
+        self.following[table.table_id] = False
+        task = asyncio.get_running_loop().create_task(self._follow_log(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _follow_log(self, table: Table) -> None:
+        try:
+            again = True
+            while again and not self.stopping:
+                try:
+                    changed = await self.catch_up(table)
+                except StoreUnavailable as exc:  # the database is briefly away: what the notice said is in the log
+                    log.warning("catching up %s failed (%s); again shortly", table.table_id, exc)
+                    await asyncio.sleep(FOLLOW_RETRY_SECONDS)
+                    continue
+                if changed:
+                    table.last_active = time.monotonic()
+                    self.notify(table)
+                    self.schedule_work(table)
+                again = self.following[table.table_id]
+                self.following[table.table_id] = False
+        except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
+            log.exception("catching up failed", extra={"table_id": table.table_id, "event": "listen_error"})
+        finally:
+            del self.following[table.table_id]
