@@ -108,6 +108,10 @@ def test_encoder_refuses_another_deal_an_earlier_state_and_the_widow():
     encoder.encode(states[5])
     with pytest.raises(InvalidInput):
         encoder.encode(states[2])
+    encoder.encode(states[-1])
+    assert states[-2].auction.calls == states[-1].auction.calls  # the earlier state differs in its cards only
+    with pytest.raises(InvalidInput):
+        encoder.encode(states[-2])
     other = DealState.start(random_deal(random_stream(9, 0)), states[0].dealer)
     with pytest.raises(InvalidInput):
         encoder.encode(other)

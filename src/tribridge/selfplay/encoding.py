@@ -149,6 +149,7 @@ def _encode_play(view: SeatView, out: np.ndarray) -> None:
 
 # --- the fast path: one player's vector kept up to date through a deal ---------------------------
 _AT = {name: where.start for name, where in BLOCKS.items()}
+_PHASE_AT = {phase: _AT["phase"] + i for i, phase in enumerate(_PHASES)}
 _KIND_AT = {"bid": _AT["bids"], "double": _AT["doubles"], "redouble": _AT["redoubles"]}
 
 
@@ -179,23 +180,26 @@ class IncrementalEncoder:
         self._seat = int(self.player)  # the play seat once there is a contract
         self._owners: list[int] = []  # each card's play seat, once there is a play
         self._in_trick: list[tuple[int, int]] = []  # (card number, vector entry) of the trick in progress
+        self._phase_entry = _PHASE_AT["auction"]
 
     def encode(self, state: DealState) -> np.ndarray:
         """The observation of ``player`` in ``state`` (a fresh ``float32`` array)."""
-        calls = state.auction.calls
+        calls, play = state.auction.calls, state.play
         if (state.deal is not self._deal and state.deal != self._deal) or len(calls) < self._calls:
             raise InvalidInput("state", "expected the deal this encoder started from, at or after its last state")
+        if play is not None and len(play.played) < self._cards:
+            raise InvalidInput("state", "expected a state at or after the last one encoded, not an earlier one")
         out = self._vector
         if len(calls) > self._calls:
             self._add_calls(calls)
-        out[_AT["phase"] : _AT["phase"] + 3] = 0.0
-        out[_AT["phase"] + _PHASES.index(state.phase)] = 1.0
+        out[self._phase_entry] = 0.0
+        self._phase_entry = _PHASE_AT[state.phase]
+        out[self._phase_entry] = 1.0
         turn = state.turn
         out[_AT["to_act"]] = float(turn == self.player)
         if state.contract is not None:
             if not self._owners:
                 self._start_play(state)
-            play = state.play
             if play is not None:
                 self._add_cards(play)
                 out[_AT["tricks"]] = play.declarer_tricks / 13.0
