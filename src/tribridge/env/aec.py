@@ -83,6 +83,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         if not self.possible_agents:
             raise InvalidInput("opponents", "every player is a bot: leave at least one agent")
         n_actions, size = (N_CALLS, BIDDING_SIZE) if mode == "bidding" else (N_ACTIONS, FULL_SIZE)
+        self._n_actions = n_actions
         self._action_space = spaces.Discrete(n_actions)
         self._observation_space = spaces.Dict(
             {
@@ -144,8 +145,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         state = self._live_state()
-        if action is None or not 0 <= int(action) < self._action_space.n:
-            raise IllegalAction("action", f"{action!r} is not an action number 0..{self._action_space.n - 1}")
+        if action is None or not 0 <= int(action) < self._n_actions:
+            raise IllegalAction("action", f"{action!r} is not an action number 0..{self._n_actions - 1}")
         try:
             self.state = state.apply(decode(int(action)), self._seat(agent))  # the rules refuse an illegal action
         except IllegalAction as exc:
@@ -160,7 +161,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         state = self._live_state()
         encoder = self._encoders[agent]
         moves = [] if self._over(state) else state.legal_moves(encoder.player)
-        return {"observation": encoder.encode(state), "action_mask": action_mask(moves, int(self._action_space.n))}
+        return {"observation": encoder.encode(state), "action_mask": action_mask(moves, self._n_actions)}
 
     def render(self) -> str | None:
         """The deal as text: dealer, auction, contract, tricks, and the scores when over."""

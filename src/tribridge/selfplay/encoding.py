@@ -150,6 +150,7 @@ def _encode_play(view: SeatView, out: np.ndarray) -> None:
 # --- the fast path: one player's vector kept up to date through a deal ---------------------------
 _AT = {name: where.start for name, where in BLOCKS.items()}
 _PHASE_AT = {phase: _AT["phase"] + i for i, phase in enumerate(_PHASES)}
+_TO_ACT, _TRICKS, _ACTING_FOR = _AT["to_act"], _AT["tricks"], _AT["acting_for"]
 _KIND_AT = {"bid": _AT["bids"], "double": _AT["doubles"], "redouble": _AT["redoubles"]}
 
 
@@ -181,6 +182,8 @@ class IncrementalEncoder:
         self._owners: list[int] = []  # each card's play seat, once there is a play
         self._in_trick: list[tuple[int, int]] = []  # (card number, vector entry) of the trick in progress
         self._phase_entry = _PHASE_AT["auction"]
+        self._acting_entry = _ACTING_FOR
+        self._tricks_seen: tuple[int, object] = (-1, None)  # (cards played, claim) when the tricks were written
 
     def encode(self, state: DealState) -> np.ndarray:
         """The observation of ``player`` in ``state`` (a fresh ``float32`` array)."""
@@ -195,19 +198,18 @@ class IncrementalEncoder:
         out[self._phase_entry] = 0.0
         self._phase_entry = _PHASE_AT[state.phase]
         out[self._phase_entry] = 1.0
-        turn = state.turn
-        out[_AT["to_act"]] = float(turn == self.player)
+        my_turn = state.turn == self.player
+        out[_TO_ACT] = float(my_turn)
         if state.contract is not None:
             if not self._owners:
                 self._start_play(state)
             if play is not None:
                 self._add_cards(play)
-                out[_AT["tricks"]] = play.declarer_tricks / 13.0
-                out[_AT["tricks"] + 1] = play.defender_tricks / 13.0
-            out[_AT["acting_for"] : _AT["acting_for"] + 2] = 0.0
-            to_play = state.to_play
-            if turn == self.player and to_play is not None:
-                out[_AT["acting_for"] + int(to_play != self._seat)] = 1.0
+            out[self._acting_entry] = 0.0
+            to_play = state.to_play if my_turn else None
+            if to_play is not None:
+                self._acting_entry = _ACTING_FOR + int(to_play != self._seat)
+                out[self._acting_entry] = 1.0
         return out[: self._size].copy()
 
     def _add_calls(self, calls: tuple[Call, ...]) -> None:
@@ -246,11 +248,15 @@ class IncrementalEncoder:
                 self._owners[card] = seat
 
     def _add_cards(self, play: PlayState) -> None:
-        """The new cards' entries: off the hands, onto the trick in progress, finished tricks to ``played``."""
-        played = play.played
+        """The new cards' entries (off the hands, onto the trick, finished tricks to ``played``) and the tricks won."""
+        played, out = play.played, self._vector
+        if (len(played), play.claimed) != self._tricks_seen:  # the tricks won change with a card or a claim only
+            self._tricks_seen = (len(played), play.claimed)
+            out[_TRICKS] = play.declarer_tricks / 13.0
+            out[_TRICKS + 1] = play.defender_tricks / 13.0
         if len(played) == self._cards:
             return
-        out, owners, seat, dummy = self._vector, self._owners, self._seat, int(play.dummy)
+        owners, seat, dummy = self._owners, self._seat, int(play.dummy)
         if self._cards == 0:  # the opening lead exposes dummy
             out[_AT["dummy"] + np.fromiter(play.deal[dummy].cards, dtype=np.int64, count=13)] = 1.0
         finished = len(played) - len(play.current_trick)
