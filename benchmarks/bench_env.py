@@ -13,8 +13,10 @@ drawn once; each run then replays those very actions. Timed, as medians of repea
 * ``batch``: ``BiddingBatch`` stepping ``--batch`` auctions at once (observation, mask, step),
   beside the same ``DealState`` auctions; steps are calls, one auction's call each.
 
-``overhead`` is the bare baseline's steps/s over the environment's, ``overhead_vs_views`` the
-view baseline's (the environment's own work: encoding, mask, bookkeeping; the target is at most 2);
+``overhead`` is the bare baseline's steps/s over the environment's (the target is at most 2: the
+environment's own work, its observation, mask and bookkeeping, at most the rules engine's),
+``overhead_vs_views`` the view baseline's (below 1 where the environment, which keeps its
+observations up to date without building a view, is faster than a loop that builds one);
 ``speedup`` the batch's steps/s over the baseline's.
 """
 

@@ -32,10 +32,9 @@ from tribridge.rules.auction import AuctionOptions, Call
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import checked_call, checked_card
 from tribridge.rules.scoring import get_scheme
-from tribridge.rules.view import MakeClaim
-from tribridge.selfplay.actions import N_ACTIONS, N_CALLS, action_of, decode
+from tribridge.selfplay.actions import N_ACTIONS, N_CALLS, action_mask, decode
 from tribridge.selfplay.contracts import check_tricks_source, settle
-from tribridge.selfplay.encoding import BIDDING_SIZE, FULL_SIZE, encode_view
+from tribridge.selfplay.encoding import BIDDING_SIZE, FULL_SIZE, IncrementalEncoder
 
 __all__ = ["AGENTS", "MODES", "env", "raw_env"]
 
@@ -84,6 +83,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         if not self.possible_agents:
             raise InvalidInput("opponents", "every player is a bot: leave at least one agent")
         n_actions, size = (N_CALLS, BIDDING_SIZE) if mode == "bidding" else (N_ACTIONS, FULL_SIZE)
+        self._n_actions = n_actions
         self._action_space = spaces.Discrete(n_actions)
         self._observation_space = spaces.Dict(
             {
@@ -94,6 +94,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         self._root = seed_sequence(None)
         self._deal_number = 0
         self.state: DealState | None = None
+        self._encoders: dict[str, IncrementalEncoder] = {}
 
     # --- spaces --------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -123,6 +124,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         dealer = options.get("dealer", self.fixed_dealer)
         dealer = Seat(number % 4) if dealer is None else Seat.parse(dealer, "options.dealer")
         self.state = DealState.start(deal, dealer, self.auction_options)
+        bidding_only = self.mode == "bidding"
+        self._encoders = {
+            a: IncrementalEncoder(self.state, self.state.players[AGENTS.index(a)], bidding_only)
+            for a in self.possible_agents
+        }
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -139,8 +145,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         state = self._live_state()
-        if action is None or not 0 <= int(action) < self._action_space.n:
-            raise IllegalAction("action", f"{action!r} is not an action number 0..{self._action_space.n - 1}")
+        if action is None or not 0 <= int(action) < self._n_actions:
+            raise IllegalAction("action", f"{action!r} is not an action number 0..{self._n_actions - 1}")
         try:
             self.state = state.apply(decode(int(action)), self._seat(agent))  # the rules refuse an illegal action
         except IllegalAction as exc:
@@ -151,14 +157,11 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped class
         self._accumulate_rewards()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation and action mask."""
+        """The agent's observation (its ``SeatView``'s vector, kept up to date without building the view) and mask."""
         state = self._live_state()
-        view = state.view(self._seat(agent))
-        mask = np.zeros(self._action_space.n, dtype=np.int8)
-        if not self._over(state):
-            numbers = [action_of(a) for a in view.legal if not isinstance(a, MakeClaim)]  # type: ignore[arg-type]
-            mask[numbers] = 1
-        return {"observation": encode_view(view, bidding_only=self.mode == "bidding"), "action_mask": mask}
+        encoder = self._encoders[agent]
+        moves = [] if self._over(state) else state.legal_moves(encoder.player)
+        return {"observation": encoder.encode(state), "action_mask": action_mask(moves, self._n_actions)}
 
     def render(self) -> str | None:
         """The deal as text: dealer, auction, contract, tricks, and the scores when over."""

@@ -163,6 +163,13 @@ def bid_rank_key(call: Call, ranking: Ranking = "contract") -> tuple[int, int]:
     return (call.level, int(call.denom))
 
 
+# Every bid with its rank key, lowest first, under each ranking (built once: legal_calls is a hot path).
+_BIDS_BY_RANK: dict[str, tuple[tuple[tuple[int, int], Call], ...]] = {
+    ranking: tuple(sorted(((bid_rank_key(b, ranking), b) for b in ALL_BIDS), key=lambda kb: kb[0]))
+    for ranking in ("contract", "value")
+}
+
+
 @dataclass(frozen=True)
 class AuctionOptions:
     """Auction options: bid ``ranking`` (``contract`` [D] or ``value``) and ``dealer_must_bid`` (IB rule)."""
@@ -265,17 +272,14 @@ class AuctionState:
         """The three calling seats in calling order: dealer, dealer's LHO, then the seat after the widow."""
         return bidders_for(self.dealer)
 
-    # --- derived facts ---------------------------------------------------------------------
+    # --- derived facts (cached: the state is immutable) -----------------------------------
     @cached_property
-    def _last_bid_at(self) -> int:
-        """The index of the last bid in ``calls`` (-1 before any bid); computed once per state."""
+    def _last_bid(self) -> int:
+        """The index of the last bid among the calls, -1 before any bid."""
         for i in range(len(self.calls) - 1, -1, -1):
             if self.calls[i].kind == "bid":
                 return i
         return -1
-
-    def _last_bid_index(self) -> int:
-        return self._last_bid_at
 
     def seat_of_call(self, index: int) -> Seat:
         """The seat that made (or makes) call number ``index``."""
@@ -284,19 +288,19 @@ class AuctionState:
     @property
     def highest_bid(self) -> Call | None:
         """The current highest bid (None before any bid)."""
-        i = self._last_bid_index()
+        i = self._last_bid
         return self.calls[i] if i >= 0 else None
 
     @property
     def highest_bidder(self) -> Seat | None:
         """The seat holding the current highest bid."""
-        i = self._last_bid_index()
+        i = self._last_bid
         return self.seat_of_call(i) if i >= 0 else None
 
     @property
     def doubling(self) -> int:
         """Doubling of the current highest bid: 0, 1 (doubled) or 2 (redoubled)."""
-        i = self._last_bid_index()
+        i = self._last_bid
         if i < 0:
             return 0
         kinds = [c.kind for c in self.calls[i + 1 :]]
@@ -306,16 +310,14 @@ class AuctionState:
     def is_over(self) -> bool:
         """True once the auction has ended (contract reached or thrown in)."""
         n = len(self.calls)
-        if n >= 3 and self._last_bid_index() < 0 and all(c.kind == "pass" for c in self.calls[:3]):
+        if n >= 3 and self._last_bid < 0 and all(c.kind == "pass" for c in self.calls[:3]):
             return True
-        return (
-            self._last_bid_index() >= 0 and n >= 2 and self.calls[-1].kind == "pass" and self.calls[-2].kind == "pass"
-        )
+        return self._last_bid >= 0 and n >= 2 and self.calls[-1].kind == "pass" and self.calls[-2].kind == "pass"
 
     @property
     def passed_out(self) -> bool:
         """True when all three passed at their first turn (deal thrown in)."""
-        return self.is_over and self._last_bid_index() < 0
+        return self.is_over and self._last_bid < 0
 
     @property
     def turn(self) -> Seat | None:
@@ -331,7 +333,7 @@ class AuctionState:
             return None
         return self.highest_bidder
 
-    @property
+    @cached_property
     def contract(self) -> Contract | None:
         """The final contract, or None while running or when thrown in."""
         if not self.is_over or self.passed_out:
@@ -390,9 +392,7 @@ class AuctionState:
             out.extend(ALL_BIDS)
         else:
             key = bid_rank_key(hb, self.options.ranking)
-            higher = [b for b in ALL_BIDS if bid_rank_key(b, self.options.ranking) > key]
-            higher.sort(key=lambda b: bid_rank_key(b, self.options.ranking))
-            out.extend(higher)
+            out.extend(b for k, b in _BIDS_BY_RANK[self.options.ranking] if k > key)
         out.extend(c for c in (DOUBLE, REDOUBLE) if self.is_legal(c))
         return out
 

@@ -99,17 +99,20 @@ class DealState:
 
     def seat_of(self, player: Seat) -> Seat:
         """A player's seat now (its dealing seat during the auction, its play seat afterwards)."""
-        return self.seats[player]  # (an int 0..3 finds its Seat: equal hash)
+        seat = self.seats.get(player)  # a Seat or an int 0..3 (equal hash) finds its entry
+        return self.seats[Seat(player)] if seat is None else seat
 
     def player_at(self, seat: Seat) -> Seat | None:
         """The player (dealing seat) now at ``seat``, or None for the widow's (dummy's) seat."""
-        for player in self.players:
-            if self.seat_of(player) == seat:
-                return player
-        return None
+        return self._players_at.get(seat)
 
-    # --- phase and turn ------------------------------------------------------------------------
-    @property
+    @cached_property
+    def _players_at(self) -> dict[Seat, Seat]:
+        """Each seat now held by a player -> that player (the widow's seat is left out)."""
+        return {self.seats[player]: player for player in self.players}
+
+    # --- phase and turn (cached: the state is immutable) ---------------------------------------
+    @cached_property
     def phase(self) -> Phase:
         """``auction``, ``play`` or ``done``."""
         if not self.auction.is_over:
@@ -130,7 +133,7 @@ class DealState:
         assert self.play is not None
         return self.play.turn
 
-    @property
+    @cached_property
     def turn(self) -> Seat | None:
         """The player who must call or play now (the declarer plays for dummy); None when nobody must."""
         phase = self.phase
@@ -160,13 +163,21 @@ class DealState:
         player = Seat(player)
         if self.claim is not None:
             return [AgreeClaim(), DisputeClaim()] if player in self.awaiting else []
-        if self.phase == "auction":
-            return list(self.auction.legal_calls()) if player == self.turn else []
-        assert self.play is not None
-        actions: list[Action] = list(self.play.legal_cards()) if player == self.turn else []
-        if player in self.players:
+        actions: list[Action] = list(self.legal_moves(player))
+        if self.phase == "play" and player in self.players:
+            assert self.play is not None
             actions.extend(MakeClaim(n) for n in range(self.play.tricks_left + 1))
         return actions
+
+    def legal_moves(self, player: Seat | None = None) -> list[Call] | list[Card]:
+        """The calls or cards ``player`` (default: the player on turn) may make now: ``legal_actions`` less the claims."""
+        turn = self.turn
+        if turn is None or (player is not None and Seat(player) != turn):
+            return []
+        if self.phase == "auction":
+            return self.auction.legal_calls()
+        assert self.play is not None
+        return self.play.legal_cards()
 
     def apply(self, action: Action | str, player: Seat | None = None) -> DealState:
         """The state after ``player`` (default: the player on turn) takes ``action``; IllegalAction says why not."""

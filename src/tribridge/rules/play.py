@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tribridge.cards import Card, Deal, Seat, Suit
 from tribridge.errors import IllegalAction, InvalidInput
@@ -106,7 +107,7 @@ class PlayState:
         """True after 13 tricks or an accepted claim."""
         return self.claimed is not None or len(self.played) == 52
 
-    @property
+    @cached_property
     def turn(self) -> Seat | None:
         """The seat whose card is next (dummy included), or None when play is over."""
         if self.is_over:

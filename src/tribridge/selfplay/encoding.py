@@ -27,6 +27,11 @@ block              size    content
 
 The first ``BIDDING_SIZE`` entries (up to ``to_act``) are the *bidding* observation, the whole
 observation of the bidding-only mode and of ``BiddingBatch``; the full one has ``FULL_SIZE``.
+
+``encode_view`` is the readable reference. ``IncrementalEncoder`` gives the same vector for the
+successive states (``DealState``) of one deal without building a ``SeatView``: it adds only the calls and
+cards made since the last state it encoded (the environment's fast path, checked against the
+reference after every step of random games in tests/selfplay).
 """
 
 from __future__ import annotations
@@ -34,10 +39,13 @@ from __future__ import annotations
 import numpy as np
 
 from tribridge.cards import Seat
-from tribridge.rules.auction import bidders_for
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import Call, bidders_for
+from tribridge.rules.deal import DealState
+from tribridge.rules.play import PlayState
 from tribridge.rules.view import SeatView
 
-__all__ = ["BIDDING_SIZE", "BLOCKS", "FULL_SIZE", "block", "calling_offset", "encode_view"]
+__all__ = ["BIDDING_SIZE", "BLOCKS", "FULL_SIZE", "IncrementalEncoder", "block", "calling_offset", "encode_view"]
 
 _BLOCK_SIZES: tuple[tuple[str, int], ...] = (
     ("phase", 3),
@@ -137,3 +145,138 @@ def _encode_play(view: SeatView, out: np.ndarray) -> None:
     out[BLOCKS["tricks"].start + 1] = view.defender_tricks / 13.0
     if view.turn == view.player and view.to_play is not None:
         out[BLOCKS["acting_for"].start + int(view.to_play != view.seat)] = 1.0
+
+
+# --- the fast path: one player's vector kept up to date through a deal ---------------------------
+_AT = {name: where.start for name, where in BLOCKS.items()}
+_PHASE_AT = {phase: _AT["phase"] + i for i, phase in enumerate(_PHASES)}
+_TO_ACT, _TRICKS, _ACTING_FOR = _AT["to_act"], _AT["tricks"], _AT["acting_for"]
+_KIND_AT = {"bid": _AT["bids"], "double": _AT["doubles"], "redouble": _AT["redoubles"]}
+
+
+class IncrementalEncoder:
+    """One player's observation through one deal: ``encode(state)`` equals ``encode_view(state.view(player))``.
+
+    Each call adds only what happened since the state encoded before (new calls, new cards, tricks
+    completed) and rewrites the few entries that any action may change (phase, turn, tricks won); the
+    states given must be the one it started from or later ones of the same deal, in order.
+    """
+
+    def __init__(self, state: DealState, player: Seat, bidding_only: bool = False) -> None:
+        order = bidders_for(state.dealer)
+        if player not in order:
+            raise InvalidInput("player", f"{Seat(player).letter} is the widow, not a player")
+        self.player = Seat(player)
+        self.bidding_only = bidding_only
+        self._deal = state.deal
+        self._order = order
+        self._me = order.index(self.player)
+        self._size = BIDDING_SIZE if bidding_only else FULL_SIZE
+        self._vector = np.zeros(FULL_SIZE, dtype=np.float32)  # whole, so that the hand follows the play
+        self._vector[_AT["position"] + self._me] = 1.0
+        self._vector[_AT["hand"] + np.fromiter(state.deal[self.player].cards, dtype=np.int64, count=13)] = 1.0
+        self._calls = 0
+        self._last_bid = -1
+        self._cards = 0
+        self._seat = int(self.player)  # the play seat once there is a contract
+        self._owners: list[int] = []  # each card's play seat, once there is a play
+        self._in_trick: list[tuple[int, int]] = []  # (card number, vector entry) of the trick in progress
+        self._phase_entry = _PHASE_AT["auction"]
+        self._acting_entry = _ACTING_FOR
+        self._tricks_seen: tuple[int, object] = (-1, None)  # (cards played, claim) when the tricks were written
+
+    def encode(self, state: DealState) -> np.ndarray:
+        """The observation of ``player`` in ``state`` (a fresh ``float32`` array)."""
+        calls, play = state.auction.calls, state.play
+        if (state.deal is not self._deal and state.deal != self._deal) or len(calls) < self._calls:
+            raise InvalidInput("state", "expected the deal this encoder started from, at or after its last state")
+        if play is not None and len(play.played) < self._cards:
+            raise InvalidInput("state", "expected a state at or after the last one encoded, not an earlier one")
+        out = self._vector
+        if len(calls) > self._calls:
+            self._add_calls(calls)
+        out[self._phase_entry] = 0.0
+        self._phase_entry = _PHASE_AT[state.phase]
+        out[self._phase_entry] = 1.0
+        my_turn = state.turn == self.player
+        out[_TO_ACT] = float(my_turn)
+        if state.contract is not None:
+            if not self._owners:
+                self._start_play(state)
+            if play is not None:
+                self._add_cards(play)
+            out[self._acting_entry] = 0.0
+            to_play = state.to_play if my_turn else None
+            if to_play is not None:
+                self._acting_entry = _ACTING_FOR + int(to_play != self._seat)
+                out[self._acting_entry] = 1.0
+        return out[: self._size].copy()
+
+    def _add_calls(self, calls: tuple[Call, ...]) -> None:
+        """The new calls' entries (call ``i`` is made by calling position ``i % 3``)."""
+        out = self._vector
+        for i in range(self._calls, len(calls)):
+            call, r = calls[i], (i - self._me) % 3
+            if call.kind == "bid":
+                assert call.denom is not None
+                self._last_bid = 5 * (call.level - 1) + int(call.denom)
+                out[_AT["bids"] + 3 * self._last_bid + r] = 1.0
+            elif call.kind == "pass":
+                if self._last_bid < 0:
+                    out[_AT["opening_passes"] + r] = 1.0
+            else:
+                out[_KIND_AT[call.kind] + 3 * self._last_bid + r] = 1.0
+        self._calls = len(calls)
+
+    def _start_play(self, state: DealState) -> None:
+        """The contract block, the observer's play seat, and where each card sits in the play."""
+        contract = state.contract
+        assert contract is not None
+        out, at = self._vector, _AT["contract"]
+        out[at + contract.level - 1] = 1.0
+        out[at + 7 + int(contract.denom)] = 1.0
+        out[at + 12 + contract.doubling] = 1.0
+        out[at + 15 + (self._order.index(contract.declarer) - self._me) % 3] = 1.0
+        self._seat = int(state.seat_of(self.player))
+        deal = state.deal if state.play is None else state.play.deal
+        held = np.fromiter(deal[self._seat].cards, dtype=np.int64, count=13)
+        out[_AT["hand"] : _AT["hand"] + 52] = 0.0
+        out[_AT["hand"] + held] = 1.0
+        self._owners = [0] * 52
+        for seat in range(4):
+            for card in deal[seat].cards:
+                self._owners[card] = seat
+
+    def _add_cards(self, play: PlayState) -> None:
+        """The new cards' entries (off the hands, onto the trick, finished tricks to ``played``) and the tricks won."""
+        played, out = play.played, self._vector
+        if (len(played), play.claimed) != self._tricks_seen:  # the tricks won change with a card or a claim only
+            self._tricks_seen = (len(played), play.claimed)
+            out[_TRICKS] = play.declarer_tricks / 13.0
+            out[_TRICKS + 1] = play.defender_tricks / 13.0
+        if len(played) == self._cards:
+            return
+        owners, seat, dummy = self._owners, self._seat, int(play.dummy)
+        if self._cards == 0:  # the opening lead exposes dummy
+            out[_AT["dummy"] + np.fromiter(play.deal[dummy].cards, dtype=np.int64, count=13)] = 1.0
+        finished = len(played) - len(play.current_trick)
+        for k in range(self._cards, len(played)):
+            card = played[k].index
+            owner = owners[card]
+            entry = 52 * ((owner - seat) % 4) + card
+            if k < finished:
+                out[_AT["played"] + entry] = 1.0
+            else:
+                out[_AT["trick"] + entry] = 1.0
+                self._in_trick.append((k, entry))
+            if owner == seat:
+                out[_AT["hand"] + card] = 0.0
+            elif owner == dummy:
+                out[_AT["dummy"] + card] = 0.0
+        if self._in_trick and self._in_trick[0][0] < finished:
+            for k, entry in self._in_trick:
+                if k < finished:
+                    out[_AT["trick"] + entry] = 0.0
+                    out[_AT["played"] + entry] = 1.0
+            self._in_trick = [(k, entry) for k, entry in self._in_trick if k >= finished]
+        self._cards = len(played)
