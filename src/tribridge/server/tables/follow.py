@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
 from tribridge.server.tables.table import Table
@@ -68,13 +68,15 @@ class LogFollower:
     following: dict[str, bool]  # table id -> another notice came while catching up
     tasks: set[asyncio.Task[Any]]
 
-    def notify(self, table: Table) -> None:
-        """Mark every subscriber's view of ``table`` stale (``TableManager``'s)."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by TableManager and its other base class
 
-    def schedule_work(self, table: Table) -> None:
-        """Start the bot turn and analysis the table calls for (``BotTurns``')."""
-        raise NotImplementedError
+        def notify(self, table: Table) -> None:
+            """Mark every subscriber's view of ``table`` stale (``TableManager``'s)."""
+            ...
+
+        def schedule_work(self, table: Table) -> None:
+            """Start the bot turn and analysis the table calls for (``BotTurns``')."""
+            ...
 
     def refresh(self, table: Table, seats: bool = False) -> bool:
         """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tribridge.dd import Priority, QueueFull, solver_pool
 from tribridge.errors import InvalidInput
@@ -43,19 +43,26 @@ class BotTurns:
     bots_pending: set[tuple[str, int]]  # (table id, version) with a bot task on its way
     bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]]  # table id -> (version, its bot's task)
 
-    def watchers(self, table_id: str) -> set[Subscriber]:
-        """The open subscribers of a table (``TableManager``'s)."""
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by TableManager and its other base class
 
-    def refresh(self, table: Table, seats: bool = False) -> bool:
-        """Catch a table up with the shared store (``TableManager``'s)."""
-        raise NotImplementedError
+        def watchers(self, table_id: str) -> set[Subscriber]:
+            """The open subscribers of a table (``TableManager``'s)."""
+            ...
 
-    async def act(
-        self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None, by_bot: bool = False
-    ) -> None:
-        """Check, commit and install one action (``TableManager``'s)."""
-        raise NotImplementedError
+        def refresh(self, table: Table, seats: bool = False) -> bool:
+            """Catch a table up with the shared store (``TableManager``'s)."""
+            ...
+
+        async def act(
+            self,
+            table: Table,
+            chair: int | None,
+            action: dict[str, Any],
+            expect_version: Any = None,
+            by_bot: bool = False,
+        ) -> None:
+            """Check, commit and install one action (``TableManager``'s)."""
+            ...
 
     def bot_chair_due(self, table: Table) -> tuple[bool, int | None]:
         """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
