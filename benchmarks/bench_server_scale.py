@@ -32,11 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import websockets
 
 from benchmarks.bench_server import percentile, print_results, process_tree_cpu_seconds, start_server, stop_server
 from benchmarks.bench_server_load import wait_until_ready
+from benchmarks.raw_http import KeepAlive
 from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
@@ -87,21 +87,35 @@ async def follow(url: str, table_id: str, chair: Chair, sent: dict[int, tuple[fl
                 (out.push_same if when[1] == chair.process else out.push_cross).append(delay)
 
 
-async def drive(urls: list[str], client: httpx.AsyncClient, index: int, until: float, out: Samples) -> None:
-    """Create one table, take its chairs, open its three sockets and play until ``until``."""
-    made = (await client.post(f"{urls[0]}/api/tables", json={"chairs": HUMANS, "take": 0})).json()
+async def drive(urls: list[str], index: int, until: float, out: Samples) -> None:
+    """Create one table, take its chairs, open its three sockets and play until ``until`` (a keep-alive HTTP
+    connection to each process)."""
+    links = [KeepAlive(url) for url in urls]
+    try:
+        await play_table(urls, links, index, until, out)
+    finally:
+        for link in links:
+            await link.close()
+
+
+async def play_table(urls: list[str], links: list[KeepAlive], index: int, until: float, out: Samples) -> None:
+    """``drive``'s table: created on the first process, chairs and actions spread over all of them."""
+    status, made = await links[0].request("POST", "/api/tables", {"chairs": HUMANS, "take": 0})
+    if status != 200:
+        raise RuntimeError(f"table not created ({status}): {made}")
     table_id, tokens = made["table_id"], [made["token"]]
     for chair in (1, 2):
-        r = await client.post(f"{urls[(index + chair) % len(urls)]}/api/tables/{table_id}/seats/{chair}")
-        tokens.append(r.json()["token"])
+        status, taken = await links[(index + chair) % len(urls)].request(
+            "POST", f"/api/tables/{table_id}/seats/{chair}"
+        )
+        tokens.append(taken["token"])
     chairs = [Chair(tokens[c], (index + c) % len(urls)) for c in range(3)]
     sent: dict[int, tuple[float, int]] = {}
     readers = [asyncio.create_task(follow(urls[c.process], table_id, c, sent, out)) for c in chairs]
     try:
-        first = await client.get(
-            f"{urls[0]}/api/tables/{table_id}/state", headers={"Authorization": f"Bearer {tokens[0]}"}
-        )
-        actor, version, step = first.json()["turn_chair"], first.json()["version"], 0
+        auth = {"authorization": f"Bearer {tokens[0]}"}
+        _status, first = await links[0].request("GET", f"/api/tables/{table_id}/state", headers=auth)
+        actor, version, step = first["turn_chair"], first["version"], 0
         while time.perf_counter() < until:
             chair = chairs[actor]
             while chair.view.get("version", -1) < version:  # the push of the newest view to the chair on turn
@@ -111,15 +125,16 @@ async def drive(urls: list[str], client: httpx.AsyncClient, index: int, until: f
             step += 1
             sent[version + 1] = (time.perf_counter(), process)
             start = time.perf_counter()
-            r = await client.post(
-                f"{urls[process]}/api/tables/{table_id}/actions",
-                headers={"Authorization": f"Bearer {chair.token}"},
-                json=next_move(chair.view),
+            status, answer = await links[process].request(
+                "POST",
+                f"/api/tables/{table_id}/actions",
+                next_move(chair.view),
+                {"authorization": f"Bearer {chair.token}"},
             )
-            r.raise_for_status()
+            if status != 200:
+                raise RuntimeError(f"action refused ({status}): {answer}")
             out.ack.append(time.perf_counter() - start)
             out.actions += 1
-            answer = r.json()
             version = answer["version"]
             actor = next_presser(answer) if answer["phase"] == "done" else answer["turn_chair"]
     finally:
@@ -131,12 +146,10 @@ async def drive(urls: list[str], client: httpx.AsyncClient, index: int, until: f
 async def run_load(urls: list[str], tables: int, seconds: float) -> dict[str, Any]:
     """Drive ``tables`` tables on the servers at ``urls`` for ``seconds``; the summary."""
     out = Samples()
-    limits = httpx.Limits(max_connections=tables * 2)
-    async with httpx.AsyncClient(timeout=30, limits=limits) as client:
-        until = time.perf_counter() + seconds
-        started = time.perf_counter()
-        await asyncio.gather(*(drive(urls, client, i, until, out) for i in range(tables)))
-        elapsed = time.perf_counter() - started
+    until = time.perf_counter() + seconds
+    started = time.perf_counter()
+    await asyncio.gather(*(drive(urls, i, until, out) for i in range(tables)))
+    elapsed = time.perf_counter() - started
 
     def ms(values: list[float], q: float) -> float | None:
         return round(percentile(values, q) * 1000, 2) if values else None
