@@ -84,7 +84,7 @@ class LogFollower:
             return False
         before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
         install_logged(table, self.store.actions_since(table.table_id, table.log_len))
-        if seats:
+        if seats or table.seats_open:  # (the version counts the seats taken: every process must know them all)
             self._take_seats(table, self.store.seats(table.table_id))
         return (table.version, table.log_len) != before
 
@@ -94,7 +94,7 @@ class LogFollower:
             return False
         before = (table.version, table.log_len)
         install_logged(table, await self.in_store(self.store.actions_since, table.table_id, table.log_len))
-        if seats:
+        if seats or table.seats_open:
             self._take_seats(table, await self.in_store(self.store.seats, table.table_id))
         return (table.version, table.log_len) != before
 

@@ -329,6 +329,8 @@ class TableManager(LogFollower, BotTurns):
         keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
         clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
         async with table.lock:
+            if table.seats_open:
+                await self.catch_up(table)  # a seat another process gave counts in the version this action checks
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)
@@ -337,7 +339,8 @@ class TableManager(LogFollower, BotTurns):
                         continue
                     raise
                 try:
-                    await uncancelled(self._log_and_install(table, chair, clean, prepared))
+                    seq = table.log_len + 1  # the number judged on (a catch-up may install others' before it logs)
+                    await uncancelled(self._log_and_install(table, seq, chair, clean, prepared))
                 except SeqTaken:  # another process logged this number first: read it, judge the action again
                     await self.catch_up(table)
                     continue
@@ -349,11 +352,10 @@ class TableManager(LogFollower, BotTurns):
         self.schedule_work(table)
 
     async def _log_and_install(
-        self, table: Table, chair: int | None, action: dict[str, Any], prepared: Prepared
+        self, table: Table, seq: int, chair: int | None, action: dict[str, Any], prepared: Prepared
     ) -> None:
-        """Commit the action as the next number of the table's log, then install it (``SeqTaken`` if taken)."""
+        """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
-        seq = table.log_len + 1
         await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
         if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
             table.install(prepared)

@@ -145,6 +145,11 @@ class Table:
         return self.config["chairs"][chair]["kind"] == "bot"
 
     @property
+    def seats_open(self) -> bool:
+        """Whether a person's chair has no token yet (as far as this process knows)."""
+        return any(not self.is_bot(c) and c not in self.token_hashes for c in range(3))
+
+    @property
     def all_bots(self) -> bool:
         """Whether every chair is a bot."""
         return all(self.is_bot(c) for c in range(3))
