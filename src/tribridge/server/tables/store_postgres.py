@@ -28,7 +28,7 @@ import psycopg
 import psycopg_pool
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import StoreUnavailable, store_label, token_hash
+from tribridge.server.tables.store import SeqTaken, StoreUnavailable, store_label, token_hash
 from tribridge.server.tables.store_sql import (
     SCHEMA_V1,
     SCHEMA_V2,
@@ -37,6 +37,7 @@ from tribridge.server.tables.store_sql import (
     Migration,
     SqlStore,
     Tx,
+    action_json,
     script_step,
 )
 
@@ -187,6 +188,30 @@ class PostgresStore(SqlStore):
             return row is not None and (row[0], json.loads(row[1]), float(row[2])) == (chair, action, now)
 
         self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
+
+    def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
+        """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip."""
+        try:
+            with self.transaction() as tx:
+                tx.execute(
+                    "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
+                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ?) SELECT pg_notify(?, ?)",
+                    (
+                        table_id,
+                        seq,
+                        chair,
+                        action_json(action),
+                        now,
+                        now,
+                        table_id,
+                        NOTIFY_CHANNEL,
+                        f"{table_id}:{seq}",
+                    ),
+                )
+        except Exception as exc:
+            if self.is_duplicate(exc):
+                raise SeqTaken(table_id, seq) from None
+            raise
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (False if the chair was taken); once more after a lost connection, unless the

@@ -29,6 +29,7 @@ from tribridge.server.tables.store import (
 )
 
 __all__ = [
+    "action_json",
     "SCHEMA_V1",
     "SCHEMA_V2",
     "VERSION_TABLE",
@@ -128,7 +129,8 @@ def script_step(script: str) -> Migration:
     return step
 
 
-def _json(value: Any) -> str:
+def action_json(value: Any) -> str:
+    """A logged action (or any stored document) as the store's JSON text."""
     return json.dumps(value, sort_keys=True)
 
 
@@ -186,7 +188,7 @@ class SqlStore:
         with self.transaction() as tx:
             tx.execute(
                 "INSERT INTO game_tables (table_id, created, config, creator, last_active) VALUES (?, ?, ?, ?, ?)",
-                (table_id, now, _json(config), creator, now),
+                (table_id, now, action_json(config), creator, now),
             )
             self.announce(tx, table_id, "new")
 
@@ -217,7 +219,7 @@ class SqlStore:
             with self.transaction() as tx:
                 tx.execute(
                     "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seq, chair, _json(action), now),
+                    (table_id, seq, chair, action_json(action), now),
                 )
                 tx.execute("UPDATE game_tables SET last_active = ? WHERE table_id = ?", (now, table_id))
                 self.announce(tx, table_id, str(seq))
@@ -270,7 +272,7 @@ class SqlStore:
         with self.transaction() as tx:
             tx.execute(
                 "INSERT INTO game_tables (table_id, created, config, creator, last_active) VALUES (?, ?, ?, ?, ?)",
-                (t, stored.created, _json(stored.config), stored.creator, stored.created),
+                (t, stored.created, action_json(stored.config), stored.creator, stored.created),
             )
             for chair, digest in sorted(stored.token_hashes.items()):
                 tx.execute(
@@ -280,7 +282,7 @@ class SqlStore:
             for seq, actor, action in stored.actions:
                 tx.execute(
                     "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
-                    (t, seq, actor, _json(action), stored.created),
+                    (t, seq, actor, action_json(action), stored.created),
                 )
 
     def action_counts(self) -> dict[str, int]:
