@@ -21,6 +21,7 @@ import httpx
 from tribridge.testing import next_presser
 
 __all__ = [
+    "FLOODS",
     "all_floods",
     "claim_flood",
     "history_flood",
@@ -178,21 +179,20 @@ async def claim_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> No
             await asyncio.sleep(0.05)
 
 
-async def _floods(url: str, seconds: float) -> dict[str, dict[str, int]]:
+FLOODS = {"history": history_flood, "slow": slow_connections, "robot": robot_flood, "claims": claim_flood}
+
+
+async def _floods(url: str, seconds: float, which: tuple[str, ...]) -> dict[str, dict[str, int]]:
     stop = asyncio.Event()
-    counts: dict[str, Counter[str]] = {k: Counter() for k in ("history", "slow", "robot", "claims")}
-    tasks = [
-        asyncio.create_task(history_flood(url, stop, counts["history"])),
-        asyncio.create_task(slow_connections(url, stop, counts["slow"])),
-        asyncio.create_task(robot_flood(url, stop, counts["robot"])),
-        asyncio.create_task(claim_flood(url, stop, counts["claims"])),
-    ]
+    counts: dict[str, Counter[str]] = {k: Counter() for k in which}
+    tasks = [asyncio.create_task(FLOODS[k](url, stop, counts[k])) for k in which]
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {k: dict(v) for k, v in counts.items()}
 
 
-def all_floods(url: str, seconds: float, results: Any) -> None:
-    """Run the four floods against ``url`` for ``seconds``; put what each got on the queue ``results``."""
-    results.put(asyncio.run(_floods(url, seconds)))
+def all_floods(url: str, seconds: float, results: Any, which: tuple[str, ...] = tuple(FLOODS)) -> None:
+    """Run the floods named in ``which`` (by default all four) against ``url`` for ``seconds``; put what each got
+    on the queue ``results``."""
+    results.put(asyncio.run(_floods(url, seconds, which)))
