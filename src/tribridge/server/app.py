@@ -1,6 +1,7 @@
 """The server: one FastAPI app over two applications, the robot API (``server.robot``) and the tables (``server.tables``).
 
-Health check, static web table, JSON logging and the one error mapping (``server.errors``) live here.
+Health check, the web table's files (``server.assets``), JSON logging and the one error mapping (``server.errors``)
+live here.
 
 The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`."""
 
@@ -19,10 +20,10 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from tribridge import __version__
 from tribridge.dd import solver_pool
+from tribridge.server.assets import StaticAssets
 from tribridge.server.edge import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY_BYTES,
@@ -204,5 +205,5 @@ def create_app(
     app.include_router(review.router)
     app.include_router(event_routes.router)
     if STATIC_DIR.is_dir():
-        app.mount("/", StaticFiles(directory=str(STATIC_DIR), html=True), name="static")
+        app.mount("/", StaticAssets(STATIC_DIR), name="static")
     return app
