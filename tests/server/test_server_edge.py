@@ -131,6 +131,43 @@ def test_a_lying_content_length_does_not_let_a_big_body_in():
     assert fed <= DEFAULT_MAX_BODY_BYTES + len(chunk)  # it stopped reading just past the limit
 
 
+def test_a_get_without_a_body_goes_straight_to_the_app_and_one_with_a_body_is_still_checked():
+    seen = []
+
+    async def app(scope, receive, send):
+        seen.append(await receive())
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    edge = EdgeMiddleware(app, EdgePolicy(max_body_bytes=10))
+    sent, _ = run_asgi(edge, http_scope("GET", "/"), [{"type": "http.request", "body": b"", "more_body": False}])
+    assert sent[0]["status"] == 200 and seen == [{"type": "http.request", "body": b"", "more_body": False}]
+    big = [{"type": "http.request", "body": b"x" * 64, "more_body": False}]
+    for header in (("content-length", "64"), ("transfer-encoding", "chunked")):
+        seen.clear()
+        sent, _ = run_asgi(edge, http_scope("GET", "/", headers=[header]), big)
+        assert sent[0]["status"] == 413 and not seen
+
+
+def test_a_slow_body_gets_408_at_the_deadline():
+    async def app(scope, receive, send):
+        raise AssertionError("the app must not see a body that came too late")
+
+    async def receive():
+        await asyncio.sleep(10)
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    edge = EdgeMiddleware(app, EdgePolicy(body_timeout=0.05))
+    scope = http_scope(headers=[("content-type", "application/json"), ("content-length", "2")])
+    asyncio.run(asyncio.wait_for(edge(scope, receive, send), 5))
+    assert sent[0]["status"] == 408
+
+
 def test_a_body_at_the_limit_passes():
     reached = []
 

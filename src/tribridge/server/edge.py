@@ -32,7 +32,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -332,6 +331,9 @@ class EdgeMiddleware:
         if declared is not None and declared.strip().isdigit() and int(declared) > self.policy.max_body_bytes:
             await _send_error(reply, 413, self._too_large(), [(b"connection", b"close")])
             return
+        if not self._may_have_body(method, scope):
+            await self.app(scope, receive, reply)  # nothing to read or check: the app reads the empty body itself
+            return
         try:
             body = await self._read_body(receive)
         except _TooLarge:
@@ -354,14 +356,22 @@ class EdgeMiddleware:
     def _too_large(self) -> str:
         return f"body: larger than the limit of {self.policy.max_body_bytes} bytes"
 
+    @staticmethod
+    def _may_have_body(method: str, scope: Scope) -> bool:
+        """False for a ``GET``/``HEAD`` with neither ``Content-Length`` nor ``Transfer-Encoding`` (HTTP/1.1: no body)."""
+        if method not in SAFE_METHODS:
+            return True
+        return any(key.lower() in (b"content-length", b"transfer-encoding") for key, _ in scope.get("headers", ()))
+
     async def _read_body(self, receive: Receive) -> bytes:
         """The whole request body, counted as it arrives; _TooLarge past the limit, _TooSlow past the deadline."""
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.policy.body_timeout
+        deadline = asyncio.get_running_loop().time() + self.policy.body_timeout
         while True:
             try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+                async with asyncio.timeout_at(deadline):  # no task per read, unlike wait_for
+                    message = await receive()
             except TimeoutError:
                 raise _TooSlow from None
             if message["type"] != "http.request":
