@@ -13,7 +13,14 @@ import pytest
 from tribridge import dd
 from tribridge.cards import random_deal
 from tribridge.dd import Priority, QueueFull, SolverPool
-from tribridge.dd.pool import BACKGROUND_NICE, ROBOT_NICE, _worker_init, in_solver_process, routed_priority
+from tribridge.dd.pool import (
+    BACKGROUND_NICE,
+    INTERACTIVE_NICE,
+    ROBOT_NICE,
+    _worker_init,
+    in_solver_process,
+    routed_priority,
+)
 from tribridge.rules.trick import legal_cards
 
 pytest.importorskip("endplay._dds")
@@ -109,7 +116,8 @@ def test_robot_and_background_work_never_hold_an_interactive_process() -> None:
 
 def test_each_tier_runs_at_its_cpu_priority(one_worker: SolverPool) -> None:
     here = os.nice(0)
-    assert one_worker.call(os.nice, 0, priority=Priority.INTERACTIVE) == here
+    assert one_worker.call(os.nice, 0, priority=Priority.INTERACTIVE) == min(19, here + INTERACTIVE_NICE)
+    assert 0 < INTERACTIVE_NICE < ROBOT_NICE < BACKGROUND_NICE  # every tier below the process that made the pool
     assert one_worker.call(os.nice, 0, priority=Priority.BATCH) == min(19, here + BACKGROUND_NICE)
     assert one_worker.call(os.nice, 0, priority=Priority.ANALYSIS) == min(19, here + BACKGROUND_NICE)
     robot_pool = SolverPool(workers=1)  # (the shared fixture refuses robot jobs)

@@ -35,9 +35,10 @@ where it is. Outside such a block the solving functions solve in the calling pro
 ``QueueFull`` is raised from the solver call inside the block.
 
 Scheduling: each tier of classes has its own processes, so work of one tier never holds a process
-another tier needs: ``INTERACTIVE`` at normal CPU priority, ``ROBOT_API`` at a lower one (``nice``
-+:data:`ROBOT_NICE`), ``ANALYSIS`` and ``BATCH`` lower still (+:data:`BACKGROUND_NICE`), so when
-they compete for the CPU a person's bot gets most of it. Within a tier: strict priority, first come
+another tier needs: ``INTERACTIVE`` a little below the process that made the pool (``nice``
++:data:`INTERACTIVE_NICE`, so a server's event loop, which answers every person, is never outweighed by
+solver work), ``ROBOT_API`` lower (+:data:`ROBOT_NICE`), ``ANALYSIS`` and ``BATCH`` lower still
+(+:data:`BACKGROUND_NICE`), so when they compete for the CPU a person's bot gets most of it. Within a tier: strict priority, first come
 first served within a class; a running job is never interrupted. Inside a solver process every
 submission runs inline (a job never waits on the pool it runs in), and the solving functions solve
 in that process.
@@ -69,6 +70,7 @@ __all__ = [
     "BACKGROUND_NICE",
     "DDS_LOCK",
     "DEFAULT_QUEUE_LIMITS",
+    "INTERACTIVE_NICE",
     "Priority",
     "QueueFull",
     "ROBOT_NICE",
@@ -102,8 +104,9 @@ DEFAULT_QUEUE_LIMITS: Mapping[Priority, int] = {
 }
 
 
-ROBOT_NICE = 5  # how much lower the robot API's processes' CPU priority is
-BACKGROUND_NICE = 10  # ... and the analysis and batch processes'
+INTERACTIVE_NICE = 3  # how much lower than their parent's the interactive processes' CPU priority is
+ROBOT_NICE = INTERACTIVE_NICE + 5  # ... the robot API's processes'
+BACKGROUND_NICE = INTERACTIVE_NICE + 10  # ... and the analysis and batch processes'
 
 
 class QueueFull(RuntimeError):
@@ -215,7 +218,7 @@ class _Tier:
 def _tiers(workers: int) -> dict[str, _Tier]:
     """The interactive, robot and background tiers, of ``workers`` processes each."""
     return {
-        "interactive": _Tier("interactive", (Priority.INTERACTIVE,), workers, 0),
+        "interactive": _Tier("interactive", (Priority.INTERACTIVE,), workers, INTERACTIVE_NICE),
         "robot": _Tier("robot", (Priority.ROBOT_API,), workers, ROBOT_NICE),
         "background": _Tier("background", (Priority.ANALYSIS, Priority.BATCH), workers, BACKGROUND_NICE),
     }

@@ -2,7 +2,7 @@
 
 A bot's whole decision (its sampling and its solves) is one job on the solver pool
 (``tribridge.dd.pool``), so no bot's work competes with the server's own process: a bot at a table
-with a person runs in the ``INTERACTIVE`` class (processes of its own, at normal CPU priority), a
+with a person runs in the ``INTERACTIVE`` class (processes of its own, a little below the server's own CPU priority), a
 watched table of bots in ``BATCH`` (background processes at the lowest CPU priority). A bot whose
 solver queue is full tries again shortly. Every call and card shows ``bot_delay`` seconds after the
 table's last change, however long the decision took, so a bot's tempo tells nothing of its hand.
