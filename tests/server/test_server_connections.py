@@ -1,4 +1,4 @@
-"""Connection hygiene on a live server over loopback: header and body deadlines, header cap, connection caps,
+"""Connection hygiene on a live server over loopback: header, body and send deadlines, header cap, connection caps,
 WebSocket message cap, no Server header, proxy headers believed only from named proxies, the Host allow-list."""
 
 import contextlib
@@ -18,6 +18,7 @@ from tribridge.testing import ws_token_message
 pytestmark = pytest.mark.slow
 
 HEADER_TIMEOUT = 1.0
+SEND_TIMEOUT = 1.0
 PER_CLIENT = 4
 
 
@@ -29,7 +30,8 @@ def port_of(url):
 def guarded(tmp_path_factory):
     """A server with short header and body deadlines and a small per-client connection cap."""
     db = tmp_path_factory.mktemp("conn") / "conn.sqlite"
-    flags = ["--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", "1", "--max-connections-per-client"]
+    flags = ["--header-timeout", str(HEADER_TIMEOUT), "--body-timeout", "1", "--send-timeout", str(SEND_TIMEOUT)]
+    flags += ["--max-connections-per-client"]
     proc, url = start_server(db, *flags, str(PER_CLIENT), "--allowed-hosts", "127.0.0.1", "--allowed-hosts", "*.ex.org")
     yield url
     proc.terminate()
@@ -66,6 +68,25 @@ def test_trickled_headers_get_408_by_the_deadline(guarded):
             sock.sendall(bytes([byte]))
         assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
         assert time.monotonic() - start < HEADER_TIMEOUT + 2
+
+
+def test_a_client_that_never_reads_is_reset_after_the_send_deadline(guarded):
+    script = httpx.get(guarded + "/app.js", headers={"Accept-Encoding": "identity"}).content
+    request = b"GET /app.js HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: identity\r\n\r\n"
+    asked = 1000  # answers far beyond what the sockets' buffers and the server's high-water mark hold
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", port_of(guarded)))
+        sock.sendall(request * asked)
+        time.sleep(SEND_TIMEOUT + 3)  # the server gives up on this client meanwhile
+        sock.settimeout(5)
+        received = 0
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := sock.recv(65536):
+                received += len(chunk)
+    assert received < asked * len(script) // 2
+    for _ in range(PER_CLIENT):  # its connection's slot was given back
+        assert httpx.get(guarded + "/healthz", timeout=5).status_code == 200
 
 
 def test_the_next_request_on_a_kept_alive_connection_has_a_deadline_too(guarded):

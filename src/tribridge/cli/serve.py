@@ -84,6 +84,7 @@ def add_connection_flags(p: argparse.ArgumentParser) -> None:
     numbers = [  # (flag, type, default, what it bounds)
         ("--header-timeout", float, d.header_timeout, "seconds a client has to send its request headers"),
         ("--body-timeout", float, DEFAULT_BODY_TIMEOUT, "seconds a client has to send a request body"),
+        ("--send-timeout", float, d.send_timeout, "seconds a client has to take a response held up for it"),
         ("--keep-alive", int, d.keep_alive, "seconds an idle kept-alive connection stays open"),
         ("--max-header-bytes", int, d.max_header_bytes, "cap on the request line and headers in bytes"),
         ("--max-connections", int, d.total, "open connections in all"),
@@ -105,6 +106,7 @@ def connection_limits(args: argparse.Namespace) -> ConnectionLimits:
     """The ``ConnectionLimits`` of a parsed command line (``InvalidInput`` naming the flag of a bad value)."""
     chosen = {
         "--header-timeout": ("header_timeout", args.header_timeout),
+        "--send-timeout": ("send_timeout", args.send_timeout),
         "--keep-alive": ("keep_alive", args.keep_alive),
         "--max-header-bytes": ("max_header_bytes", args.max_header_bytes),
         "--max-connections": ("total", args.max_connections),

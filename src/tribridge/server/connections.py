@@ -7,6 +7,10 @@ time, open for ever, and counts no connections per client. ``server.protocols.uv
 - close a connection whose request headers are not complete within ``header_timeout`` seconds of its
   first byte (or of the connection, or of the end of the previous response): silently when nothing was
   sent, with 408 otherwise;
+- close (reset) a connection whose client does not take a response: once more than the transport's
+  high-water mark (64 KiB) waits to be sent, the client must take enough of it to bring it under the
+  low-water mark within ``send_timeout`` seconds, so a client that never reads holds neither the handler
+  nor the buffered response;
 - refuse a connection past ``per_client`` open connections from one address, or ``total`` in all,
   with 503 and ``Retry-After`` (WebSocket connections count until they close); addresses of trusted
   proxies (``forwarded_allow_ips``) count only towards the total, since every client of a proxy shares them;
@@ -33,6 +37,7 @@ class ConnectionLimits:
     """Timeouts and caps on connections (see the module doc); ``tribridge serve`` flags set them."""
 
     header_timeout: float = 10.0
+    send_timeout: float = 30.0
     keep_alive: int = 5
     max_header_bytes: int = DEFAULT_MAX_HEADER_BYTES
     per_client: int = 64
@@ -41,7 +46,15 @@ class ConnectionLimits:
     forwarded_allow_ips: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("header_timeout", "keep_alive", "max_header_bytes", "per_client", "total", "ws_max_bytes"):
+        for name in (
+            "header_timeout",
+            "send_timeout",
+            "keep_alive",
+            "max_header_bytes",
+            "per_client",
+            "total",
+            "ws_max_bytes",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
                 raise InvalidInput(name, f"expected a positive number, got {value!r}"[:120])

@@ -32,6 +32,7 @@ def _peer_host(transport: asyncio.BaseTransport) -> str:
 def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """The HTTP and WebSocket protocol classes for uvicorn that enforce ``gate``'s caps and header deadline."""
     header_timeout = gate.limits.header_timeout
+    send_timeout = gate.limits.send_timeout
 
     class GatedWebSocket(WebSocketsSansIOProtocol):
         """uvicorn's WebSocket protocol that gives its connection's slot back when it closes."""
@@ -41,11 +42,13 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
             super().connection_lost(exc)
 
     class GatedHTTP(H11Protocol):
-        """uvicorn's h11 protocol with connection caps and a deadline on each request's headers."""
+        """uvicorn's h11 protocol with connection caps, a deadline on each request's headers and one on a
+        response the client does not take."""
 
         _host = "unknown"
         _counted = False
         _header_timer: asyncio.TimerHandle | None = None
+        _send_timer: asyncio.TimerHandle | None = None
         _seen_bytes = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -61,6 +64,7 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel_header_timer()
+            self._cancel_send_timer()
             if self._counted:
                 self._counted = False
                 gate.release(self._host)
@@ -73,6 +77,24 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
             super().data_received(data)
             if self.conn.their_state is not h11.IDLE:
                 self._cancel_header_timer()
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._send_timer is None:
+                self._send_timer = self.loop.call_later(send_timeout, self._send_too_slow)
+
+        def resume_writing(self) -> None:
+            self._cancel_send_timer()
+            super().resume_writing()
+
+        def _cancel_send_timer(self) -> None:
+            if self._send_timer is not None:
+                self._send_timer.cancel()
+                self._send_timer = None
+
+        def _send_too_slow(self) -> None:
+            self._send_timer = None
+            self.transport.abort()  # close() would wait for the client to take what is buffered
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._cancel_header_timer()
