@@ -373,12 +373,14 @@ def bench_abuse(
     """(c) A person's action and the page's load, idle and under the floods (by default all four; run by a process
     of their own, started ``warm_up`` seconds before the timing); ratios and what the floods got."""
     idle_actions, idle_pages = asyncio.run(_timed_people(url, seconds))
+    load_idle = os.getloadavg()
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     flooder = context.Process(target=server_attacks.all_floods, args=(url, seconds + warm_up, queue, floods))
     flooder.start()
     time.sleep(warm_up)
     actions, pages = asyncio.run(_timed_people(url, seconds))
+    load_attacked = os.getloadavg()
     counts = queue.get(timeout=120)
     flooder.join(60)
     out: dict[str, Any] = {
@@ -389,6 +391,7 @@ def bench_abuse(
         "page_p95_ms_attacked": round(percentile(pages, 95) * 1e3, 2) if pages else None,
         "actions": {"idle": len(idle_actions), "attacked": len(actions)},
         "floods": counts,
+        "loadavg_after": {"idle": [round(x, 2) for x in load_idle], "attacked": [round(x, 2) for x in load_attacked]},
     }
     ratios = {}
     for key in ("action_p50_ms", "page_p50_ms"):
