@@ -123,6 +123,10 @@ def test_each_tier_runs_at_its_cpu_priority(one_worker: SolverPool) -> None:
     robot_pool = SolverPool(workers=1)  # (the shared fixture refuses robot jobs)
     try:
         assert robot_pool.call(os.nice, 0, priority=Priority.ROBOT_API) == min(19, here + ROBOT_NICE)
+        if hasattr(os, "SCHED_IDLE"):  # the robot and background tiers take only CPU time nothing else wants
+            assert robot_pool.call(os.sched_getscheduler, 0, priority=Priority.ROBOT_API) == os.SCHED_IDLE
+            assert one_worker.call(os.sched_getscheduler, 0, priority=Priority.BATCH) == os.SCHED_IDLE
+            assert one_worker.call(os.sched_getscheduler, 0, priority=Priority.INTERACTIVE) == os.SCHED_OTHER
     finally:
         robot_pool.shutdown()
 
