@@ -24,7 +24,8 @@ trickle their headers a byte a second, 16 clients ask ``/apis/3pab/bid`` with th
 model in a closed loop, and a person at a table of two ``pimc`` bots claims every trick again and again.
 Targets: the action's and the page's p50 within 3x of idle, and the robot API's 503 seen. The server runs
 with ``--max-connections-per-client 1000`` since every visitor here shares the loopback address, and with
-``--robot-queue 8`` so that 16 robot clients can fill the robot queue.
+``--robot-queue 8`` so that 16 robot clients can fill the robot queue. ``--floods history,robot`` runs only
+the floods named, to see what each costs (the target is for all four, the default).
 """
 
 from __future__ import annotations
