@@ -24,8 +24,11 @@ trickle their headers a byte a second, 16 clients ask ``/apis/3pab/bid`` with th
 model in a closed loop, and a person at a table of two ``pimc`` bots claims every trick again and again.
 Targets: the action's and the page's p50 within 3x of idle, and the robot API's 503 seen. The server runs
 with ``--max-connections-per-client 1000`` since every visitor here shares the loopback address, and with
-``--robot-queue 8`` so that 16 robot clients can fill the robot queue. ``--floods history,robot`` runs only
-the floods named, to see what each costs (the target is for all four, the default).
+``--robot-queue 8`` so that 16 robot clients can fill the robot queue.
+The floods run in a process of their own at a lower CPU priority (``--flood-nice``, default nice 10, as
+server_scale's load generator): a real attacker's CPU is not the server's, but on loopback the two share
+the cores; ``--flood-nice 0`` floods at the server's own priority. The timed person and page keep the
+normal one. ``--floods history,robot`` runs only the floods named, to see what each costs (the target is for all four, the default).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ from tribridge.testing import next_presser, ws_token_message
 
 PIMC_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 IDLE_CPU_SHARE = 0.10  # of one CPU, over a whole second
+FLOOD_NICENESS = 10  # the attackers' own CPU is not the server's: on loopback their process yields the cores
 
 
 def _ws_url(url: str, table_id: str) -> str:
@@ -369,15 +373,22 @@ def _p50_ms(values: list[float]) -> float | None:
 
 
 def bench_abuse(
-    url: str, seconds: float = 20.0, warm_up: float = 5.0, floods: tuple[str, ...] = tuple(server_attacks.FLOODS)
+    url: str,
+    seconds: float = 20.0,
+    warm_up: float = 5.0,
+    floods: tuple[str, ...] = tuple(server_attacks.FLOODS),
+    flood_nice: int = FLOOD_NICENESS,
 ) -> dict[str, Any]:
     """(c) A person's action and the page's load, idle and under the floods (by default all four; run by a process
-    of their own, started ``warm_up`` seconds before the timing); ratios and what the floods got."""
+    of their own at ``flood_nice`` lower CPU priority, started ``warm_up`` seconds before the timing); ratios and
+    what the floods got."""
     idle_actions, idle_pages = asyncio.run(_timed_people(url, seconds))
     load_idle = os.getloadavg()
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
-    flooder = context.Process(target=server_attacks.all_floods, args=(url, seconds + warm_up, queue, floods))
+    flooder = context.Process(
+        target=server_attacks.all_floods, args=(url, seconds + warm_up, queue, floods, flood_nice)
+    )
     flooder.start()
     time.sleep(warm_up)
     actions, pages = asyncio.run(_timed_people(url, seconds))
@@ -392,6 +403,7 @@ def bench_abuse(
         "page_p95_ms_attacked": round(percentile(pages, 95) * 1e3, 2) if pages else None,
         "actions": {"idle": len(idle_actions), "attacked": len(actions)},
         "floods": counts,
+        "flood_process_nice": flood_nice,
         "loadavg_after": {"idle": [round(x, 2) for x in load_idle], "attacked": [round(x, 2) for x in load_attacked]},
     }
     ratios = {}
@@ -431,6 +443,12 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(server_attacks.FLOODS),
         help=f"the floods of (c), comma-separated, out of {','.join(server_attacks.FLOODS)} (default: all of them)",
     )
+    parser.add_argument(
+        "--flood-nice",
+        type=int,
+        default=FLOOD_NICENESS,
+        help=f"lower the flooding process's CPU priority by this much (default {FLOOD_NICENESS}; 0: the server's own)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     floods = tuple(dict.fromkeys(f.strip() for f in args.floods.split(",") if f.strip()))
@@ -459,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
             proc, url = start_server(Path(tmp) / "abuse.sqlite", bot_delay=0.6, extra=extra)
             try:
                 wait_until_ready(url)
-                results["abuse"] = bench_abuse(url, args.abuse_seconds, floods=floods)
+                results["abuse"] = bench_abuse(url, args.abuse_seconds, floods=floods, flood_nice=args.flood_nice)
             finally:
                 stop_server(proc)
     print_results(results, args.json)

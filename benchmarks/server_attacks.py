@@ -12,6 +12,7 @@ table with two ``pimc`` bots (every claim makes the bots check it on the claimer
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections import Counter
 from typing import Any
@@ -192,7 +193,9 @@ async def _floods(url: str, seconds: float, which: tuple[str, ...]) -> dict[str,
     return {k: dict(v) for k, v in counts.items()}
 
 
-def all_floods(url: str, seconds: float, results: Any, which: tuple[str, ...] = tuple(FLOODS)) -> None:
-    """Run the floods named in ``which`` (by default all four) against ``url`` for ``seconds``; put what each got
-    on the queue ``results``."""
+def all_floods(url: str, seconds: float, results: Any, which: tuple[str, ...] = tuple(FLOODS), nice: int = 0) -> None:
+    """Run the floods named in ``which`` (by default all four) against ``url`` for ``seconds``, this process's CPU
+    priority lowered by ``nice``; put what each got on the queue ``results``."""
+    if nice > 0:
+        os.nice(nice)
     results.put(asyncio.run(_floods(url, seconds, which)))
