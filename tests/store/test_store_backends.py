@@ -118,6 +118,33 @@ def test_socket_counts_sum_over_fresh_processes(store):
     assert (store.socket_count("t", 60), store.socket_count("u", 60)) == (3, 4)
 
 
+def test_reports_of_one_process_may_overlap(db_url):
+    """A subscribe's report and the heartbeat's, from two threads at once, both commit (no duplicate key)."""
+    stores = [open_store(db_url), open_store(db_url)]
+    failures: list[BaseException] = []
+
+    def report(store, counts) -> None:
+        try:
+            for _ in range(40):
+                store.report_sockets("p1", counts)
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            failures.append(exc)
+
+    try:
+        threads = [threading.Thread(target=report, args=(s, {"t": 1 + i, "u": 2})) for i, s in enumerate(stores)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert stores[0].socket_count("t", 60) in (1, 2) and stores[0].socket_count("u", 60) == 2
+        stores[0].report_sockets("p1", {})
+        assert stores[1].socket_count("u", 60) == 0
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_analysis_and_event_documents(store):
     store.create_table("t", CONFIG)
     assert store.get_analysis("t", 1) is None

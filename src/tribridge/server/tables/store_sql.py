@@ -315,16 +315,20 @@ class SqlStore:
 
     def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
         """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
-        with self.transaction() as tx:
+        with self.transaction() as tx:  # upserts: two reports of one owner may overlap (each writes whole rows)
             tx.execute("DELETE FROM socket_counts WHERE owner = ?", (owner,))
             for table_id, count in sorted(counts.items()):
                 if count > 0:
                     tx.execute(
-                        "INSERT INTO socket_counts (owner, table_id, sockets) VALUES (?, ?, ?)",
+                        "INSERT INTO socket_counts (owner, table_id, sockets) VALUES (?, ?, ?) "
+                        "ON CONFLICT (owner, table_id) DO UPDATE SET sockets = excluded.sockets",
                         (owner, table_id, count),
                     )
-            tx.execute("DELETE FROM heartbeats WHERE owner = ?", (owner,))
-            tx.execute("INSERT INTO heartbeats (owner, beat) VALUES (?, ?)", (owner, time.time()))
+            tx.execute(
+                "INSERT INTO heartbeats (owner, beat) VALUES (?, ?) "
+                "ON CONFLICT (owner) DO UPDATE SET beat = excluded.beat",
+                (owner, time.time()),
+            )
 
     def socket_count(self, table_id: str, fresh_seconds: float) -> int:
         """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
