@@ -1,8 +1,11 @@
 """How a ``TableManager`` keeps its tables caught up with the store's log (its base class ``LogFollower``).
 
 On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
-installs what others logged when their commit notice arrives (``follow``, one catch-up at a time
-per table, notices meanwhile coalesced) or when its own action finds its number taken. Every store
+installs what others logged when their commit notice arrives (``hear_action``: the row the notice
+carries when it is the next one, else ``follow``, one catch-up at a time per table, notices meanwhile
+coalesced) or when its own action finds its number taken. The notice of a commit this process is
+still waiting for (its own, most often) is only noted: when the commit is not installed after all,
+the table follows the log then. Every store
 call on these paths runs on the store's threads (``in_store``), so the event loop never waits for
 the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
 read back.
@@ -12,16 +15,18 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
 from tribridge.server.tables.table import Table
 
-__all__ = ["LogFollower", "install_logged", "uncancelled"]
+__all__ = ["LogFollower", "install_logged", "notice_row", "uncancelled"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -38,6 +43,18 @@ def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
         if seq != table.log_len + 1:
             raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
         table.install(table.prepare(chair, action))
+
+
+def notice_row(seq: int, row: str) -> LoggedAction | None:
+    """The log row an action's notice carries (``<chair>:<action JSON>``, the chair empty for the table), or None."""
+    chair, _, text = row.partition(":")
+    if not text or not (chair == "" or chair.isdigit()):
+        return None
+    try:
+        action = json.loads(text)
+    except ValueError:
+        return None
+    return LoggedAction(seq, int(chair) if chair else None, action) if isinstance(action, dict) else None
 
 
 async def uncancelled(work: Awaitable[None]) -> None:
@@ -66,6 +83,8 @@ class LogFollower:
     store_threads: ThreadPoolExecutor | None
     stopping: bool
     following: dict[str, bool]  # table id -> another notice came while catching up
+    committing: dict[str, int]  # table id -> the number this process is committing an action as
+    heard: dict[str, int]  # table id -> the highest number noticed meanwhile
     tasks: set[asyncio.Task[Any]]
 
     if TYPE_CHECKING:  # provided by TableManager and its other base class
@@ -106,6 +125,33 @@ class LogFollower:
     async def in_store(self, call: Callable[..., T], *args: Any) -> T:
         """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
+
+    def hear_action(self, table: Table, seq: int, logged: LoggedAction | None) -> None:
+        """A notice that action ``seq`` of ``table`` is in the log (``logged``: the row it carried, if any)."""
+        if seq <= table.log_len:
+            return  # installed already
+        if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
+            self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
+            return
+        if logged is None or seq != table.log_len + 1:
+            self._follow(table)
+            return
+        install_logged(table, [logged])
+        table.last_active = time.monotonic()
+        self.notify(table)
+        self.schedule_work(table)
+
+    @contextmanager
+    def logging_as(self, table: Table, seq: int) -> Iterator[None]:
+        """While the block commits and installs action ``seq``, its notices are only noted; one that the table does
+        not hold afterwards (the commit failed, or lost to another process's) is followed then."""
+        self.committing[table.table_id] = seq
+        try:
+            yield
+        finally:
+            del self.committing[table.table_id]
+            if self.heard.pop(table.table_id, 0) > table.log_len:
+                self._follow(table)
 
     def _follow(self, table: Table) -> None:
         """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""

@@ -34,7 +34,7 @@ from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
-from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
+from tribridge.server.tables.follow import LogFollower, install_logged, notice_row, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
@@ -89,6 +89,8 @@ class TableManager(LogFollower, BotTurns):
         self.analysis_thread: ThreadPoolExecutor | None = None
         self.store_threads: ThreadPoolExecutor | None = None
         self.following: dict[str, bool] = {}  # table id -> another notice came while catching up
+        self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
+        self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -163,13 +165,13 @@ class TableManager(LogFollower, BotTurns):
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
-        if what.isdigit() and table_id in self.tables:  # an action: read it on the store's threads
-            if int(what) > self.tables[table_id].log_len:  # (not one this process has: its own, most often)
-                self._follow(self.tables[table_id])
+        number, _, row = what.partition(":")  # an action's notice: ``<seq>[:<chair>:<action JSON>]``
+        if number.isdigit() and table_id in self.tables:  # installed from the notice, else read from the log
+            self.hear_action(self.tables[table_id], int(number), notice_row(int(number), row) if row else None)
             return
         targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
-            if table is None or (what.isdigit() and int(what) <= table.log_len):
+            if table is None or (number.isdigit() and int(number) <= table.log_len):
                 continue  # unknown, or an action this process has
             changed = self.refresh(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
@@ -356,9 +358,10 @@ class TableManager(LogFollower, BotTurns):
     ) -> None:
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
-        await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
-        if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
-            table.install(prepared)
+        with self.logging_as(table, seq):
+            await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
+            if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
+                table.install(prepared)
 
     def _judge(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any) -> Prepared:
         """The action checked against the table as this process knows it (409 stale version, 400 illegal)."""
