@@ -13,12 +13,14 @@ from tribridge.errors import InvalidInput
 from tribridge.server.tables.store import (
     LoggedAction,
     SeqTaken,
+    StoredTable,
     is_postgres_url,
     open_store,
     sqlite_path,
     store_label,
     token_hash,
 )
+from tribridge.server.tables.store_sql import ACTIVITY_STEP_SECONDS
 
 CONFIG = {"chairs": [{"kind": "human"}] * 3, "scheme": "classic", "deals": {"seed": 5}}
 
@@ -94,6 +96,18 @@ def test_recent_tables_give_creator_and_activity(store):
     recent = {t.table_id: t for t in store.recent_tables(cut)}
     assert set(recent) == {"old", "new"}
     assert recent["old"].last_active >= cut > recent["old"].created
+
+
+def test_an_action_moves_last_active_once_it_is_a_step_old(store):
+    store.create_table("fresh", CONFIG)
+    created = store.recent_tables(0)[0].last_active
+    store.append_action("fresh", 1, 0, {"type": "call", "call": "P"})
+    assert store.recent_tables(0)[0].last_active == created, "moved by an action within the step"
+    long_ago = time.time() - 2 * ACTIVITY_STEP_SECONDS
+    store.import_table(StoredTable("old", CONFIG, {}, [], created=long_ago))
+    store.append_action("old", 1, 0, {"type": "call", "call": "P"})
+    old = {t.table_id: t for t in store.recent_tables(0)}["old"]
+    assert old.last_active >= time.time() - 5 > long_ago == old.created
 
 
 def test_leases_have_one_holder_until_released_or_expired(store):

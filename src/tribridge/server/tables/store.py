@@ -108,7 +108,8 @@ class Seats:
 
 @dataclass(frozen=True)
 class TableActivity:
-    """When a table was created, by which client, and when something last happened at it (wall-clock seconds)."""
+    """When a table was created, by which client, and when something last happened at it (wall-clock seconds;
+    an action moves ``last_active`` only once it is ``store_sql.ACTIVITY_STEP_SECONDS`` old)."""
 
     table_id: str
     creator: str | None

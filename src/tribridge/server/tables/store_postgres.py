@@ -34,6 +34,7 @@ import psycopg_pool
 from tribridge.errors import InvalidInput
 from tribridge.server.tables.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
 from tribridge.server.tables.store_sql import (
+    ACTIVITY_STEP_SECONDS,
     SCHEMA_V1,
     SCHEMA_V2,
     VERSION_TABLE,
@@ -223,8 +224,20 @@ class PostgresStore(SqlStore):
             with self.transaction(single=True) as tx:
                 tx.execute(
                     "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
-                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ?) SELECT pg_notify(?, ?)",
-                    (table_id, seq, chair, text, now, now, table_id, NOTIFY_CHANNEL, notice),
+                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?)"
+                    " SELECT pg_notify(?, ?)",
+                    (
+                        table_id,
+                        seq,
+                        chair,
+                        text,
+                        now,
+                        now,
+                        table_id,
+                        now - ACTIVITY_STEP_SECONDS,
+                        NOTIFY_CHANNEL,
+                        notice,
+                    ),
                 )
         except Exception as exc:
             if self.is_duplicate(exc):

@@ -29,6 +29,7 @@ from tribridge.server.tables.store import (
 )
 
 __all__ = [
+    "ACTIVITY_STEP_SECONDS",
     "action_json",
     "SCHEMA_V1",
     "SCHEMA_V2",
@@ -112,6 +113,8 @@ CREATE TABLE events (event_id TEXT PRIMARY KEY, created {time} NOT NULL, documen
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied {time} NOT NULL)"
 
 Migration = Callable[[Tx], None]  # one numbered schema step, run inside the migration's transaction
+
+ACTIVITY_STEP_SECONDS = 30.0  # an action moves its table's ``last_active`` once it is this old (not every action)
 
 
 def statements(script: str) -> list[str]:
@@ -221,7 +224,10 @@ class SqlStore:
                     "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
                     (table_id, seq, chair, action_json(action), now),
                 )
-                tx.execute("UPDATE game_tables SET last_active = ? WHERE table_id = ?", (now, table_id))
+                tx.execute(
+                    "UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?",
+                    (now, table_id, now - ACTIVITY_STEP_SECONDS),
+                )
                 self.announce(tx, table_id, str(seq))
         except Exception as exc:
             if self.is_duplicate(exc):
