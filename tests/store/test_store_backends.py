@@ -126,6 +126,7 @@ def test_socket_counts_sum_over_fresh_processes(store):
     store.report_sockets("p1", {"t": 2, "u": 1})
     store.report_sockets("p2", {"t": 3})
     assert store.socket_count("t", 60) == 5
+    assert store.socket_count("t", 60, other_than="p2") == 2, "a process asks for the others' sockets"
     assert store.socket_count("u", 60) == 1
     assert store.socket_count("t", -1) == 0, "a heartbeat older than the window is not counted"
     store.report_sockets("p1", {"u": 4})

@@ -385,23 +385,22 @@ class TableManager(LogFollower, BotTurns):
         for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
-    def subscribe(
+    async def subscribe(
         self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
     ) -> Subscriber:
         """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
-        sockets = len(self.watchers(table.table_id))
-        if self.peers is not None:  # the sockets of every process, as last reported (this one's now)
-            self.peers.report()
-            sockets = self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds)
-        if sockets >= self.limits.sockets_per_table:
+        others = 0
+        if self.peers is not None:  # the other processes' sockets as last reported (read on the store's threads)
+            count = self.peers.store.socket_count
+            others = await self.in_store(count, table.table_id, self.peers.fresh_seconds, self.peers.owner)
+        if others + len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))
         sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         if self.peers is not None:
-            self.peers.report()
-            self.peers.store.touch(table.table_id)
+            self.peers.report_later(table.table_id)
         sub.start()
         self.schedule_work(table)  # an all-bot table resumes when someone watches
         return sub
@@ -414,5 +413,5 @@ class TableManager(LogFollower, BotTurns):
             if not subs:
                 del self.subscribers[table.table_id]
         if self.peers is not None:
-            self.peers.report()
+            self.peers.report_later()
         await sub.stop()

@@ -169,8 +169,9 @@ class Store(Protocol):
     def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
         """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
 
-    def socket_count(self, table_id: str, fresh_seconds: float) -> int:
-        """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
+    def socket_count(self, table_id: str, fresh_seconds: float, other_than: str | None = None) -> int:
+        """Sockets on a table summed over processes (but ``other_than``) whose heartbeat is at most ``fresh_seconds``
+        old."""
 
     def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
         """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""

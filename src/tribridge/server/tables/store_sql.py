@@ -336,13 +336,14 @@ class SqlStore:
                 (owner, time.time()),
             )
 
-    def socket_count(self, table_id: str, fresh_seconds: float) -> int:
-        """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
+    def socket_count(self, table_id: str, fresh_seconds: float, other_than: str | None = None) -> int:
+        """Sockets on a table summed over processes (but ``other_than``) whose heartbeat is at most ``fresh_seconds``
+        old."""
         with self.transaction() as tx:
             row = tx.execute(
                 "SELECT COALESCE(SUM(s.sockets), 0) FROM socket_counts s JOIN heartbeats h ON h.owner = s.owner "
-                "WHERE s.table_id = ? AND h.beat >= ?",
-                (table_id, time.time() - fresh_seconds),
+                "WHERE s.table_id = ? AND h.beat >= ? AND s.owner <> ?",
+                (table_id, time.time() - fresh_seconds, "" if other_than is None else other_than),
             ).fetchone()
         return int(row[0])
 
