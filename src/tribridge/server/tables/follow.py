@@ -126,14 +126,15 @@ class LogFollower:
         """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
 
-    def hear_action(self, table: Table, seq: int, logged: LoggedAction | None) -> None:
-        """A notice that action ``seq`` of ``table`` is in the log (``logged``: the row it carried, if any)."""
+    def hear_action(self, table: Table, seq: int, row: str = "") -> None:
+        """A notice that action ``seq`` of ``table`` is in the log (``row``: the row it carried, if any)."""
         if seq <= table.log_len:
             return  # installed already
         if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
             self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
             return
-        if logged is None or seq != table.log_len + 1:
+        logged = notice_row(seq, row) if seq == table.log_len + 1 else None
+        if logged is None:
             self._follow(table)
             return
         install_logged(table, [logged])

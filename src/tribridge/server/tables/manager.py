@@ -34,7 +34,7 @@ from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
-from tribridge.server.tables.follow import LogFollower, install_logged, notice_row, uncancelled
+from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
@@ -167,7 +167,7 @@ class TableManager(LogFollower, BotTurns):
         table_id, _, what = notice.partition(":")
         number, _, row = what.partition(":")  # an action's notice: ``<seq>[:<chair>:<action JSON>]``
         if number.isdigit() and table_id in self.tables:  # installed from the notice, else read from the log
-            self.hear_action(self.tables[table_id], int(number), notice_row(int(number), row) if row else None)
+            self.hear_action(self.tables[table_id], int(number), row)
             return
         targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
