@@ -79,6 +79,19 @@ def test_actions_since_and_check_log_see_gaps(store):
     assert store.check_log("t") == ["t: action 3 missing or out of order (found seq 4)"]
 
 
+def test_actions_after_reads_several_tables_at_once(store):
+    for name in ("a", "b", "c"):
+        store.create_table(name, CONFIG)
+    for seq in (1, 2, 3):
+        store.append_action("a", seq, 0, {"type": "play", "card": f"S{seq}"})
+    store.append_action("b", 1, None, {"type": "next"})
+    assert store.actions_after({"a": 1, "b": 1, "c": 0, "ghost": 0}) == {
+        "a": [LoggedAction(2, 0, {"type": "play", "card": "S2"}), LoggedAction(3, 0, {"type": "play", "card": "S3"})]
+    }
+    assert store.actions_after({"b": 0}) == {"b": [LoggedAction(1, None, {"type": "next"})]}
+    assert store.actions_after({}) == {}
+
+
 def test_table_ids_are_oldest_first(store):
     for name in ("b", "a", "c"):
         store.create_table(name, CONFIG)

@@ -1,39 +1,42 @@
-"""Action notices on PostgreSQL: another process installs the row a notice carries without reading the log, and a
-process does not read back its own actions; a notice it cannot install from (a gap, no row) makes it read."""
+"""Action notices on PostgreSQL: a process does not read back its own actions, and another process reads the tables
+with news together, in one query at a time (the notices that come meanwhile make the next one)."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
 import pytest
 
-from tribridge.server.tables.follow import notice_row
 from tribridge.server.tables.manager import TableManager
-from tribridge.server.tables.store import LoggedAction
+from tribridge.server.tables.table import Table
+
+pytestmark = pytest.mark.slow
 
 HUMANS = {"chairs": [{"kind": "human"}] * 3, "take": 0}
 
 
-def test_a_notice_row_is_read_back_or_refused():
-    assert notice_row(4, '0:{"call": "1N", "type": "call"}') == LoggedAction(4, 0, {"call": "1N", "type": "call"})
-    assert notice_row(9, ':{"type": "next"}') == LoggedAction(9, None, {"type": "next"})
-    for row in ("", "0:", "x:{}", "0:[1]", "0:{not json"):
-        assert notice_row(1, row) is None
-
-
-def counted_reads(manager: TableManager) -> list[int]:
-    """Count the manager's reads of the log from here on (each call appends the number read after)."""
+def counted_reads(manager: TableManager, gate: threading.Event | None = None) -> list[dict[str, int]]:
+    """Record the manager's reads of the log from here on (what each asked for: table id -> number read after); with
+    ``gate``, each read waits until it is set."""
     assert manager.store is not None
-    reads: list[int] = []
-    read = manager.store.actions_since
+    reads: list[dict[str, int]] = []
+    since_one, since_many = manager.store.actions_since, manager.store.actions_after
 
-    def counting(table_id: str, seq: int) -> Any:
-        reads.append(seq)
-        return read(table_id, seq)
+    def one(table_id: str, seq: int) -> Any:
+        reads.append({table_id: seq})
+        return since_one(table_id, seq)
 
-    manager.store.actions_since = counting  # type: ignore[method-assign]
+    def many(since: dict[str, int]) -> Any:
+        reads.append(dict(since))
+        if gate is not None:
+            gate.wait(10)
+        return since_many(since)
+
+    manager.store.actions_since = one  # type: ignore[method-assign]
+    manager.store.actions_after = many  # type: ignore[method-assign]
     return reads
 
 
@@ -45,8 +48,22 @@ async def until(condition: Any, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
-@pytest.mark.slow
-def test_actions_cross_processes_by_their_notices(pg_server):
+async def seated(first: TableManager, second: TableManager) -> tuple[Table, Table]:
+    """A table of three people made on ``first``, and the same table as ``second`` knows it once it has the seats."""
+    table, _token = first.create(HUMANS)
+    for chair in (1, 2):
+        first.take_seat(table, chair)
+    mirror = second.find_or_404(table.table_id)
+    await until(lambda: mirror.version == table.version)
+    return table, mirror
+
+
+async def opening(manager: TableManager, table: Table, call: str) -> None:
+    """The chair on turn calls ``call``."""
+    await manager.act(table, table.chair_of_player(table.current().turn), {"type": "call", "call": call})
+
+
+def test_notices_make_the_other_process_read_and_this_one_not(pg_server):
     url = pg_server.new_database()
 
     async def scenario() -> None:
@@ -54,29 +71,30 @@ def test_actions_cross_processes_by_their_notices(pg_server):
         await first.start()
         await second.start()
         try:
-            table, _token = first.create(HUMANS)
-            for chair in (1, 2):
-                first.take_seat(table, chair)
-            mirror = second.find_or_404(table.table_id)
-            await until(lambda: mirror.version == table.version)
+            tables = [await seated(first, second) for _ in range(4)]
             await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
-            own, others = counted_reads(first), counted_reads(second)
-            moves = [{"type": "call", "call": call} for call in ("1N", "P", "P")] + [{"type": "play"}]
-            for move in moves:
-                state = table.current()
-                if move["type"] == "play":
-                    move["card"] = str(state.legal_actions()[0])
-                await first.act(
-                    table, table.chair_of_player(state.to_play if state.phase == "play" else state.turn), move
-                )
+            gate = threading.Event()
+            gate.set()
+            own, others = counted_reads(first), counted_reads(second, gate)
+            table, mirror = tables[0]
+            for call in ("1N", "P", "P"):
+                await opening(first, table, call)
                 await until(lambda: mirror.log_len == table.log_len)
             await asyncio.sleep(0.2)  # (any late notice would have been handled by now)
             assert own == [], "a process read back its own actions"
-            assert others == [], "the other process read what the notices carried"
+            assert others and all(set(read) == {table.table_id} for read in others)
             assert mirror.version == table.version and mirror.current().phase == "play"
-            second.on_change(f"{table.table_id}:{table.log_len + 2}")  # a gap: read the log
+
+            others.clear()
+            gate.clear()  # the other process's reads wait
+            await opening(first, tables[1][0], "1N")
             await until(lambda: others != [])
-            assert others == [table.log_len]
+            for table, _mirror in tables[2:]:  # their notices come while a read is in flight: one read for both
+                await opening(first, table, "1N")
+            await asyncio.sleep(0.3)
+            gate.set()
+            await until(lambda: all(m.log_len == t.log_len for t, m in tables))
+            assert others == [{tables[1][0].table_id: 0}, {t.table_id: 0 for t, _m in tables[2:]}]
         finally:
             await second.stop()
             await first.stop()

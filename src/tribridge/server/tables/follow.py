@@ -1,11 +1,11 @@
 """How a ``TableManager`` keeps its tables caught up with the store's log (its base class ``LogFollower``).
 
 On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
-installs what others logged when their commit notice arrives (``hear_action``: the row the notice
-carries when it is the next one, else ``follow``, one catch-up at a time per table, notices meanwhile
-coalesced) or when its own action finds its number taken. The notice of a commit this process is
-still waiting for (its own, most often) is only noted: when the commit is not installed after all,
-the table follows the log then. Every store
+installs what others logged when their commit notice arrives (``hear_action``; the tables with news
+are read in one query, one at a time, and the notices that come meanwhile make the next one) or when
+its own action finds its number taken. The notice of a commit this process is still waiting for (its
+own, most often) is only noted: when the commit is not installed after all, the table follows the
+log then. Every store
 call on these paths runs on the store's threads (``in_store``), so the event loop never waits for
 the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
 read back.
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
@@ -26,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
 from tribridge.server.tables.table import Table
 
-__all__ = ["LogFollower", "install_logged", "notice_row", "uncancelled"]
+__all__ = ["LogFollower", "install_logged", "uncancelled"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -43,18 +42,6 @@ def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
         if seq != table.log_len + 1:
             raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
         table.install(table.prepare(chair, action))
-
-
-def notice_row(seq: int, row: str) -> LoggedAction | None:
-    """The log row an action's notice carries (``<chair>:<action JSON>``, the chair empty for the table), or None."""
-    chair, _, text = row.partition(":")
-    if not text or not (chair == "" or chair.isdigit()):
-        return None
-    try:
-        action = json.loads(text)
-    except ValueError:
-        return None
-    return LoggedAction(seq, int(chair) if chair else None, action) if isinstance(action, dict) else None
 
 
 async def uncancelled(work: Awaitable[None]) -> None:
@@ -82,7 +69,8 @@ class LogFollower:
     store: Store | None
     store_threads: ThreadPoolExecutor | None
     stopping: bool
-    following: dict[str, bool]  # table id -> another notice came while catching up
+    news: dict[str, Table]  # the tables that follow the log at the next read
+    news_task: asyncio.Task[None] | None  # the read in flight
     committing: dict[str, int]  # table id -> the number this process is committing an action as
     heard: dict[str, int]  # table id -> the highest number noticed meanwhile
     tasks: set[asyncio.Task[Any]]
@@ -126,21 +114,14 @@ class LogFollower:
         """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
 
-    def hear_action(self, table: Table, seq: int, row: str = "") -> None:
-        """A notice that action ``seq`` of ``table`` is in the log (``row``: the row it carried, if any)."""
+    def hear_action(self, table: Table, seq: int) -> None:
+        """A notice that action ``seq`` of ``table`` is in the log: the table follows the log unless it holds it."""
         if seq <= table.log_len:
             return  # installed already
         if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
             self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
             return
-        logged = notice_row(seq, row) if seq == table.log_len + 1 else None
-        if logged is None:
-            self._follow(table)
-            return
-        install_logged(table, [logged])
-        table.last_active = time.monotonic()
-        self.notify(table)
-        self.schedule_work(table)
+        self._follow(table)
 
     @contextmanager
     def logging_as(self, table: Table, seq: int) -> Iterator[None]:
@@ -155,32 +136,35 @@ class LogFollower:
                 self._follow(table)
 
     def _follow(self, table: Table) -> None:
-        """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""
-        if table.table_id in self.following:
-            self.following[table.table_id] = True  # read again when the running catch-up ends
-            return
-        self.following[table.table_id] = False
-        task = asyncio.get_running_loop().create_task(self._follow_log(table))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        """Catch ``table`` up with the log and push its views: the tables with news are read together, one read at a
+        time (the notices that come meanwhile make the next one)."""
+        self.news[table.table_id] = table
+        if self.news_task is None or self.news_task.done():
+            self.news_task = asyncio.get_running_loop().create_task(self._follow_news())
+            self.tasks.add(self.news_task)
+            self.news_task.add_done_callback(self.tasks.discard)
 
-    async def _follow_log(self, table: Table) -> None:
-        try:
-            again = True
-            while again and not self.stopping:
+    async def _follow_news(self) -> None:
+        assert self.store is not None
+        while self.news and not self.stopping:
+            news, self.news = self.news, {}
+            try:
+                logged = await self.in_store(self.store.actions_after, {t: news[t].log_len for t in news})
+                seats = {t: await self.in_store(self.store.seats, t) for t in news if news[t].seats_open}
+            except StoreUnavailable as exc:  # the database is briefly away: what the notices said is in the log
+                log.warning("catching up %d tables failed (%s); again shortly", len(news), exc)
+                self.news = {**news, **self.news}
+                await asyncio.sleep(FOLLOW_RETRY_SECONDS)
+                continue
+            for table_id, table in news.items():
                 try:
-                    changed = await self.catch_up(table)
-                except StoreUnavailable as exc:  # the database is briefly away: what the notice said is in the log
-                    log.warning("catching up %s failed (%s); again shortly", table.table_id, exc)
-                    await asyncio.sleep(FOLLOW_RETRY_SECONDS)
-                    continue
-                if changed:
-                    table.last_active = time.monotonic()
-                    self.notify(table)
-                    self.schedule_work(table)
-                again = self.following[table.table_id]
-                self.following[table.table_id] = False
-        except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
-            log.exception("catching up failed", extra={"table_id": table.table_id, "event": "listen_error"})
-        finally:
-            del self.following[table.table_id]
+                    before = (table.version, table.log_len)
+                    install_logged(table, logged.get(table_id, []))
+                    if table_id in seats:
+                        self._take_seats(table, seats[table_id])
+                    if (table.version, table.log_len) != before:
+                        table.last_active = time.monotonic()
+                        self.notify(table)
+                        self.schedule_work(table)
+                except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
+                    log.exception("catching up failed", extra={"table_id": table_id, "event": "listen_error"})

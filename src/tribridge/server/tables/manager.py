@@ -88,7 +88,8 @@ class TableManager(LogFollower, BotTurns):
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
         self.store_threads: ThreadPoolExecutor | None = None
-        self.following: dict[str, bool] = {}  # table id -> another notice came while catching up
+        self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
+        self.news_task: asyncio.Task[None] | None = None  # the read in flight
         self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
         self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
@@ -165,13 +166,12 @@ class TableManager(LogFollower, BotTurns):
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
-        number, _, row = what.partition(":")  # an action's notice: ``<seq>[:<chair>:<action JSON>]``
-        if number.isdigit() and table_id in self.tables:  # installed from the notice, else read from the log
-            self.hear_action(self.tables[table_id], int(number), row)
+        if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
+            self.hear_action(self.tables[table_id], int(what))
             return
         targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
-            if table is None or (number.isdigit() and int(number) <= table.log_len):
+            if table is None or (what.isdigit() and int(what) <= table.log_len):
                 continue  # unknown, or an action this process has
             changed = self.refresh(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:

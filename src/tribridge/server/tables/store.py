@@ -141,6 +141,9 @@ class Store(Protocol):
     def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
         """The table's logged actions numbered above ``seq``, in order."""
 
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (tables without any left out)."""
+
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
 

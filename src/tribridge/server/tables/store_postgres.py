@@ -1,12 +1,12 @@
 """The PostgreSQL game store: psycopg 3 over a ``psycopg_pool`` connection pool, for several server processes.
 
-Each method is one transaction on a pooled connection (committed before it returns); the two of every
-action (its log row, and the catch-up read) are single statements sent in autocommit, one round trip
-each instead of three (``BEGIN``, the statement, ``COMMIT``). A change other processes must hear of
-also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (``seat``, ``new``, ``analysis:<deal>``; for an
-action ``<seq>:<chair>:<action JSON>``, the log row itself, so that the others install it without
-reading it: a call or a card once played, never a hand or a view), which PostgreSQL delivers to the
-listening processes (``listen``) when it commits. Migrations run under an advisory lock, so processes starting
+Each method is one transaction on a pooled connection (committed before it returns); the statements of
+every action (its log row, and the other processes' catch-up reads) are single statements sent in
+autocommit, one round trip each instead of three (``BEGIN``, the statement, ``COMMIT``). A change
+other processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an action's
+number, ``seat``, ``new``, ``analysis:<deal>``; never a view or a card: payloads are capped and
+whoever may connect may listen), which PostgreSQL delivers to the listening processes (``listen``)
+when it commits. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
 
 When the database drops a connection (a restart, a failover, ``pg_terminate_backend``): a transaction
@@ -56,7 +56,6 @@ POOL_WAIT_SECONDS = 3.0  # how long a transaction waits for a pooled connection 
 UNREACHABLE_WAIT_SECONDS = 0.05  # the wait instead, after one waited in vain, until a connection is had again
 RECONNECT_SECONDS = 3.0  # the pool retries a lost connection with backoff this long; then anew at the next request
 MIGRATION_LOCK = 0x7472_6962  # the advisory lock key held while migrating ("trib")
-NOTICE_BYTES = 7900  # an action notice longer than this carries only the number (PostgreSQL's limit is 8000)
 
 TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL would be 4 bytes here)
 
@@ -214,12 +213,8 @@ class PostgresStore(SqlStore):
         self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
 
     def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
-        """SQLite's three statements as one (the row, the table's last activity, the notice with the row): one round
-        trip, in autocommit."""
-        text = action_json(action)
-        notice = f"{table_id}:{seq}:{'' if chair is None else chair}:{text}"
-        if len(notice.encode()) > NOTICE_BYTES:
-            notice = f"{table_id}:{seq}"
+        """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip, in
+        autocommit."""
         try:
             with self.transaction(single=True) as tx:
                 tx.execute(
@@ -230,13 +225,13 @@ class PostgresStore(SqlStore):
                         table_id,
                         seq,
                         chair,
-                        text,
+                        action_json(action),
                         now,
                         now,
                         table_id,
                         now - ACTIVITY_STEP_SECONDS,
                         NOTIFY_CHANNEL,
-                        notice,
+                        f"{table_id}:{seq}",
                     ),
                 )
         except Exception as exc:
@@ -259,6 +254,28 @@ class PostgresStore(SqlStore):
                 if not single:
                     raise
         return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
+
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (one statement in autocommit;
+        after a lost connection once more, in a transaction)."""
+        ids = sorted(since)
+        for single in (True, False):
+            try:
+                with self.transaction(single=single) as tx:
+                    rows = tx.execute(
+                        "SELECT a.table_id, a.seq, a.chair, a.action FROM actions a"
+                        " JOIN unnest(?::text[], ?::integer[]) AS news(table_id, seq)"
+                        " ON a.table_id = news.table_id AND a.seq > news.seq ORDER BY a.table_id, a.seq",
+                        (ids, [since[t] for t in ids]),
+                    ).fetchall()
+                break
+            except ConnectionLost:
+                if not single:
+                    raise
+        logged: dict[str, list[LoggedAction]] = {}
+        for t, s, c, a in rows:
+            logged.setdefault(str(t), []).append(LoggedAction(int(s), None if c is None else int(c), json.loads(a)))
+        return logged
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (False if the chair was taken); once more after a lost connection, unless the

@@ -242,6 +242,21 @@ class SqlStore:
             ).fetchall()
         return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
 
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (tables without any left out)."""
+        logged: dict[str, list[LoggedAction]] = {}
+        with self.transaction() as tx:
+            for table_id, seq in sorted(since.items()):
+                rows = tx.execute(
+                    "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+                    (table_id, seq),
+                ).fetchall()
+                if rows:
+                    logged[table_id] = [
+                        LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows
+                    ]
+        return logged
+
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
         with self.transaction() as tx:
