@@ -70,6 +70,7 @@ class LogFollower:
     store_threads: ThreadPoolExecutor | None
     stopping: bool
     news: dict[str, Table]  # the tables that follow the log at the next read
+    news_read: dict[str, asyncio.Future[None]]  # table id -> done when the read of its news is installed
     news_task: asyncio.Task[None] | None  # the read in flight
     committing: dict[str, int]  # table id -> the number this process is committing an action as
     heard: dict[str, int]  # table id -> the highest number noticed meanwhile
@@ -139,6 +140,8 @@ class LogFollower:
         """Catch ``table`` up with the log and push its views: the tables with news are read together, one read at a
         time (the notices that come meanwhile make the next one)."""
         self.news[table.table_id] = table
+        if table.table_id not in self.news_read:
+            self.news_read[table.table_id] = asyncio.get_running_loop().create_future()
         if self.news_task is None or self.news_task.done():
             self.news_task = asyncio.get_running_loop().create_task(self._follow_news())
             self.tasks.add(self.news_task)
@@ -148,23 +151,47 @@ class LogFollower:
         assert self.store is not None
         while self.news and not self.stopping:
             news, self.news = self.news, {}
+            read = [self.news_read.pop(t) for t in news if t in self.news_read]
+            failed = False
             try:
-                logged = await self.in_store(self.store.actions_after, {t: news[t].log_len for t in news})
-                seats = {t: await self.in_store(self.store.seats, t) for t in news if news[t].seats_open}
+                await self._read_news(news)
             except StoreUnavailable as exc:  # the database is briefly away: what the notices said is in the log
                 log.warning("catching up %d tables failed (%s); again shortly", len(news), exc)
-                self.news = {**news, **self.news}
+                failed = True
+            except Exception:  # noqa: BLE001 - the next notice (or request) catches the tables up
+                log.exception("catching up failed", extra={"event": "listen_error"})
+            finally:
+                for done in read:  # (the actions waiting for it judge again, or read the log themselves)
+                    if not done.done():
+                        done.set_result(None)
+            if failed:
+                for table in news.values():
+                    self._follow(table)
                 await asyncio.sleep(FOLLOW_RETRY_SECONDS)
-                continue
-            for table_id, table in news.items():
-                try:
-                    before = (table.version, table.log_len)
-                    install_logged(table, logged.get(table_id, []))
-                    if table_id in seats:
-                        self._take_seats(table, seats[table_id])
-                    if (table.version, table.log_len) != before:
-                        table.last_active = time.monotonic()
-                        self.notify(table)
-                        self.schedule_work(table)
-                except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
-                    log.exception("catching up failed", extra={"table_id": table_id, "event": "listen_error"})
+
+    async def caught_up_by_news(self, table: Table) -> bool:
+        """Wait for the read of ``table``'s news under way, if any (a second at most); True if it changed the table."""
+        pending = self.news_read.get(table.table_id)
+        if pending is None:
+            return False
+        before = (table.version, table.log_len)
+        await asyncio.wait([pending], timeout=FOLLOW_RETRY_SECONDS)
+        return (table.version, table.log_len) != before
+
+    async def _read_news(self, news: dict[str, Table]) -> None:
+        """Read the logs of the tables in ``news`` in one query; install, push and schedule what they lack."""
+        assert self.store is not None
+        logged = await self.in_store(self.store.actions_after, {t: news[t].log_len for t in news})
+        seats = {t: await self.in_store(self.store.seats, t) for t in news if news[t].seats_open}
+        for table_id, table in news.items():
+            try:
+                before = (table.version, table.log_len)
+                install_logged(table, logged.get(table_id, []))
+                if table_id in seats:
+                    self._take_seats(table, seats[table_id])
+                if (table.version, table.log_len) != before:
+                    table.last_active = time.monotonic()
+                    self.notify(table)
+                    self.schedule_work(table)
+            except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
+                log.exception("catching up failed", extra={"table_id": table_id, "event": "listen_error"})

@@ -89,6 +89,7 @@ class TableManager(LogFollower, BotTurns):
         self.analysis_thread: ThreadPoolExecutor | None = None
         self.store_threads: ThreadPoolExecutor | None = None
         self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
+        self.news_read: dict[str, asyncio.Future[None]] = {}  # table id -> done when the read of its news is installed
         self.news_task: asyncio.Task[None] | None = None  # the read in flight
         self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
         self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
@@ -333,6 +334,7 @@ class TableManager(LogFollower, BotTurns):
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
+            await self.caught_up_by_news(table)  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)
