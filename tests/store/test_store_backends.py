@@ -13,12 +13,14 @@ from tribridge.errors import InvalidInput
 from tribridge.server.tables.store import (
     LoggedAction,
     SeqTaken,
+    StoredTable,
     is_postgres_url,
     open_store,
     sqlite_path,
     store_label,
     token_hash,
 )
+from tribridge.server.tables.store_sql import ACTIVITY_STEP_SECONDS
 
 CONFIG = {"chairs": [{"kind": "human"}] * 3, "scheme": "classic", "deals": {"seed": 5}}
 
@@ -77,6 +79,19 @@ def test_actions_since_and_check_log_see_gaps(store):
     assert store.check_log("t") == ["t: action 3 missing or out of order (found seq 4)"]
 
 
+def test_actions_after_reads_several_tables_at_once(store):
+    for name in ("a", "b", "c"):
+        store.create_table(name, CONFIG)
+    for seq in (1, 2, 3):
+        store.append_action("a", seq, 0, {"type": "play", "card": f"S{seq}"})
+    store.append_action("b", 1, None, {"type": "next"})
+    assert store.actions_after({"a": 1, "b": 1, "c": 0, "ghost": 0}) == {
+        "a": [LoggedAction(2, 0, {"type": "play", "card": "S2"}), LoggedAction(3, 0, {"type": "play", "card": "S3"})]
+    }
+    assert store.actions_after({"b": 0}) == {"b": [LoggedAction(1, None, {"type": "next"})]}
+    assert store.actions_after({}) == {}
+
+
 def test_table_ids_are_oldest_first(store):
     for name in ("b", "a", "c"):
         store.create_table(name, CONFIG)
@@ -96,6 +111,18 @@ def test_recent_tables_give_creator_and_activity(store):
     assert recent["old"].last_active >= cut > recent["old"].created
 
 
+def test_an_action_moves_last_active_once_it_is_a_step_old(store):
+    store.create_table("fresh", CONFIG)
+    created = store.recent_tables(0)[0].last_active
+    store.append_action("fresh", 1, 0, {"type": "call", "call": "P"})
+    assert store.recent_tables(0)[0].last_active == created, "moved by an action within the step"
+    long_ago = time.time() - 2 * ACTIVITY_STEP_SECONDS
+    store.import_table(StoredTable("old", CONFIG, {}, [], created=long_ago))
+    store.append_action("old", 1, 0, {"type": "call", "call": "P"})
+    old = {t.table_id: t for t in store.recent_tables(0)}["old"]
+    assert old.last_active >= time.time() - 5 > long_ago == old.created
+
+
 def test_leases_have_one_holder_until_released_or_expired(store):
     assert store.acquire_lease("bot:t:3", "p1", 30)
     assert not store.acquire_lease("bot:t:3", "p2", 30)
@@ -112,10 +139,38 @@ def test_socket_counts_sum_over_fresh_processes(store):
     store.report_sockets("p1", {"t": 2, "u": 1})
     store.report_sockets("p2", {"t": 3})
     assert store.socket_count("t", 60) == 5
+    assert store.socket_count("t", 60, other_than="p2") == 2, "a process asks for the others' sockets"
     assert store.socket_count("u", 60) == 1
     assert store.socket_count("t", -1) == 0, "a heartbeat older than the window is not counted"
     store.report_sockets("p1", {"u": 4})
     assert (store.socket_count("t", 60), store.socket_count("u", 60)) == (3, 4)
+
+
+def test_reports_of_one_process_may_overlap(db_url):
+    """A subscribe's report and the heartbeat's, from two threads at once, both commit (no duplicate key)."""
+    stores = [open_store(db_url), open_store(db_url)]
+    failures: list[BaseException] = []
+
+    def report(store, counts) -> None:
+        try:
+            for _ in range(40):
+                store.report_sockets("p1", counts)
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            failures.append(exc)
+
+    try:
+        threads = [threading.Thread(target=report, args=(s, {"t": 1 + i, "u": 2})) for i, s in enumerate(stores)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        assert stores[0].socket_count("t", 60) in (1, 2) and stores[0].socket_count("u", 60) == 2
+        stores[0].report_sockets("p1", {})
+        assert stores[1].socket_count("u", 60) == 0
+    finally:
+        for store in stores:
+            store.close()
 
 
 def test_analysis_and_event_documents(store):

@@ -1,8 +1,11 @@
 """How a ``TableManager`` keeps its tables caught up with the store's log (its base class ``LogFollower``).
 
 On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
-installs what others logged when their commit notice arrives (``follow``, one catch-up at a time
-per table, notices meanwhile coalesced) or when its own action finds its number taken. Every store
+installs what others logged when their commit notice arrives (``hear_action``; the tables with news
+are read in one query, one at a time, and the notices that come meanwhile make the next one) or when
+its own action finds its number taken. The notice of a commit this process is still waiting for (its
+own, most often) is only noted: when the commit is not installed after all, the table follows the
+log then. Every store
 call on these paths runs on the store's threads (``in_store``), so the event loop never waits for
 the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
 read back.
@@ -14,8 +17,9 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
@@ -65,7 +69,11 @@ class LogFollower:
     store: Store | None
     store_threads: ThreadPoolExecutor | None
     stopping: bool
-    following: dict[str, bool]  # table id -> another notice came while catching up
+    news: dict[str, Table]  # the tables that follow the log at the next read
+    news_read: dict[str, asyncio.Future[None]]  # table id -> done when the read of its news is installed
+    news_task: asyncio.Task[None] | None  # the read in flight
+    committing: dict[str, int]  # table id -> the number this process is committing an action as
+    heard: dict[str, int]  # table id -> the highest number noticed meanwhile
     tasks: set[asyncio.Task[Any]]
 
     if TYPE_CHECKING:  # provided by TableManager and its other base class
@@ -107,33 +115,83 @@ class LogFollower:
         """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
         return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
 
-    def _follow(self, table: Table) -> None:
-        """Catch ``table`` up with the log and push its views, once at a time per table (notices meanwhile coalesce)."""
-        if table.table_id in self.following:
-            self.following[table.table_id] = True  # read again when the running catch-up ends
+    def hear_action(self, table: Table, seq: int) -> None:
+        """A notice that action ``seq`` of ``table`` is in the log: the table follows the log unless it holds it."""
+        if seq <= table.log_len:
+            return  # installed already
+        if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
+            self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
             return
-        self.following[table.table_id] = False
-        task = asyncio.get_running_loop().create_task(self._follow_log(table))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self._follow(table)
 
-    async def _follow_log(self, table: Table) -> None:
+    @contextmanager
+    def logging_as(self, table: Table, seq: int) -> Iterator[None]:
+        """While the block commits and installs action ``seq``, its notices are only noted; one that the table does
+        not hold afterwards (the commit failed, or lost to another process's) is followed then."""
+        self.committing[table.table_id] = seq
         try:
-            again = True
-            while again and not self.stopping:
-                try:
-                    changed = await self.catch_up(table)
-                except StoreUnavailable as exc:  # the database is briefly away: what the notice said is in the log
-                    log.warning("catching up %s failed (%s); again shortly", table.table_id, exc)
-                    await asyncio.sleep(FOLLOW_RETRY_SECONDS)
-                    continue
-                if changed:
+            yield
+        finally:
+            del self.committing[table.table_id]
+            if self.heard.pop(table.table_id, 0) > table.log_len:
+                self._follow(table)
+
+    def _follow(self, table: Table) -> None:
+        """Catch ``table`` up with the log and push its views: the tables with news are read together, one read at a
+        time (the notices that come meanwhile make the next one)."""
+        self.news[table.table_id] = table
+        if table.table_id not in self.news_read:
+            self.news_read[table.table_id] = asyncio.get_running_loop().create_future()
+        if self.news_task is None or self.news_task.done():
+            self.news_task = asyncio.get_running_loop().create_task(self._follow_news())
+            self.tasks.add(self.news_task)
+            self.news_task.add_done_callback(self.tasks.discard)
+
+    async def _follow_news(self) -> None:
+        assert self.store is not None
+        while self.news and not self.stopping:
+            news, self.news = self.news, {}
+            read = [self.news_read.pop(t) for t in news if t in self.news_read]
+            failed = False
+            try:
+                await self._read_news(news)
+            except StoreUnavailable as exc:  # the database is briefly away: what the notices said is in the log
+                log.warning("catching up %d tables failed (%s); again shortly", len(news), exc)
+                failed = True
+            except Exception:  # noqa: BLE001 - the next notice (or request) catches the tables up
+                log.exception("catching up failed", extra={"event": "listen_error"})
+            finally:
+                for done in read:  # (the actions waiting for it judge again, or read the log themselves)
+                    if not done.done():
+                        done.set_result(None)
+            if failed:
+                for table in news.values():
+                    self._follow(table)
+                await asyncio.sleep(FOLLOW_RETRY_SECONDS)
+
+    async def caught_up_by_news(self, table: Table) -> bool:
+        """Wait for the read of ``table``'s news under way, if any (a second at most); True if it changed the table."""
+        pending = self.news_read.get(table.table_id)
+        if pending is None:
+            return False
+        before = (table.version, table.log_len)
+        await asyncio.wait([pending], timeout=FOLLOW_RETRY_SECONDS)
+        return (table.version, table.log_len) != before
+
+    async def _read_news(self, news: dict[str, Table]) -> None:
+        """Read the logs of the tables in ``news`` in one query; install, push and schedule what they lack."""
+        assert self.store is not None
+        logged = await self.in_store(self.store.actions_after, {t: news[t].log_len for t in news})
+        seats = {t: await self.in_store(self.store.seats, t) for t in news if news[t].seats_open}
+        for table_id, table in news.items():
+            try:
+                before = (table.version, table.log_len)
+                install_logged(table, logged.get(table_id, []))
+                if table_id in seats:
+                    self._take_seats(table, seats[table_id])
+                if (table.version, table.log_len) != before:
                     table.last_active = time.monotonic()
                     self.notify(table)
                     self.schedule_work(table)
-                again = self.following[table.table_id]
-                self.following[table.table_id] = False
-        except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
-            log.exception("catching up failed", extra={"table_id": table.table_id, "event": "listen_error"})
-        finally:
-            del self.following[table.table_id]
+            except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
+                log.exception("catching up failed", extra={"table_id": table_id, "event": "listen_error"})

@@ -88,7 +88,11 @@ class TableManager(LogFollower, BotTurns):
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
         self.store_threads: ThreadPoolExecutor | None = None
-        self.following: dict[str, bool] = {}  # table id -> another notice came while catching up
+        self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
+        self.news_read: dict[str, asyncio.Future[None]] = {}  # table id -> done when the read of its news is installed
+        self.news_task: asyncio.Task[None] | None = None  # the read in flight
+        self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
+        self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -163,9 +167,8 @@ class TableManager(LogFollower, BotTurns):
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
-        if what.isdigit() and table_id in self.tables:  # an action: read it on the store's threads
-            if int(what) > self.tables[table_id].log_len:  # (not one this process has: its own, most often)
-                self._follow(self.tables[table_id])
+        if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
+            self.hear_action(self.tables[table_id], int(what))
             return
         targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
         for table in targets:
@@ -331,6 +334,7 @@ class TableManager(LogFollower, BotTurns):
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
+            await self.caught_up_by_news(table)  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)
@@ -356,9 +360,10 @@ class TableManager(LogFollower, BotTurns):
     ) -> None:
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
-        await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
-        if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
-            table.install(prepared)
+        with self.logging_as(table, seq):
+            await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
+            if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
+                table.install(prepared)
 
     def _judge(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any) -> Prepared:
         """The action checked against the table as this process knows it (409 stale version, 400 illegal)."""
@@ -382,23 +387,22 @@ class TableManager(LogFollower, BotTurns):
         for sub in list(self.watchers(table.table_id)):
             sub.notify()
 
-    def subscribe(
+    async def subscribe(
         self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
     ) -> Subscriber:
         """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
-        sockets = len(self.watchers(table.table_id))
-        if self.peers is not None:  # the sockets of every process, as last reported (this one's now)
-            self.peers.report()
-            sockets = self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds)
-        if sockets >= self.limits.sockets_per_table:
+        others = 0
+        if self.peers is not None:  # the other processes' sockets as last reported (read on the store's threads)
+            count = self.peers.store.socket_count
+            others = await self.in_store(count, table.table_id, self.peers.fresh_seconds, self.peers.owner)
+        if others + len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))
         sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         table.last_active = time.monotonic()
         if self.peers is not None:
-            self.peers.report()
-            self.peers.store.touch(table.table_id)
+            self.peers.report_later(table.table_id)
         sub.start()
         self.schedule_work(table)  # an all-bot table resumes when someone watches
         return sub
@@ -411,5 +415,5 @@ class TableManager(LogFollower, BotTurns):
             if not subs:
                 del self.subscribers[table.table_id]
         if self.peers is not None:
-            self.peers.report()
+            self.peers.report_later()
         await sub.stop()

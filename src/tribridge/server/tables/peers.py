@@ -58,6 +58,9 @@ class Peers:
         self.beat_seconds = float(beat_seconds)
         self._tasks: list[asyncio.Task[None]] = []
         self._catching_up: asyncio.Task[None] | None = None
+        self._reporting: asyncio.Task[None] | None = None
+        self._report_due = False
+        self._touch_due: set[str] = set()
 
     @property
     def fresh_seconds(self) -> float:
@@ -71,19 +74,36 @@ class Peers:
 
     async def stop(self) -> None:
         """Stop both tasks and withdraw this process's socket counts."""
-        tasks = [*self._tasks, *([self._catching_up] if self._catching_up is not None else [])]
+        tasks = [*self._tasks, *(t for t in (self._catching_up, self._reporting) if t is not None)]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._tasks, self._catching_up = [], None
+        self._tasks, self._catching_up, self._reporting = [], None, None
         try:
             self.store.report_sockets(self.owner, {})
         except Exception:  # noqa: BLE001 - the store may already be unreachable at shutdown
             log.warning("could not withdraw the socket counts at shutdown")
 
-    def report(self) -> None:
-        """Report this process's sockets now (after a subscribe or an unsubscribe)."""
-        self.store.report_sockets(self.owner, self.socket_counts())
+    def report_later(self, touch: str | None = None) -> None:
+        """Report this process's sockets (and record activity at table ``touch``) shortly, from a worker thread: the
+        changes of a burst of subscribes make one or two reports."""
+        self._report_due = True
+        if touch is not None:
+            self._touch_due.add(touch)
+        if self._reporting is None or self._reporting.done():
+            self._reporting = asyncio.get_running_loop().create_task(self._report_while_due())
+
+    async def _report_while_due(self) -> None:
+        while self._report_due:
+            self._report_due = False
+            touch, self._touch_due = sorted(self._touch_due), set()
+            try:
+                await self.report_soon()
+                for table_id in touch:
+                    await asyncio.to_thread(self.store.touch, table_id)
+            except Exception:  # noqa: BLE001 - a store that is briefly away: the heartbeat reports again
+                log.warning("socket report failed", exc_info=True)
+                return
 
     async def report_soon(self) -> None:
         """Report this process's sockets from a worker thread (the counts are taken here, on the event loop)."""

@@ -236,7 +236,7 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
         return
     render = (lambda: spectator_view(table, follow)) if spectator else None
     try:
-        sub = manager.subscribe(table, chair, websocket, render)
+        sub = await manager.subscribe(table, chair, websocket, render)
     except TooMany as exc:
         await websocket.close(code=4429, reason=str(exc)[:120])
         return

@@ -108,7 +108,8 @@ class Seats:
 
 @dataclass(frozen=True)
 class TableActivity:
-    """When a table was created, by which client, and when something last happened at it (wall-clock seconds)."""
+    """When a table was created, by which client, and when something last happened at it (wall-clock seconds;
+    an action moves ``last_active`` only once it is ``store_sql.ACTIVITY_STEP_SECONDS`` old)."""
 
     table_id: str
     creator: str | None
@@ -140,6 +141,9 @@ class Store(Protocol):
     def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
         """The table's logged actions numbered above ``seq``, in order."""
 
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (tables without any left out)."""
+
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
 
@@ -168,8 +172,9 @@ class Store(Protocol):
     def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
         """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
 
-    def socket_count(self, table_id: str, fresh_seconds: float) -> int:
-        """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
+    def socket_count(self, table_id: str, fresh_seconds: float, other_than: str | None = None) -> int:
+        """Sockets on a table summed over processes (but ``other_than``) whose heartbeat is at most ``fresh_seconds``
+        old."""
 
     def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
         """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""

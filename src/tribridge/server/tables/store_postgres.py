@@ -1,9 +1,12 @@
 """The PostgreSQL game store: psycopg 3 over a ``psycopg_pool`` connection pool, for several server processes.
 
-Each method is one transaction on a pooled connection (committed before it returns). A change other
-processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an action's number,
-``seat``, ``new``, ``analysis:<deal>``; never a view or a card), which PostgreSQL delivers to the
-listening processes (``listen``) when it commits. Migrations run under an advisory lock, so processes starting
+Each method is one transaction on a pooled connection (committed before it returns); the statements of
+every action (its log row, and the other processes' catch-up reads) are single statements sent in
+autocommit, one round trip each instead of three (``BEGIN``, the statement, ``COMMIT``). A change
+other processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an action's
+number, ``seat``, ``new``, ``analysis:<deal>``; never a view or a card: payloads are capped and
+whoever may connect may listen), which PostgreSQL delivers to the listening processes (``listen``)
+when it commits. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
 
 When the database drops a connection (a restart, a failover, ``pg_terminate_backend``): a transaction
@@ -19,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import select
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -28,8 +32,9 @@ import psycopg
 import psycopg_pool
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import SeqTaken, StoreUnavailable, store_label, token_hash
+from tribridge.server.tables.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
 from tribridge.server.tables.store_sql import (
+    ACTIVITY_STEP_SECONDS,
     SCHEMA_V1,
     SCHEMA_V2,
     VERSION_TABLE,
@@ -72,18 +77,23 @@ class _PgTx:
     discards it, and the statement runs on the next one.
     """
 
-    def __init__(self, pool: psycopg_pool.ConnectionPool[Any], wait: float) -> None:
+    def __init__(self, pool: psycopg_pool.ConnectionPool[Any], wait: float, single: bool = False) -> None:
         self.pool = pool
         self.wait = wait
         self.conn = pool.getconn(wait)
         self.held = True
         self.started = False
         self.committing = False
+        self.single = single and not _waiting_input(self.conn)  # (else a transaction: a dropped one is retried)
+        if self.single:
+            self.conn.autocommit = True
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
-        """Run one statement."""
+        """Run one statement (in ``single`` mode it commits as it returns: a lost connection leaves it unknown)."""
         query, args = sql.replace("?", "%s"), tuple(params)
-        spares = 0 if self.started else self.pool.max_size  # every pooled connection may have been dropped
+        if self.single:
+            self.committing = True
+        spares = 0 if self.started or self.single else self.pool.max_size  # every pooled one may have been dropped
         while True:
             try:
                 cursor = self.conn.execute(query, args)  # type: ignore[call-overload]
@@ -102,7 +112,8 @@ class _PgTx:
     def commit(self) -> None:
         """Commit (from here on a lost connection leaves the outcome unknown)."""
         self.committing = True
-        self.conn.commit()
+        if not self.single:
+            self.conn.commit()
 
     def release(self) -> None:
         """Roll back what did not commit and hand the connection back (the pool discards a broken one)."""
@@ -110,9 +121,20 @@ class _PgTx:
             return
         if not self.conn.broken:
             with suppress(psycopg.Error):
-                self.conn.rollback()
+                if self.single:
+                    self.conn.autocommit = False
+                else:
+                    self.conn.rollback()
         self.pool.putconn(self.conn)
         self.held = False
+
+
+def _waiting_input(conn: psycopg.Connection[Any]) -> bool:
+    """Whether the idle pooled connection has something to read: a connection the database dropped has its last
+    message or the end of the stream there (a live idle one has, but for a rare notice, nothing)."""
+    poller = select.poll()
+    poller.register(conn.fileno(), select.POLLIN)
+    return bool(poller.poll(0))
 
 
 def _unavailable(exc: psycopg.OperationalError, tx: _PgTx | None) -> StoreUnavailable:
@@ -157,11 +179,12 @@ class PostgresStore(SqlStore):
             raise
 
     @contextmanager
-    def transaction(self) -> Iterator[Tx]:
+    def transaction(self, single: bool = False) -> Iterator[Tx]:
         """A pooled connection in a transaction (committed when the block ends cleanly); ``StoreUnavailable``
-        when the database cannot be reached or drops the connection."""
+        when the database cannot be reached or drops the connection. ``single``: the block runs one statement,
+        sent in autocommit (committed when it returns)."""
         try:
-            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self._unreachable else self._pool.timeout)
+            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self._unreachable else self._pool.timeout, single)
         except psycopg.OperationalError as exc:  # PoolTimeout: no connection could be had
             self._unreachable = True
             raise _unavailable(exc, None) from exc
@@ -190,12 +213,14 @@ class PostgresStore(SqlStore):
         self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
 
     def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
-        """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip."""
+        """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip, in
+        autocommit."""
         try:
-            with self.transaction() as tx:
+            with self.transaction(single=True) as tx:
                 tx.execute(
                     "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
-                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ?) SELECT pg_notify(?, ?)",
+                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?)"
+                    " SELECT pg_notify(?, ?)",
                     (
                         table_id,
                         seq,
@@ -204,6 +229,7 @@ class PostgresStore(SqlStore):
                         now,
                         now,
                         table_id,
+                        now - ACTIVITY_STEP_SECONDS,
                         NOTIFY_CHANNEL,
                         f"{table_id}:{seq}",
                     ),
@@ -212,6 +238,45 @@ class PostgresStore(SqlStore):
             if self.is_duplicate(exc):
                 raise SeqTaken(table_id, seq) from None
             raise
+
+    def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
+        """The table's logged actions numbered above ``seq``, in order (one statement in autocommit; after a lost
+        connection once more, in a transaction)."""
+        for single in (True, False):
+            try:
+                with self.transaction(single=single) as tx:
+                    rows = tx.execute(
+                        "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+                        (table_id, seq),
+                    ).fetchall()
+                break
+            except ConnectionLost:
+                if not single:
+                    raise
+        return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
+
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (one statement in autocommit;
+        after a lost connection once more, in a transaction)."""
+        ids = sorted(since)
+        for single in (True, False):
+            try:
+                with self.transaction(single=single) as tx:
+                    rows = tx.execute(  # (an index scan per table, whatever the size of the log)
+                        "SELECT news.table_id, a.seq, a.chair, a.action"
+                        " FROM unnest(?::text[], ?::integer[]) AS news(table_id, seq) CROSS JOIN LATERAL"
+                        " (SELECT seq, chair, action FROM actions WHERE table_id = news.table_id AND seq > news.seq"
+                        " ORDER BY seq) AS a",
+                        (ids, [since[t] for t in ids]),
+                    ).fetchall()
+                break
+            except ConnectionLost:
+                if not single:
+                    raise
+        logged: dict[str, list[LoggedAction]] = {}
+        for t, s, c, a in rows:
+            logged.setdefault(str(t), []).append(LoggedAction(int(s), None if c is None else int(c), json.loads(a)))
+        return logged
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (False if the chair was taken); once more after a lost connection, unless the

@@ -29,6 +29,7 @@ from tribridge.server.tables.store import (
 )
 
 __all__ = [
+    "ACTIVITY_STEP_SECONDS",
     "action_json",
     "SCHEMA_V1",
     "SCHEMA_V2",
@@ -112,6 +113,8 @@ CREATE TABLE events (event_id TEXT PRIMARY KEY, created {time} NOT NULL, documen
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied {time} NOT NULL)"
 
 Migration = Callable[[Tx], None]  # one numbered schema step, run inside the migration's transaction
+
+ACTIVITY_STEP_SECONDS = 30.0  # an action moves its table's ``last_active`` once it is this old (not every action)
 
 
 def statements(script: str) -> list[str]:
@@ -221,7 +224,10 @@ class SqlStore:
                     "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
                     (table_id, seq, chair, action_json(action), now),
                 )
-                tx.execute("UPDATE game_tables SET last_active = ? WHERE table_id = ?", (now, table_id))
+                tx.execute(
+                    "UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?",
+                    (now, table_id, now - ACTIVITY_STEP_SECONDS),
+                )
                 self.announce(tx, table_id, str(seq))
         except Exception as exc:
             if self.is_duplicate(exc):
@@ -235,6 +241,21 @@ class SqlStore:
                 "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
             ).fetchall()
         return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
+
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]``, in order (tables without any left out)."""
+        logged: dict[str, list[LoggedAction]] = {}
+        with self.transaction() as tx:
+            for table_id, seq in sorted(since.items()):
+                rows = tx.execute(
+                    "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+                    (table_id, seq),
+                ).fetchall()
+                if rows:
+                    logged[table_id] = [
+                        LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows
+                    ]
+        return logged
 
     def table_ids(self) -> list[str]:
         """Every stored table id, oldest first."""
@@ -315,24 +336,29 @@ class SqlStore:
 
     def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
         """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
-        with self.transaction() as tx:
+        with self.transaction() as tx:  # upserts: two reports of one owner may overlap (each writes whole rows)
             tx.execute("DELETE FROM socket_counts WHERE owner = ?", (owner,))
             for table_id, count in sorted(counts.items()):
                 if count > 0:
                     tx.execute(
-                        "INSERT INTO socket_counts (owner, table_id, sockets) VALUES (?, ?, ?)",
+                        "INSERT INTO socket_counts (owner, table_id, sockets) VALUES (?, ?, ?) "
+                        "ON CONFLICT (owner, table_id) DO UPDATE SET sockets = excluded.sockets",
                         (owner, table_id, count),
                     )
-            tx.execute("DELETE FROM heartbeats WHERE owner = ?", (owner,))
-            tx.execute("INSERT INTO heartbeats (owner, beat) VALUES (?, ?)", (owner, time.time()))
+            tx.execute(
+                "INSERT INTO heartbeats (owner, beat) VALUES (?, ?) "
+                "ON CONFLICT (owner) DO UPDATE SET beat = excluded.beat",
+                (owner, time.time()),
+            )
 
-    def socket_count(self, table_id: str, fresh_seconds: float) -> int:
-        """Sockets on a table summed over processes whose heartbeat is at most ``fresh_seconds`` old."""
+    def socket_count(self, table_id: str, fresh_seconds: float, other_than: str | None = None) -> int:
+        """Sockets on a table summed over processes (but ``other_than``) whose heartbeat is at most ``fresh_seconds``
+        old."""
         with self.transaction() as tx:
             row = tx.execute(
                 "SELECT COALESCE(SUM(s.sockets), 0) FROM socket_counts s JOIN heartbeats h ON h.owner = s.owner "
-                "WHERE s.table_id = ? AND h.beat >= ?",
-                (table_id, time.time() - fresh_seconds),
+                "WHERE s.table_id = ? AND h.beat >= ? AND s.owner <> ?",
+                (table_id, time.time() - fresh_seconds, "" if other_than is None else other_than),
             ).fetchone()
         return int(row[0])
 

@@ -1,0 +1,102 @@
+"""Action notices on PostgreSQL: a process does not read back its own actions, and another process reads the tables
+with news together, in one query at a time (the notices that come meanwhile make the next one)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+import pytest
+
+from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.table import Table
+
+pytestmark = pytest.mark.slow
+
+HUMANS = {"chairs": [{"kind": "human"}] * 3, "take": 0}
+
+
+def counted_reads(manager: TableManager, gate: threading.Event | None = None) -> list[dict[str, int]]:
+    """Record the manager's reads of the log from here on (what each asked for: table id -> number read after); with
+    ``gate``, each read waits until it is set."""
+    assert manager.store is not None
+    reads: list[dict[str, int]] = []
+    since_one, since_many = manager.store.actions_since, manager.store.actions_after
+
+    def one(table_id: str, seq: int) -> Any:
+        reads.append({table_id: seq})
+        return since_one(table_id, seq)
+
+    def many(since: dict[str, int]) -> Any:
+        reads.append(dict(since))
+        if gate is not None:
+            gate.wait(10)
+        return since_many(since)
+
+    manager.store.actions_since = one  # type: ignore[method-assign]
+    manager.store.actions_after = many  # type: ignore[method-assign]
+    return reads
+
+
+async def until(condition: Any, seconds: float = 10.0) -> None:
+    """Wait until ``condition()`` holds (fail after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def seated(first: TableManager, second: TableManager) -> tuple[Table, Table]:
+    """A table of three people made on ``first``, and the same table as ``second`` knows it once it has the seats."""
+    table, _token = first.create(HUMANS)
+    for chair in (1, 2):
+        first.take_seat(table, chair)
+    mirror = second.find_or_404(table.table_id)
+    await until(lambda: mirror.version == table.version)
+    return table, mirror
+
+
+async def opening(manager: TableManager, table: Table, call: str) -> None:
+    """The chair on turn calls ``call``."""
+    await manager.act(table, table.chair_of_player(table.current().turn), {"type": "call", "call": call})
+
+
+def test_notices_make_the_other_process_read_and_this_one_not(pg_server):
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            tables = [await seated(first, second) for _ in range(4)]
+            await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
+            gate = threading.Event()
+            gate.set()
+            own, others = counted_reads(first), counted_reads(second, gate)
+            table, mirror = tables[0]
+            for call in ("1N", "P", "P"):
+                await opening(first, table, call)
+                await until(lambda: mirror.log_len == table.log_len)
+            await asyncio.sleep(0.2)  # (any late notice would have been handled by now)
+            assert own == [], "a process read back its own actions"
+            assert others and all(set(read) == {table.table_id} for read in others)
+            assert mirror.version == table.version and mirror.current().phase == "play"
+
+            others.clear()
+            gate.clear()  # the other process's reads wait
+            await opening(first, tables[1][0], "1N")
+            await until(lambda: others != [])
+            for table, _mirror in tables[2:]:  # their notices come while a read is in flight: one read for both
+                await opening(first, table, "1N")
+            await asyncio.sleep(0.3)
+            gate.set()
+            await until(lambda: all(m.log_len == t.log_len for t, m in tables))
+            assert others == [{tables[1][0].table_id: 0}, {t.table_id: 0 for t, _m in tables[2:]}]
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
