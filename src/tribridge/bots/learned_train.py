@@ -37,7 +37,7 @@ from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.selfplay import BiddingBatch
 from tribridge.selfplay.actions import ACTION_PASS, FIRST_BID, N_CALLS
-from tribridge.selfplay.contracts import POSITION_SEATS, check_tricks_source
+from tribridge.selfplay.contracts import POSITION_SEATS, TRICK_SPREAD, check_batch_tricks_source
 
 __all__ = [
     "REFERENCES",
@@ -68,6 +68,7 @@ class TrainConfig:
     iterations: int = 100
     batch: int = 1024
     tricks: str = "estimate"
+    spread: float = TRICK_SPREAD
     hidden: int = 128
     learning_rate: float = 5e-4
     temperature: float = 0.1
@@ -79,18 +80,21 @@ class TrainConfig:
     reference_share: float = 0.5
     eval_deals: int = 1000
     eval_every: int = 1
+    average: float = 0.0
 
     def check(self) -> TrainConfig:
         """The config, or InvalidInput naming the bad field."""
-        check_tricks_source(self.tricks)
+        check_batch_tricks_source(self.tricks)
         for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every"):
             if getattr(self, name) < 1:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         if self.reference not in REFERENCES:
             raise InvalidInput("reference", f"expected one of {', '.join(REFERENCES)}, got {self.reference!r}")
+        if not 0.0 <= self.average < 1.0:
+            raise InvalidInput("average", f"expected a decay 0 <= d < 1, got {self.average}")
         if not 0.0 <= self.reference_share <= 1.0:
             raise InvalidInput("reference_share", f"expected a share 0..1, got {self.reference_share}")
-        for name in ("learning_rate", "temperature", "reward_scale", "value_clip"):
+        for name in ("learning_rate", "temperature", "reward_scale", "value_clip", "spread"):
             if not getattr(self, name) > 0:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         return self
@@ -260,7 +264,7 @@ def call_values(
     before = np.arange(forced.shape[1])[None, :] < turns[:, None]
     forced[before] = prefix[before]
     forced[np.arange(len(rows)), turns] = calls
-    rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True)
+    rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True, spread=config.spread)
     rollouts.reset(owners=batch.owners[rows], dealers=batch.dealers[rows])
     play_auctions(rollouts, policy, learner[rows], config.reference, rng, forced=forced)
     values = np.zeros(masks.shape)
@@ -269,7 +273,12 @@ def call_values(
 
 
 def evaluate_against_reference(
-    policy: PolicyNetwork, owners: np.ndarray, dealers: np.ndarray, reference: str, tricks: str = "estimate"
+    policy: PolicyNetwork,
+    owners: np.ndarray,
+    dealers: np.ndarray,
+    reference: str,
+    tricks: str = "estimate",
+    spread: float = TRICK_SPREAD,
 ) -> tuple[float, float]:
     """(mean, 95 % half-width) of the greedy network's reward a deal against two reference bidders.
 
@@ -277,7 +286,7 @@ def evaluate_against_reference(
     the mean of the three.
     """
     n = len(owners)
-    batch = BiddingBatch(3 * n, tricks=tricks, relative=True)
+    batch = BiddingBatch(3 * n, tricks=tricks, relative=True, spread=spread)
     batch.reset(owners=np.tile(owners, (3, 1)), dealers=np.tile(dealers, 3))
     learner = np.zeros((3 * n, 3), dtype=bool)
     learner[np.arange(3 * n), np.repeat(np.arange(3), n)] = True
@@ -371,10 +380,18 @@ def train_bidder(
     eval_owners = deal_batch(config.eval_deals, EVAL_SEED)
     eval_dealers = np.arange(config.eval_deals, dtype=np.int64) % 4
     t0 = time.perf_counter()
-    start, _ = evaluate_against_reference(policy, eval_owners, eval_dealers, config.reference)
+    curve_tricks = "spread" if config.tricks == "spread" else "estimate"
+    averaged = policy.copy() if config.average > 0 else policy
+
+    def evaluate() -> tuple[float, float]:
+        return evaluate_against_reference(
+            averaged, eval_owners, eval_dealers, config.reference, curve_tricks, config.spread
+        )
+
+    start, _ = evaluate()
     result = TrainResult(policy, config, start)
     adam = Adam(policy, config.learning_rate)
-    batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True)
+    batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True, spread=config.spread)
     for it in range(config.iterations):
         batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
         learner = rng.random((config.batch, 3)) >= config.reference_share
@@ -386,21 +403,27 @@ def train_bidder(
         feats, masks = decisions.features[picked], decisions.masks[picked]
         mean_value = float((policy.probabilities_of(feats, masks) * values).sum(axis=1).mean())
         loss = _update(policy, adam, feats, masks, values, config)
+        if averaged is not policy:
+            for mean_array, array in zip(averaged.arrays(), policy.arrays()):
+                mean_array *= config.average
+                mean_array += (1.0 - config.average) * array
         stats = IterationStats(it + 1, 0.0, len(picked), mean_value, decisions.entropy, loss)
         if (it + 1) % config.eval_every == 0 or it + 1 == config.iterations:
-            mean, half = evaluate_against_reference(policy, eval_owners, eval_dealers, config.reference)
+            mean, half = evaluate()
             stats.reward_vs_reference, stats.reward_vs_reference_ci95 = mean, half
         stats.seconds = round(time.perf_counter() - t0, 2)
         result.curves.append(stats)
         if on_iteration:
             on_iteration(stats)
     result.seconds = time.perf_counter() - t0
+    result.policy = policy = averaged
     policy.info = {
         "seed": str(config.seed),
         "iterations": str(config.iterations),
         "batch": str(config.batch),
         "tricks": config.tricks,
         "reference": config.reference,
+        "average": str(config.average),
         "seconds": f"{result.seconds:.0f}",
     }
     return result
