@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from tribridge.bots.learned import PolicyNetwork, considered_calls, policy_features
+from tribridge.bots.learned import PolicyNetwork, considered_calls
 from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
 from tribridge.errors import InvalidInput
@@ -81,15 +81,19 @@ class TrainConfig:
     eval_deals: int = 1000
     eval_every: int = 1
     average: float = 0.0
+    replay: int = 1
+    widow_samples: int = 0
 
     def check(self) -> TrainConfig:
         """The config, or InvalidInput naming the bad field."""
         check_batch_tricks_source(self.tricks)
-        for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every"):
+        for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every", "replay"):
             if getattr(self, name) < 1:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         if self.reference not in REFERENCES:
             raise InvalidInput("reference", f"expected one of {', '.join(REFERENCES)}, got {self.reference!r}")
+        if self.widow_samples < 0:
+            raise InvalidInput("widow_samples", f"expected 0 or more, got {self.widow_samples}")
         if not 0.0 <= self.average < 1.0:
             raise InvalidInput("average", f"expected a decay 0 <= d < 1, got {self.average}")
         if not 0.0 <= self.reference_share <= 1.0:
@@ -213,7 +217,7 @@ def play_auctions(
         free = ~batch.done & (pinned < 0)
         rows = np.flatnonzero(free & learner[everyone, np.maximum(batch.to_act, 0)])
         if len(rows):
-            feats = policy_features(batch.observation()[rows])
+            feats = policy.features(batch.observation()[rows])
             mask = considered_calls(batch.legal_mask()[rows])
             probs = policy.probabilities_of(feats, mask)
             if greedy:
@@ -373,7 +377,9 @@ def train_bidder(
     """Train (or, given ``policy``, go on training a copy of) the network; see the module docstring."""
     config.check()
     if policy is None:
-        policy = PolicyNetwork.initial(config.hidden, seed=config.seed, temperature=config.temperature)
+        policy = PolicyNetwork.initial(
+            config.hidden, seed=config.seed, temperature=config.temperature, widow_samples=config.widow_samples
+        )
     else:
         policy = policy.copy(temperature=config.temperature)
     rng = random_stream(config.seed, 0)
@@ -392,6 +398,7 @@ def train_bidder(
     result = TrainResult(policy, config, start)
     adam = Adam(policy, config.learning_rate)
     batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True, spread=config.spread)
+    memory: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for it in range(config.iterations):
         batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
         learner = rng.random((config.batch, 3)) >= config.reference_share
@@ -402,7 +409,9 @@ def train_bidder(
         values = call_values(batch, decisions, picked, policy, learner, config, rng)
         feats, masks = decisions.features[picked], decisions.masks[picked]
         mean_value = float((policy.probabilities_of(feats, masks) * values).sum(axis=1).mean())
-        loss = _update(policy, adam, feats, masks, values, config)
+        memory = [*memory, (feats, masks, values)][-config.replay :]
+        kept = [np.concatenate(part) for part in zip(*memory)]
+        loss = _update(policy, adam, kept[0], kept[1], kept[2], config)
         if averaged is not policy:
             for mean_array, array in zip(averaged.arrays(), policy.arrays()):
                 mean_array *= config.average
@@ -424,6 +433,8 @@ def train_bidder(
         "tricks": config.tricks,
         "reference": config.reference,
         "average": str(config.average),
+        "replay": str(config.replay),
+        "widow_samples": str(config.widow_samples),
         "seconds": f"{result.seconds:.0f}",
     }
     return result

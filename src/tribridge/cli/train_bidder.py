@@ -33,6 +33,13 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
         "keep a moving average of the weights, each iteration's weights with 1 - AVERAGE (0: off); the curve "
         "measures it and it is what is written",
     ),
+    ("replay", int, 1, "learn each iteration from the decisions of the last N iterations (1: its own only)"),
+    (
+        "widow_samples",
+        int,
+        0,
+        "give the network the trick estimator's tricks of its hand with N fixed draws of the widow (0: not)",
+    ),
 )
 CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd", "spread"], "reference": ["paper", "random"]}
 
