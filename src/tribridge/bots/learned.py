@@ -5,7 +5,9 @@ denomination (:func:`considered_calls`). The network is a two-layer ReLU percept
 input is the bidding observation (``encode_view(view, bidding_only=True)``, the same vector
 ``selfplay.BiddingBatch`` gives) followed by a few numbers read off it (:func:`policy_features`: suit
 lengths, high-card points, the highest bid so far, who holds it and its doubling), because those
-are what a bidder needs first and a small network learns them slowly from the 52 card bits. It puts
+are what a bidder needs first and a small network learns them slowly from the 52 card bits; a
+network built with ``widow_samples`` > 0 also gets the trick estimator's tricks of its hand with that
+many fixed draws of the widow (:func:`widow_features`), the shipped one with 32. It puts
 out one number per call number (``selfplay.actions``: pass, double, redouble, the 35 bids): the call's
 expected reward in hundreds of points (the player's score minus the mean of the other two). The
 policy is the softmax of these over the considered calls at the network's ``temperature``; the

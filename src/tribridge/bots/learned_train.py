@@ -7,19 +7,24 @@ NT-call bidder ``bots.bidding.PaperBidder``; ``random``: ``RandomBidder``'s law)
 bid to the end, the network sampling its calls from its policy. Then in each auction one of the
 network's calls is picked at random and every call it could have made there is tried: the auction
 replayed up to that point, the call made, the rest bid by the same players, the contract scored
-with the tricks of the trick estimator (``tricks="estimate"``) or double dummy (``"dd"``, slow).
+with the tricks of the trick estimator (``tricks="estimate"``), double dummy (``"dd"``, slow) or as
+its expected points over a normal of deviation ``spread`` around the estimator's tricks (``"spread"``).
 The call's value is the deciding position's reward, its score minus the mean of the other two
 players' scores (``relative=True``). The network learns each call's expected value from these by
-least squares (Adam), and its policy is the softmax of the values at ``temperature``: approximate
+least squares (Adam; from the decisions of the last ``replay`` iterations), and its policy is the
+softmax of the values at ``temperature``: approximate
 policy iteration, the values measured by rollouts of the policy itself. Trying every call on the
 same cards compares them without the luck of the deal. Two policy gradients were tried first and
 fell to passing every hand: REINFORCE with a value baseline (one sampled call per auction, within
 ten iterations) and the gradient of Σ π(a)·Q(a) over the tried calls (within thirty; once a call is
 improbable its gradient vanishes, and bidding pays on few hands).
 
-The curve measured after every ``eval_every`` iterations: the greedy network's mean reward (points a
-deal) against two reference bidders on ``eval_deals`` fixed deals, the network in each of the three
-positions in turn; its score minus the others' mean, so 0 means as good as the reference.
+With ``average`` > 0 the weights written are a moving average of the trained ones (each iteration's
+with weight ``1 - average``). The curve measured after every ``eval_every`` iterations: that
+network's greedy mean reward (points a deal) against two reference bidders on ``eval_deals`` fixed
+deals, the network in each of the three positions in turn, scored with ``spread`` when training
+does and with the estimator otherwise; its score minus the others' mean, so 0 means as good as the
+reference.
 """
 
 from __future__ import annotations
