@@ -22,17 +22,18 @@ import statistics
 import sys
 import time
 
-SIMULATION_VS_PAPER = (6.4, 1.6, 500)
+SIMULATION_VS_PAPER = (7.61, 0.90, 2000)
 """SimulationBidder's margin against PaperBidder, double-dummy play (points a deal, 95 % ±, deals)."""
 
 
-def time_per_call(deals: int, seed: int) -> dict[str, float]:
+def time_per_call(deals: int, seed: int, weights: str | None = None) -> dict[str, float]:
     """Median and mean seconds per call of the learned bidder and SimulationBidder on the views of ``deals`` deals."""
     from tribridge.bots import get_bidder
+    from tribridge.bots.learned import LearnedBidder
     from tribridge.rules.deal import DealState
     from tribridge.sim.match import deal_for
 
-    learned, simulation = get_bidder("learned"), get_bidder("simulation")
+    learned, simulation = LearnedBidder(weights), get_bidder("simulation")
     views = []
     for i in range(deals):
         deal, dealer = deal_for(seed, i, deals)
@@ -54,8 +55,11 @@ def time_per_call(deals: int, seed: int) -> dict[str, float]:
     return out
 
 
-def run(against: str, deals: int, seed: int, workers: int) -> dict:
-    """One match: learned+dd against two copies of ``against``+dd; the paired margin and its interval."""
+def run(against: str, deals: int, seed: int, workers: int, weights: str | None = None) -> dict:
+    """One match: learned+dd against two copies of ``against``+dd; the paired margin and its interval.
+
+    ``weights``: the learned bidder's ``.npz`` (default: the shipped weights).
+    """
     from tribridge.sim.match import run_match
 
     names = ["learned+dd", f"{against}+dd", f"{against}+dd"]
@@ -66,7 +70,8 @@ def run(against: str, deals: int, seed: int, workers: int) -> dict:
         print(f"\rlearned benchmark ({against}): {done[0]}/{deals} deals", end="", file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    result = run_match(names, deals, seed, workers=workers, on_progress=progress)
+    options = {"learned+dd": {"bidder": {"weights": weights}}} if weights else None
+    result = run_match(names, deals, seed, workers=workers, on_progress=progress, options=options)
     print(file=sys.stderr)
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
     half = 1.96 * float(margin.std(ddof=1)) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
@@ -75,6 +80,7 @@ def run(against: str, deals: int, seed: int, workers: int) -> dict:
         "deals": deals,
         "games": result.games,
         "seed": seed,
+        "weights": weights or "shipped",
         "seconds": round(time.perf_counter() - t0, 1),
         "margin_learned_minus_other": float(margin.mean()),
         "ci95": half,
@@ -93,13 +99,14 @@ def main(argv: list[str] | None = None) -> None:
         "--against", default="paper,simulation", help="comma-separated bidders to play against (default both)"
     )
     parser.add_argument("--timing-deals", type=int, default=20, help="deals whose views time the bidders (0: skip)")
+    parser.add_argument("--weights", default=None, help="the learned bidder's weights (.npz; default the shipped ones)")
     parser.add_argument("--out", default=None, help="also write the JSON here")
     args = parser.parse_args(argv)
     out: dict = {"simulation_vs_paper_reference": dict(zip(("margin", "ci95", "deals"), SIMULATION_VS_PAPER))}
     for against in [a.strip() for a in args.against.split(",") if a.strip()]:
-        out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers)
+        out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers, args.weights)
     if args.timing_deals:
-        out["time_per_call"] = time_per_call(args.timing_deals, args.seed)
+        out["time_per_call"] = time_per_call(args.timing_deals, args.seed, args.weights)
     text = json.dumps(out, indent=2)
     print(text)
     if args.out:

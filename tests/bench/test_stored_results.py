@@ -47,12 +47,12 @@ NOT_REPLAYED = {
     "env.json": "speeds (steps a second) of the environment beside DealState: timings, which no replay can "
     "compare exactly (python -m benchmarks env)",
     "learned_paper.json": "a summary of a 2,000-deal match (learned+dd against paper+dd) with no per-deal rows: "
-    "replaying it is the whole match (about 4 minutes on two cores)",
-    "learned_simulation.json": "a summary of an 800-deal match (learned+dd against simulation+dd) with no "
-    "per-deal rows: replaying it is the whole match (about 14 minutes)",
+    "replaying it is the whole match (about 6 minutes on two cores)",
+    "learned_simulation.json": "a summary of a 2,000-deal match (learned+dd against simulation+dd) with no "
+    "per-deal rows: replaying it is the whole match (about 45 minutes)",
     "learned_reference_simulation_vs_paper.json": "a summary of a 2,000-deal match (simulation+dd against "
     "paper+dd) with no per-deal rows (about 12 minutes)",
-    "learned_training_curves.json": "the curves of the 24-minute training run of the shipped weights "
+    "learned_training_curves.json": "the curves of the 6.5-minute training run of the shipped weights "
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
     "loaded machine (python -m benchmarks server_scale)",

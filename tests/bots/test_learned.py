@@ -19,6 +19,7 @@ from tribridge.bots.learned import (
     PolicyNetwork,
     considered_calls,
     default_policy,
+    n_features,
     policy_features,
 )
 from tribridge.bots.learned_train import (
@@ -83,7 +84,8 @@ def test_the_bidder_is_deterministic() -> None:
 
 def test_the_shipped_weights_load() -> None:
     policy = default_policy()
-    assert policy.W1.shape == (N_FEATURES, policy.hidden)
+    assert policy.widow_samples == 32
+    assert policy.W1.shape == (n_features(policy.widow_samples), policy.hidden)
     assert policy.W3.shape == (policy.hidden, N_CALLS)
     assert all(np.isfinite(a).all() for a in policy.arrays())
     assert int(policy.info["iterations"]) > 0

@@ -5,7 +5,9 @@ denomination (:func:`considered_calls`). The network is a two-layer ReLU percept
 input is the bidding observation (``encode_view(view, bidding_only=True)``, the same vector
 ``selfplay.BiddingBatch`` gives) followed by a few numbers read off it (:func:`policy_features`: suit
 lengths, high-card points, the highest bid so far, who holds it and its doubling), because those
-are what a bidder needs first and a small network learns them slowly from the 52 card bits. It puts
+are what a bidder needs first and a small network learns them slowly from the 52 card bits; a
+network built with ``widow_samples`` > 0 also gets the trick estimator's tricks of its hand with that
+many fixed draws of the widow (:func:`widow_features`), the shipped one with 32. It puts
 out one number per call number (``selfplay.actions``: pass, double, redouble, the 35 bids): the call's
 expected reward in hundreds of points (the player's score minus the mean of the other two). The
 policy is the softmax of these over the considered calls at the network's ``temperature``; the
@@ -32,12 +34,15 @@ from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS, encode_view
 __all__ = [
     "N_FEATURES",
     "WEIGHTS_RESOURCE",
+    "WIDOW_FEATURES",
     "LearnedBidder",
     "PolicyNetwork",
     "considered_calls",
     "default_policy",
     "masked_softmax",
+    "n_features",
     "policy_features",
+    "widow_features",
 ]
 
 WEIGHTS_RESOURCE = "learned_bidder.npz"
@@ -47,15 +52,73 @@ _HCP = np.array([4.0, 3.0, 2.0, 1.0] + [0.0] * 9, dtype=np.float32)  # rank 0 = 
 _EXTRA_FEATURES = 4 + 4 + 1 + (N_BIDS + 1) + 3 + 3
 N_FEATURES = BIDDING_SIZE + _EXTRA_FEATURES
 """Length of :func:`policy_features`' rows: the observation, then lengths, points, the highest bid."""
+WIDOW_LEVELS = (7, 8, 9, 10)
+WIDOW_FEATURES = 5 * (1 + len(WIDOW_LEVELS))
+"""Length of :func:`widow_features`' rows: per strain, the mean tricks and the share of widows giving 7, 8, 9, 10."""
+_WIDOW_SEED = 20_261_205
+_SERIAL_ROWS = 4096
 
 
-def policy_features(obs: np.ndarray) -> np.ndarray:
-    """``float32[n, N_FEATURES]``: bidding observations (``float32[n, BIDDING_SIZE]``) and what is read off them.
+@lru_cache(maxsize=8)
+def _widow_draws(samples: int) -> np.ndarray:
+    """``int64[samples, 13]``: fixed draws of 13 of the 39 cards a player does not hold (positions in sorted order)."""
+    rng = np.random.default_rng(_WIDOW_SEED)
+    return np.stack([np.sort(rng.permutation(39)[:13]) for _ in range(samples)]).astype(np.int64)
+
+
+def widow_features(hands: np.ndarray, samples: int) -> np.ndarray:
+    """``float32[n, WIDOW_FEATURES]``: the trick estimator's view of each hand (``bool[n, 52]``) with ``samples`` widows.
+
+    The widows are fixed draws of the 39 cards the hand does not hold (the same positions in the
+    sorted unseen cards for every hand, so a hand always gets the same features). Per strain (C D H
+    S NT): the mean of the estimator's tricks / 13, then the share of widows whose whole tricks reach
+    7, 8, 9 and 10.
+    """
+    from numba import get_num_threads, set_num_threads
+
+    from tribridge.estimators.tricks import default_model, whole_tricks
+
+    hands = np.asarray(hands, dtype=bool)
+    n = len(hands)
+    if n == 0:
+        return np.zeros((0, WIDOW_FEATURES), dtype=np.float32)
+    keys = np.packbits(hands, axis=1)
+    distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
+    held = np.unpackbits(distinct, axis=1, count=52).astype(bool)
+    m = len(held)
+    unseen = np.argsort(held, axis=1, kind="stable")[:, :39]  # the cards not held, in order
+    widow = np.zeros((m, samples, 52), dtype=bool)
+    cards = unseen[:, _widow_draws(samples)]  # [m, samples, 13]
+    np.put_along_axis(widow.reshape(m * samples, 52), cards.reshape(m * samples, 13), True, axis=1)
+    bits = np.int64(1) << np.arange(13, dtype=np.int64)
+    own = (held.reshape(m, 4, 13) * bits).sum(axis=2)
+    partner = (widow.reshape(m * samples, 4, 13) * bits).sum(axis=2)
+    threads = get_num_threads()
+    if m * samples < _SERIAL_ROWS:
+        set_num_threads(1)  # a few rows: the parallel kernel's threads cost more than they save
+    try:
+        tricks = default_model().predict_masks(np.repeat(own, samples, axis=0), partner, (0, 1, 2, 3, 4))
+    finally:
+        set_num_threads(threads)
+    tricks = tricks.reshape(m, samples, 5)
+    whole = whole_tricks(tricks)
+    parts = [tricks.mean(axis=1) / 13.0] + [(whole >= level).mean(axis=1) for level in WIDOW_LEVELS]
+    return np.concatenate(parts, axis=1).astype(np.float32)[np.ravel(inverse)]
+
+
+def n_features(widow_samples: int = 0) -> int:
+    """Length of the network's input rows: ``N_FEATURES``, and ``WIDOW_FEATURES`` more with widow samples."""
+    return N_FEATURES + (WIDOW_FEATURES if widow_samples > 0 else 0)
+
+
+def policy_features(obs: np.ndarray, widow_samples: int = 0) -> np.ndarray:
+    """``float32[n, n_features(widow_samples)]``: bidding observations (``float32[n, BIDDING_SIZE]``) and what is read off them.
 
     After the observation: the four suit lengths / 13, the high-card points per suit / 10 and in all
     / 40, the highest bid one-hot (35 bids, then "none"), the calling offset of its bidder, and its
     doubling (none, doubled, redoubled). The highest bid is the highest-numbered bid made, which is
-    the last bid under the default (contract) ranking.
+    the last bid under the default (contract) ranking. With ``widow_samples`` > 0, then
+    :func:`widow_features` of the hand.
     """
     obs = np.asarray(obs, dtype=np.float32)
     if obs.ndim != 2 or obs.shape[1] != BIDDING_SIZE:
@@ -77,7 +140,8 @@ def policy_features(obs: np.ndarray) -> np.ndarray:
     doubling = np.zeros((n, 3), dtype=np.float32)
     doubling[rows, redoubled * 2 + (doubled & ~redoubled)] = 1.0
     extra = [hand.sum(axis=2) / 13.0, suit_points / 10.0, suit_points.sum(axis=1, keepdims=True) / 40.0]
-    return np.concatenate([obs, *extra, top_bid, holder, doubling], axis=1).astype(np.float32)
+    widow = [widow_features(obs[:, BLOCKS["hand"]] > 0, widow_samples)] if widow_samples > 0 else []
+    return np.concatenate([obs, *extra, top_bid, holder, doubling, *widow], axis=1).astype(np.float32)
 
 
 def considered_calls(legal: np.ndarray) -> np.ndarray:
@@ -116,33 +180,39 @@ class PolicyNetwork:
     b3: np.ndarray
     temperature: float = 0.1
     info: dict[str, str] = field(default_factory=dict)
+    widow_samples: int = 0
 
     @classmethod
-    def initial(cls, hidden: int = 128, seed: int = 0, temperature: float = 0.1) -> PolicyNetwork:
+    def initial(
+        cls, hidden: int = 128, seed: int = 0, temperature: float = 0.1, widow_samples: int = 0
+    ) -> PolicyNetwork:
         """He-initialised weights for ``hidden`` units per layer (the output layer small, biases 0)."""
         if hidden < 1:
             raise InvalidInput("hidden", f"expected at least one hidden unit, got {hidden}")
         if not temperature > 0:
             raise InvalidInput("temperature", f"expected a positive temperature, got {temperature}")
+        if widow_samples < 0:
+            raise InvalidInput("widow_samples", f"expected a number of widows 0 or more, got {widow_samples}")
         rng = np.random.default_rng(seed)
 
         def layer(n_in: int, n_out: int, gain: float) -> np.ndarray:
             return (rng.standard_normal((n_in, n_out)) * gain * np.sqrt(2.0 / n_in)).astype(np.float32)
 
         return cls(
-            W1=layer(N_FEATURES, hidden, 1.0),
+            W1=layer(n_features(widow_samples), hidden, 1.0),
             b1=np.zeros(hidden, np.float32),
             W2=layer(hidden, hidden, 1.0),
             b2=np.zeros(hidden, np.float32),
             W3=layer(hidden, N_CALLS, 0.01),
             b3=np.zeros(N_CALLS, np.float32),
             temperature=float(temperature),
+            widow_samples=int(widow_samples),
         )
 
     @classmethod
     def array_names(cls) -> tuple[str, ...]:
         """Names of the weight arrays, in order."""
-        return tuple(f.name for f in fields(cls) if f.name not in ("info", "temperature"))
+        return tuple(f.name for f in fields(cls) if f.name not in ("info", "temperature", "widow_samples"))
 
     def arrays(self) -> list[np.ndarray]:
         """The weight arrays in :meth:`array_names` order."""
@@ -152,7 +222,7 @@ class PolicyNetwork:
         """A copy of the weights (with another ``temperature`` if given)."""
         arrays = {name: a.copy() for name, a in zip(self.array_names(), self.arrays())}
         chosen = self.temperature if temperature is None else float(temperature)
-        return PolicyNetwork(**arrays, temperature=chosen, info=dict(self.info))
+        return PolicyNetwork(**arrays, temperature=chosen, info=dict(self.info), widow_samples=self.widow_samples)
 
     @property
     def hidden(self) -> int:
@@ -174,9 +244,13 @@ class PolicyNetwork:
         """``float[n, N_CALLS]``: the policy over the ``considered`` calls for ``policy_features`` rows."""
         return masked_softmax(self.forward(features).astype(np.float64) / self.temperature, considered)
 
+    def features(self, obs: np.ndarray) -> np.ndarray:
+        """The network's input rows for bidding observations ``obs`` (``policy_features`` with its widow samples)."""
+        return policy_features(obs, self.widow_samples)
+
     def probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """``float[n, N_CALLS]``: the policy over the considered calls of ``legal`` for bidding observations ``obs``."""
-        return self.probabilities_of(policy_features(obs), considered_calls(legal))
+        return self.probabilities_of(self.features(obs), considered_calls(legal))
 
     # --- files ----------------------------------------------------------------------------------
     def save(self, path: str | Path) -> None:
@@ -184,7 +258,8 @@ class PolicyNetwork:
         arrays: dict[str, np.ndarray] = {
             name: np.asarray(a, np.float32) for name, a in zip(self.array_names(), self.arrays())
         }
-        arrays["n_features"] = np.array(N_FEATURES)
+        arrays["n_features"] = np.array(n_features(self.widow_samples))
+        arrays["widow_samples"] = np.array(self.widow_samples)
         arrays["temperature"] = np.array(self.temperature)
         arrays["info_keys"] = np.array(list(self.info.keys()), dtype=str)
         arrays["info_values"] = np.array([str(v) for v in self.info.values()], dtype=str)
@@ -192,14 +267,16 @@ class PolicyNetwork:
 
     @classmethod
     def load(cls, path: str | Path) -> PolicyNetwork:
-        """Read weights written by :meth:`save`; their input size must be this version's ``N_FEATURES``."""
+        """Read weights written by :meth:`save`; their input size must be this version's for their widow samples."""
         with np.load(path) as data:
-            if int(data["n_features"]) != N_FEATURES:
-                raise InvalidInput("weights", f"{path}: built for {int(data['n_features'])} features, not {N_FEATURES}")
+            widow_samples = int(data["widow_samples"]) if "widow_samples" in data else 0
+            expected = n_features(widow_samples)
+            if int(data["n_features"]) != expected:
+                raise InvalidInput("weights", f"{path}: built for {int(data['n_features'])} features, not {expected}")
             arrays = {name: np.asarray(data[name], np.float32) for name in cls.array_names()}
             data_temperature = float(data["temperature"])
             info = dict(zip((str(k) for k in data["info_keys"]), (str(v) for v in data["info_values"])))
-        return cls(**arrays, temperature=float(data_temperature), info=info)
+        return cls(**arrays, temperature=float(data_temperature), info=info, widow_samples=widow_samples)
 
 
 @lru_cache(maxsize=1)

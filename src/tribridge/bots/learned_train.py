@@ -7,19 +7,24 @@ NT-call bidder ``bots.bidding.PaperBidder``; ``random``: ``RandomBidder``'s law)
 bid to the end, the network sampling its calls from its policy. Then in each auction one of the
 network's calls is picked at random and every call it could have made there is tried: the auction
 replayed up to that point, the call made, the rest bid by the same players, the contract scored
-with the tricks of the trick estimator (``tricks="estimate"``) or double dummy (``"dd"``, slow).
+with the tricks of the trick estimator (``tricks="estimate"``), double dummy (``"dd"``, slow) or as
+its expected points over a normal of deviation ``spread`` around the estimator's tricks (``"spread"``).
 The call's value is the deciding position's reward, its score minus the mean of the other two
 players' scores (``relative=True``). The network learns each call's expected value from these by
-least squares (Adam), and its policy is the softmax of the values at ``temperature``: approximate
+least squares (Adam; from the decisions of the last ``replay`` iterations), and its policy is the
+softmax of the values at ``temperature``: approximate
 policy iteration, the values measured by rollouts of the policy itself. Trying every call on the
 same cards compares them without the luck of the deal. Two policy gradients were tried first and
 fell to passing every hand: REINFORCE with a value baseline (one sampled call per auction, within
 ten iterations) and the gradient of Σ π(a)·Q(a) over the tried calls (within thirty; once a call is
 improbable its gradient vanishes, and bidding pays on few hands).
 
-The curve measured after every ``eval_every`` iterations: the greedy network's mean reward (points a
-deal) against two reference bidders on ``eval_deals`` fixed deals, the network in each of the three
-positions in turn; its score minus the others' mean, so 0 means as good as the reference.
+With ``average`` > 0 the weights written are a moving average of the trained ones (each iteration's
+with weight ``1 - average``). The curve measured after every ``eval_every`` iterations: that
+network's greedy mean reward (points a deal) against two reference bidders on ``eval_deals`` fixed
+deals, the network in each of the three positions in turn, scored with ``spread`` when training
+does and with the estimator otherwise; its score minus the others' mean, so 0 means as good as the
+reference.
 """
 
 from __future__ import annotations
@@ -30,14 +35,14 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from tribridge.bots.learned import PolicyNetwork, considered_calls, policy_features
+from tribridge.bots.learned import PolicyNetwork, considered_calls
 from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
 from tribridge.errors import InvalidInput
 from tribridge.estimators.nt_call import highest_nt_level_batch
 from tribridge.selfplay import BiddingBatch
 from tribridge.selfplay.actions import ACTION_PASS, FIRST_BID, N_CALLS
-from tribridge.selfplay.contracts import POSITION_SEATS, check_tricks_source
+from tribridge.selfplay.contracts import POSITION_SEATS, TRICK_SPREAD, check_batch_tricks_source
 
 __all__ = [
     "REFERENCES",
@@ -68,6 +73,7 @@ class TrainConfig:
     iterations: int = 100
     batch: int = 1024
     tricks: str = "estimate"
+    spread: float = TRICK_SPREAD
     hidden: int = 128
     learning_rate: float = 5e-4
     temperature: float = 0.1
@@ -79,18 +85,25 @@ class TrainConfig:
     reference_share: float = 0.5
     eval_deals: int = 1000
     eval_every: int = 1
+    average: float = 0.0
+    replay: int = 1
+    widow_samples: int = 0
 
     def check(self) -> TrainConfig:
         """The config, or InvalidInput naming the bad field."""
-        check_tricks_source(self.tricks)
-        for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every"):
+        check_batch_tricks_source(self.tricks)
+        for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every", "replay"):
             if getattr(self, name) < 1:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         if self.reference not in REFERENCES:
             raise InvalidInput("reference", f"expected one of {', '.join(REFERENCES)}, got {self.reference!r}")
+        if self.widow_samples < 0:
+            raise InvalidInput("widow_samples", f"expected 0 or more, got {self.widow_samples}")
+        if not 0.0 <= self.average < 1.0:
+            raise InvalidInput("average", f"expected a decay 0 <= d < 1, got {self.average}")
         if not 0.0 <= self.reference_share <= 1.0:
             raise InvalidInput("reference_share", f"expected a share 0..1, got {self.reference_share}")
-        for name in ("learning_rate", "temperature", "reward_scale", "value_clip"):
+        for name in ("learning_rate", "temperature", "reward_scale", "value_clip", "spread"):
             if not getattr(self, name) > 0:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
         return self
@@ -209,7 +222,7 @@ def play_auctions(
         free = ~batch.done & (pinned < 0)
         rows = np.flatnonzero(free & learner[everyone, np.maximum(batch.to_act, 0)])
         if len(rows):
-            feats = policy_features(batch.observation()[rows])
+            feats = policy.features(batch.observation()[rows])
             mask = considered_calls(batch.legal_mask()[rows])
             probs = policy.probabilities_of(feats, mask)
             if greedy:
@@ -260,7 +273,7 @@ def call_values(
     before = np.arange(forced.shape[1])[None, :] < turns[:, None]
     forced[before] = prefix[before]
     forced[np.arange(len(rows)), turns] = calls
-    rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True)
+    rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True, spread=config.spread)
     rollouts.reset(owners=batch.owners[rows], dealers=batch.dealers[rows])
     play_auctions(rollouts, policy, learner[rows], config.reference, rng, forced=forced)
     values = np.zeros(masks.shape)
@@ -269,7 +282,12 @@ def call_values(
 
 
 def evaluate_against_reference(
-    policy: PolicyNetwork, owners: np.ndarray, dealers: np.ndarray, reference: str, tricks: str = "estimate"
+    policy: PolicyNetwork,
+    owners: np.ndarray,
+    dealers: np.ndarray,
+    reference: str,
+    tricks: str = "estimate",
+    spread: float = TRICK_SPREAD,
 ) -> tuple[float, float]:
     """(mean, 95 % half-width) of the greedy network's reward a deal against two reference bidders.
 
@@ -277,7 +295,7 @@ def evaluate_against_reference(
     the mean of the three.
     """
     n = len(owners)
-    batch = BiddingBatch(3 * n, tricks=tricks, relative=True)
+    batch = BiddingBatch(3 * n, tricks=tricks, relative=True, spread=spread)
     batch.reset(owners=np.tile(owners, (3, 1)), dealers=np.tile(dealers, 3))
     learner = np.zeros((3 * n, 3), dtype=bool)
     learner[np.arange(3 * n), np.repeat(np.arange(3), n)] = True
@@ -364,17 +382,28 @@ def train_bidder(
     """Train (or, given ``policy``, go on training a copy of) the network; see the module docstring."""
     config.check()
     if policy is None:
-        policy = PolicyNetwork.initial(config.hidden, seed=config.seed, temperature=config.temperature)
+        policy = PolicyNetwork.initial(
+            config.hidden, seed=config.seed, temperature=config.temperature, widow_samples=config.widow_samples
+        )
     else:
         policy = policy.copy(temperature=config.temperature)
     rng = random_stream(config.seed, 0)
     eval_owners = deal_batch(config.eval_deals, EVAL_SEED)
     eval_dealers = np.arange(config.eval_deals, dtype=np.int64) % 4
     t0 = time.perf_counter()
-    start, _ = evaluate_against_reference(policy, eval_owners, eval_dealers, config.reference)
+    curve_tricks = "spread" if config.tricks == "spread" else "estimate"
+    averaged = policy.copy() if config.average > 0 else policy
+
+    def evaluate() -> tuple[float, float]:
+        return evaluate_against_reference(
+            averaged, eval_owners, eval_dealers, config.reference, curve_tricks, config.spread
+        )
+
+    start, _ = evaluate()
     result = TrainResult(policy, config, start)
     adam = Adam(policy, config.learning_rate)
-    batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True)
+    batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True, spread=config.spread)
+    memory: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for it in range(config.iterations):
         batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
         learner = rng.random((config.batch, 3)) >= config.reference_share
@@ -385,22 +414,32 @@ def train_bidder(
         values = call_values(batch, decisions, picked, policy, learner, config, rng)
         feats, masks = decisions.features[picked], decisions.masks[picked]
         mean_value = float((policy.probabilities_of(feats, masks) * values).sum(axis=1).mean())
-        loss = _update(policy, adam, feats, masks, values, config)
+        memory = [*memory, (feats, masks, values)][-config.replay :]
+        kept = [np.concatenate(part) for part in zip(*memory)]
+        loss = _update(policy, adam, kept[0], kept[1], kept[2], config)
+        if averaged is not policy:
+            for mean_array, array in zip(averaged.arrays(), policy.arrays()):
+                mean_array *= config.average
+                mean_array += (1.0 - config.average) * array
         stats = IterationStats(it + 1, 0.0, len(picked), mean_value, decisions.entropy, loss)
         if (it + 1) % config.eval_every == 0 or it + 1 == config.iterations:
-            mean, half = evaluate_against_reference(policy, eval_owners, eval_dealers, config.reference)
+            mean, half = evaluate()
             stats.reward_vs_reference, stats.reward_vs_reference_ci95 = mean, half
         stats.seconds = round(time.perf_counter() - t0, 2)
         result.curves.append(stats)
         if on_iteration:
             on_iteration(stats)
     result.seconds = time.perf_counter() - t0
+    result.policy = policy = averaged
     policy.info = {
         "seed": str(config.seed),
         "iterations": str(config.iterations),
         "batch": str(config.batch),
         "tricks": config.tricks,
         "reference": config.reference,
+        "average": str(config.average),
+        "replay": str(config.replay),
+        "widow_samples": str(config.widow_samples),
         "seconds": f"{result.seconds:.0f}",
     }
     return result

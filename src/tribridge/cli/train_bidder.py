@@ -11,7 +11,14 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
     ("seed", int, 1, "random seed"),
     ("iterations", int, 100, "training iterations"),
     ("batch", int, 1024, "auctions per iteration"),
-    ("tricks", str, "estimate", "where a contract's tricks come from: the trick estimator or double dummy (slow)"),
+    (
+        "tricks",
+        str,
+        "estimate",
+        "where a contract's tricks come from: the trick estimator, double dummy (slow), or spread: the expected "
+        "score over a normal of deviation SPREAD around the estimator's tricks",
+    ),
+    ("spread", float, 0.9, "the deviation in tricks of the spread source (0.9: fitted to double dummy)"),
     ("hidden", int, 128, "units per hidden layer"),
     ("learning_rate", float, 5e-4, "Adam's step size"),
     ("temperature", float, 0.1, "the policy's softmax temperature in hundreds of points (exploration in training)"),
@@ -19,8 +26,22 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
     ("reference_share", float, 0.5, "share of the seats (but one per auction) the reference bidder plays in training"),
     ("eval_deals", int, 1000, "fixed deals of the reference curve"),
     ("eval_every", int, 1, "measure the curve every N iterations"),
+    (
+        "average",
+        float,
+        0.0,
+        "keep a moving average of the weights, each iteration's weights with 1 - AVERAGE (0: off); the curve "
+        "measures it and it is what is written",
+    ),
+    ("replay", int, 1, "learn each iteration from the decisions of the last N iterations (1: its own only)"),
+    (
+        "widow_samples",
+        int,
+        0,
+        "give the network the trick estimator's tricks of its hand with N fixed draws of the widow (0: not)",
+    ),
 )
-CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd"], "reference": ["paper", "random"]}
+CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd", "spread"], "reference": ["paper", "random"]}
 
 
 def register(sub: argparse._SubParsersAction) -> None:

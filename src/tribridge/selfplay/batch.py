@@ -17,9 +17,11 @@ Auction ``i`` has the dealer ``dealers[i]``; its players are the calling positio
 observation is ``selfplay.encoding``'s bidding observation (the first ``BIDDING_SIZE`` entries of the
 environment's), so a policy trained here plays in ``tribridge.env.env(mode="bidding")`` unchanged.
 When an auction ends its contract is scored from its tricks (``tricks="estimate"``: the trick
-estimator, whole tricks; ``"dd"``: double dummy, solved for the auctions as they end) under the
-scheme; ``scores`` holds the points, ``rewards`` the same or, with ``relative=True``, each score
-minus the mean of the other two. The rules are the ones of ``rules.auction`` (the tests replay
+estimator, whole tricks; ``"dd"``: double dummy, solved for the auctions as they end; ``"spread"``:
+the expected points over a normal of deviation ``spread`` around the estimator's expected tricks, in
+whole tricks, which is how double dummy spreads around it) under the scheme; ``rewards`` holds the
+points or, with ``relative=True``, each score minus the mean of the other two; ``scores`` the points
+rounded (``declarer_tricks`` the median tricks under ``spread``). The rules are the ones of ``rules.auction`` (the tests replay
 random auctions through ``DealState`` and compare every mask, ending and score).
 """
 
@@ -42,9 +44,11 @@ from tribridge.selfplay.actions import (
 from tribridge.selfplay.contracts import (
     DEFENDER_POSITIONS,
     POSITION_SEATS,
-    check_tricks_source,
+    TRICK_SPREAD,
+    check_batch_tricks_source,
     dd_contract_tricks,
     estimated_contract_tricks,
+    estimated_trick_distribution,
     score_table,
 )
 from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS
@@ -66,11 +70,15 @@ class BiddingBatch:
         relative: bool = False,
         options: AuctionOptions | None = None,
         dd_cache: bool = False,
+        spread: float = TRICK_SPREAD,
     ) -> None:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
             raise InvalidInput("size", f"expected a positive number of auctions, got {size!r}")
         self.size = int(size)
-        self.tricks = check_tricks_source(tricks)
+        self.tricks = check_batch_tricks_source(tricks)
+        if not spread > 0:
+            raise InvalidInput("spread", f"expected a positive deviation in tricks, got {spread}")
+        self.spread = float(spread)
         self.points = score_table(scheme)
         self.relative = bool(relative)
         self.options = options or AuctionOptions()
@@ -189,17 +197,25 @@ class BiddingBatch:
             return
         bid, declarer, doubling = self.top_bid[played], self.holder[played], self.doubling[played]
         strain = bid % 5
-        if self.tricks == "estimate":
-            tricks = estimated_contract_tricks(self.owners[played], self.dealers[played], declarer, strain)
+        owners, dealers = self.owners[played], self.dealers[played]
+        if self.tricks == "spread":
+            chances = estimated_trick_distribution(owners, dealers, declarer, strain, self.spread)
+            tricks = np.argmax(chances.cumsum(axis=1) >= 0.5, axis=1)  # the median
+            points = np.einsum("mk,mkj->mj", chances, self.points[bid, doubling])
         else:
-            tricks = dd_contract_tricks(self.owners[played], self.dealers[played], declarer, strain, self.dd_cache)
+            if self.tricks == "estimate":
+                tricks = estimated_contract_tricks(owners, dealers, declarer, strain)
+            else:
+                tricks = dd_contract_tricks(owners, dealers, declarer, strain, self.dd_cache)
+            points = self.points[bid, doubling, tricks]  # [m, 3]: declarer, left defender, right defender
         self.declarer_tricks[played] = tricks
-        points = self.points[bid, doubling, tricks]  # [m, 3]: declarer, left defender, right defender
         defenders = DEFENDER_POSITIONS[self.dealers[played], declarer]
-        self.scores[played, declarer] = points[:, 0]
-        self.scores[played, defenders[:, 0]] = points[:, 1]
-        self.scores[played, defenders[:, 1]] = points[:, 2]
-        scores = self.scores[played].astype(np.float64)
+        scores = np.zeros((len(played), 3), dtype=np.float64)
+        rows = np.arange(len(played))
+        scores[rows, declarer] = points[:, 0]
+        scores[rows, defenders[:, 0]] = points[:, 1]
+        scores[rows, defenders[:, 1]] = points[:, 2]
+        self.scores[played] = np.rint(scores).astype(np.int64)
         if self.relative:
             scores = scores - (scores.sum(axis=1, keepdims=True) - scores) / 2.0
         self.rewards[played] = scores

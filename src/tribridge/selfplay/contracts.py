@@ -25,17 +25,26 @@ __all__ = [
     "DEFENDER_POSITIONS",
     "PLAY_SEATS",
     "POSITION_SEATS",
+    "BATCH_TRICK_SOURCES",
+    "TRICK_SPREAD",
     "TRICK_SOURCES",
+    "check_batch_tricks_source",
     "check_tricks_source",
     "contract_tricks",
     "dd_contract_tricks",
     "estimated_contract_tricks",
+    "estimated_trick_distribution",
+    "normal_cdf",
     "play_owners",
     "score_table",
     "settle",
 ]
 
 TRICK_SOURCES = ("dd", "estimate")
+BATCH_TRICK_SOURCES = (*TRICK_SOURCES, "spread")
+"""Trick sources of ``BiddingBatch``: also ``spread``, each contract's expected score over a trick distribution."""
+TRICK_SPREAD = 0.9
+"""Standard deviation (tricks) of the double-dummy tricks around the estimator's expected tricks (``spread``)."""
 
 
 def _position_seats() -> np.ndarray:
@@ -76,6 +85,13 @@ def check_tricks_source(tricks: str) -> str:
     """``tricks`` checked: ``dd`` or ``estimate``."""
     if tricks not in TRICK_SOURCES:
         raise InvalidInput("tricks", f"expected one of {', '.join(TRICK_SOURCES)}, got {tricks!r}")
+    return tricks
+
+
+def check_batch_tricks_source(tricks: str) -> str:
+    """``tricks`` checked: ``dd``, ``estimate`` or ``spread``."""
+    if tricks not in BATCH_TRICK_SOURCES:
+        raise InvalidInput("tricks", f"expected one of {', '.join(BATCH_TRICK_SOURCES)}, got {tricks!r}")
     return tricks
 
 
@@ -130,6 +146,40 @@ def estimated_contract_tricks(
     widow = _seat_masks(owners, (dealers + 2) % 4)
     expected = estimate_tricks(declarer, widow)[np.arange(len(positions)), np.asarray(strains, np.int64)]
     return whole_tricks(expected).astype(np.int64)
+
+
+def normal_cdf(x: np.ndarray) -> np.ndarray:
+    """The standard normal distribution function, elementwise (Abramowitz and Stegun 7.1.26: error under 1e-7)."""
+    z = np.abs(np.asarray(x, dtype=np.float64)) / np.sqrt(2.0)
+    t = 1.0 / (1.0 + 0.3275911 * z)
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    erf = 1.0 - poly * np.exp(-z * z)
+    return 0.5 * (1.0 + np.sign(x) * erf)
+
+
+def estimated_trick_distribution(
+    owners: np.ndarray, dealers: np.ndarray, positions: np.ndarray, strains: np.ndarray, spread: float = TRICK_SPREAD
+) -> np.ndarray:
+    """``float64[n, 14]``: the chance of each trick count 0..13, a normal around the estimator's tricks, whole.
+
+    The declarer at calling ``positions`` with the widow in ``strains``; the normal has the estimator's
+    expected tricks as its mean and ``spread`` as its deviation, its tails folded into 0 and 13.
+    """
+    from tribridge.estimators.tricks import estimate_tricks
+
+    positions = np.asarray(positions, np.int64)
+    if not spread > 0:
+        raise InvalidInput("spread", f"expected a positive deviation, got {spread}")
+    if len(positions) == 0:
+        return np.zeros((0, 14), dtype=np.float64)
+    dealers = np.asarray(dealers, np.int64)
+    declarer = _seat_masks(owners, POSITION_SEATS[dealers, positions])
+    widow = _seat_masks(owners, (dealers + 2) % 4)
+    mean = estimate_tricks(declarer, widow)[np.arange(len(positions)), np.asarray(strains, np.int64)]
+    edges = (np.arange(1, 14, dtype=np.float64)[None, :] - 0.5 - mean.astype(np.float64)[:, None]) / spread
+    cdf = normal_cdf(edges)
+    full = np.concatenate([np.zeros((len(mean), 1)), cdf, np.ones((len(mean), 1))], axis=1)
+    return np.diff(full, axis=1)
 
 
 def dd_contract_tricks(
