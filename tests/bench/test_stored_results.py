@@ -52,7 +52,7 @@ NOT_REPLAYED = {
     "per-deal rows: replaying it is the whole match (about 45 minutes)",
     "learned_reference_simulation_vs_paper.json": "a summary of a 2,000-deal match (simulation+dd against "
     "paper+dd) with no per-deal rows (about 12 minutes)",
-    "learned_training_curves.json": "the curves of the 6.5-minute training run of the shipped weights "
+    "learned_training_curves.json": "the curves of the 10-minute training run of the shipped weights "
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
     "loaded machine (python -m benchmarks server_scale)",
