@@ -84,6 +84,11 @@ class LoggedAction(NamedTuple):
     chair: int | None
     action: dict[str, Any]
 
+    @classmethod
+    def from_row(cls, seq: Any, chair: Any, action: str) -> LoggedAction:
+        """The entry of a stored row: the number, the chair (NULL: the table) and the action's JSON text."""
+        return cls(int(seq), None if chair is None else int(chair), json.loads(action))
+
 
 @dataclass
 class StoredTable:
@@ -214,7 +219,7 @@ def stored_table(
         table_id,
         json.loads(config),
         {int(c): str(h) for c, h, _n in tokens},
-        [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in actions],
+        [LoggedAction.from_row(*r) for r in actions],
         {int(c): str(n) for c, _h, n in tokens if n},
         float(created),
         None if creator is None else str(creator),

@@ -239,43 +239,37 @@ class PostgresStore(SqlStore):
                 raise SeqTaken(table_id, seq) from None
             raise
 
+    def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """The rows of one read, sent in autocommit; after a lost connection once more, in a transaction."""
+        try:
+            with self.transaction(single=True) as tx:
+                return list(tx.execute(sql, params).fetchall())
+        except ConnectionLost:
+            with self.transaction() as tx:
+                return list(tx.execute(sql, params).fetchall())
+
     def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
         """The table's logged actions numbered above ``seq``, in order (one statement in autocommit; after a lost
         connection once more, in a transaction)."""
-        for single in (True, False):
-            try:
-                with self.transaction(single=single) as tx:
-                    rows = tx.execute(
-                        "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
-                        (table_id, seq),
-                    ).fetchall()
-                break
-            except ConnectionLost:
-                if not single:
-                    raise
-        return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
+        rows = self._read(
+            "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+        )
+        return [LoggedAction.from_row(*r) for r in rows]
 
     def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
         """Each table's logged actions numbered above ``since[table_id]``, in order (one statement in autocommit;
         after a lost connection once more, in a transaction)."""
         ids = sorted(since)
-        for single in (True, False):
-            try:
-                with self.transaction(single=single) as tx:
-                    rows = tx.execute(  # (an index scan per table, whatever the size of the log)
-                        "SELECT news.table_id, a.seq, a.chair, a.action"
-                        " FROM unnest(?::text[], ?::integer[]) AS news(table_id, seq) CROSS JOIN LATERAL"
-                        " (SELECT seq, chair, action FROM actions WHERE table_id = news.table_id AND seq > news.seq"
-                        " ORDER BY seq) AS a",
-                        (ids, [since[t] for t in ids]),
-                    ).fetchall()
-                break
-            except ConnectionLost:
-                if not single:
-                    raise
+        rows = self._read(  # (an index scan per table, whatever the size of the log)
+            "SELECT news.table_id, a.seq, a.chair, a.action"
+            " FROM unnest(?::text[], ?::integer[]) AS news(table_id, seq) CROSS JOIN LATERAL"
+            " (SELECT seq, chair, action FROM actions WHERE table_id = news.table_id AND seq > news.seq"
+            " ORDER BY seq) AS a",
+            (ids, [since[t] for t in ids]),
+        )
         logged: dict[str, list[LoggedAction]] = {}
         for t, s, c, a in rows:
-            logged.setdefault(str(t), []).append(LoggedAction(int(s), None if c is None else int(c), json.loads(a)))
+            logged.setdefault(str(t), []).append(LoggedAction.from_row(s, c, a))
         return logged
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:

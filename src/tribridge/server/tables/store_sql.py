@@ -240,7 +240,7 @@ class SqlStore:
             rows = tx.execute(
                 "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
             ).fetchall()
-        return [LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows]
+        return [LoggedAction.from_row(*r) for r in rows]
 
     def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
         """Each table's logged actions numbered above ``since[table_id]``, in order (tables without any left out)."""
@@ -252,9 +252,7 @@ class SqlStore:
                     (table_id, seq),
                 ).fetchall()
                 if rows:
-                    logged[table_id] = [
-                        LoggedAction(int(s), None if c is None else int(c), json.loads(a)) for s, c, a in rows
-                    ]
+                    logged[table_id] = [LoggedAction.from_row(*r) for r in rows]
         return logged
 
     def table_ids(self) -> list[str]:
