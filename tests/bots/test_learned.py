@@ -23,7 +23,10 @@ from tribridge.bots.learned import (
     policy_features,
 )
 from tribridge.bots.learned_train import (
+    REFERENCE_MIXES,
+    REFERENCES,
     TrainConfig,
+    _learner_seats,
     call_values,
     play_auctions,
     position_nt_levels,
@@ -278,6 +281,22 @@ def test_bad_training_settings_are_refused() -> None:
         TrainConfig(batch=0).check()
     with pytest.raises(InvalidInput):
         TrainConfig(temperature=0.0).check()
+    with pytest.raises(InvalidInput, match="reference_mix"):
+        TrainConfig(reference_mix="deal").check()
+
+
+@pytest.mark.parametrize("share", [0.0, 0.6, 1.0])
+def test_the_auction_mix_gives_an_auction_to_the_reference_or_to_the_network(share: float) -> None:
+    """With ``reference_mix="auction"`` both other seats are the reference's, or all three the network's."""
+    config = TrainConfig(batch=3000, reference_share=share, reference_mix="auction")
+    learner = _learner_seats(config, np.random.default_rng(5))
+    forced = learner[np.arange(3000), np.arange(3000) % 3]
+    assert forced.all()
+    network_only = learner.sum(axis=1)
+    assert set(np.unique(network_only)) <= {1, 3}
+    assert (network_only == 1).mean() == pytest.approx(share, abs=0.03)
+    by_seat = _learner_seats(TrainConfig(batch=3000, reference_share=share), np.random.default_rng(5))
+    assert (by_seat.sum(axis=1) == 2).any() == (0 < share < 1)
 
 
 def test_the_registry_names() -> None:
@@ -289,7 +308,9 @@ def test_the_registry_names() -> None:
 
 
 def test_the_command_defaults_are_the_training_defaults() -> None:
-    from tribridge.cli.train_bidder import SETTINGS
+    from tribridge.cli.train_bidder import CHOICES, SETTINGS
+
+    assert CHOICES["reference"] == list(REFERENCES) and CHOICES["reference_mix"] == list(REFERENCE_MIXES)
 
     defaults = TrainConfig()
     assert {name: default for name, _, default, _ in SETTINGS} == {

@@ -28,7 +28,7 @@ import numpy as np
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
 from tribridge.rules.view import SeatView
-from tribridge.selfplay.actions import FIRST_BID, N_BIDS, N_CALLS, action_of, call_of
+from tribridge.selfplay.actions import FIRST_BID, N_BIDS, N_CALLS, action_mask, call_of
 from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS, encode_view
 
 __all__ = [
@@ -72,18 +72,33 @@ def widow_features(hands: np.ndarray, samples: int) -> np.ndarray:
     The widows are fixed draws of the 39 cards the hand does not hold (the same positions in the
     sorted unseen cards for every hand, so a hand always gets the same features). Per strain (C D H
     S NT): the mean of the estimator's tricks / 13, then the share of widows whose whole tricks reach
-    7, 8, 9 and 10.
+    7, 8, 9 and 10. One hand's features are remembered (a bidder calls several times with one hand).
     """
+    hands = np.asarray(hands, dtype=bool)
+    if len(hands) == 0:
+        return np.zeros((0, WIDOW_FEATURES), dtype=np.float32)
+    keys = np.packbits(hands, axis=1)
+    if len(hands) == 1:
+        return _one_hand_widow_features(keys[0].tobytes(), samples)[None, :]
+    distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
+    return _distinct_widow_features(distinct, samples)[np.ravel(inverse)]
+
+
+@lru_cache(maxsize=4096)
+def _one_hand_widow_features(key: bytes, samples: int) -> np.ndarray:
+    """:func:`widow_features` of one hand given as its packed bits (read-only: the cache shares it)."""
+    packed = np.frombuffer(key, dtype=np.uint8)[None, :]
+    row = _distinct_widow_features(packed, samples)[0]
+    row.flags.writeable = False
+    return row
+
+
+def _distinct_widow_features(distinct: np.ndarray, samples: int) -> np.ndarray:
+    """:func:`widow_features` of hands given as packed bits (``uint8[m, 7]``, each hand once)."""
     from numba import get_num_threads, set_num_threads
 
     from tribridge.estimators.tricks import default_model, whole_tricks
 
-    hands = np.asarray(hands, dtype=bool)
-    n = len(hands)
-    if n == 0:
-        return np.zeros((0, WIDOW_FEATURES), dtype=np.float32)
-    keys = np.packbits(hands, axis=1)
-    distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
     held = np.unpackbits(distinct, axis=1, count=52).astype(bool)
     m = len(held)
     unseen = np.argsort(held, axis=1, kind="stable")[:, :39]  # the cards not held, in order
@@ -103,7 +118,7 @@ def widow_features(hands: np.ndarray, samples: int) -> np.ndarray:
     tricks = tricks.reshape(m, samples, 5)
     whole = whole_tricks(tricks)
     parts = [tricks.mean(axis=1) / 13.0] + [(whole >= level).mean(axis=1) for level in WIDOW_LEVELS]
-    return np.concatenate(parts, axis=1).astype(np.float32)[np.ravel(inverse)]
+    return np.concatenate(parts, axis=1).astype(np.float32)
 
 
 def n_features(widow_samples: int = 0) -> int:
@@ -304,25 +319,29 @@ class LearnedBidder:
         else:
             self.policy = PolicyNetwork.load(weights)
 
-    def probabilities(self, view: SeatView) -> np.ndarray:
-        """``float[N_CALLS]``: the policy's probability of each call number (0 for those not considered)."""
+    def _inputs(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
+        """(the network's input row ``float32[1, n]``, the considered calls ``bool[1, N_CALLS]``) for a view."""
         legal = view.legal_calls()
         if not legal:
             raise InvalidInput("view", f"it is not {view.player}'s turn to call")
-        mask = np.zeros((1, N_CALLS), dtype=bool)
-        mask[0, [action_of(c) for c in legal]] = True
-        return self.policy.probabilities(encode_view(view, bidding_only=True)[None, :], mask)[0]
+        mask = action_mask(legal, N_CALLS)[None, :].astype(bool)
+        return self.policy.features(encode_view(view, bidding_only=True)[None, :]), considered_calls(mask)
+
+    def probabilities(self, view: SeatView) -> np.ndarray:
+        """``float[N_CALLS]``: the policy's probability of each call number (0 for those not considered)."""
+        return self.policy.probabilities_of(*self._inputs(view))[0]
 
     def candidates(self, view: SeatView) -> list[tuple[Call, float]]:
         """Every considered call with its probability, most probable first (ties: lower call number first)."""
-        probs = self.probabilities(view)
-        legal = np.zeros((1, N_CALLS), dtype=bool)
-        legal[0, [action_of(c) for c in view.legal_calls()]] = True
-        order = sorted(np.flatnonzero(considered_calls(legal)[0]).tolist(), key=lambda a: (-probs[a], a))
+        features, considered = self._inputs(view)
+        probs = self.policy.probabilities_of(features, considered)[0]
+        order = sorted(np.flatnonzero(considered[0]).tolist(), key=lambda a: (-probs[a], a))
         return [(call_of(a), float(probs[a])) for a in order]
 
     def bid(self, view: SeatView) -> Call:
-        """The considered call of highest value (the most probable)."""
-        return self.candidates(view)[0][0]
+        """The considered call of highest value (the most probable; ties: the lower call number)."""
+        features, considered = self._inputs(view)
+        values = np.where(considered[0], self.policy.forward(features)[0], -np.inf)
+        return call_of(int(np.argmax(values)))
 
     __call__ = bid

@@ -46,6 +46,7 @@ from tribridge.selfplay.contracts import POSITION_SEATS, TRICK_SPREAD, check_bat
 
 __all__ = [
     "REFERENCES",
+    "REFERENCE_MIXES",
     "Adam",
     "IterationStats",
     "TrainConfig",
@@ -60,6 +61,8 @@ __all__ = [
 ]
 
 REFERENCES = ("paper", "random")
+REFERENCE_MIXES = ("seat", "auction")
+"""How ``reference_share`` is drawn: for each seat on its own, or for each auction's two other seats together."""
 EVAL_SEED = 20_261_204
 """The seed of the fixed evaluation deals (the same for every training run, so curves compare)."""
 _NT_BIDS = FIRST_BID + 5 * np.arange(7) + 4  # call numbers of 1NT .. 7NT
@@ -83,6 +86,7 @@ class TrainConfig:
     value_clip: float = 20.0
     reference: str = "paper"
     reference_share: float = 0.5
+    reference_mix: str = "seat"
     eval_deals: int = 1000
     eval_every: int = 1
     average: float = 0.0
@@ -101,6 +105,10 @@ class TrainConfig:
             raise InvalidInput("widow_samples", f"expected 0 or more, got {self.widow_samples}")
         if not 0.0 <= self.average < 1.0:
             raise InvalidInput("average", f"expected a decay 0 <= d < 1, got {self.average}")
+        if self.reference_mix not in REFERENCE_MIXES:
+            raise InvalidInput(
+                "reference_mix", f"expected one of {', '.join(REFERENCE_MIXES)}, got {self.reference_mix!r}"
+            )
         if not 0.0 <= self.reference_share <= 1.0:
             raise InvalidInput("reference_share", f"expected a share 0..1, got {self.reference_share}")
         for name in ("learning_rate", "temperature", "reward_scale", "value_clip", "spread"):
@@ -374,6 +382,16 @@ def _one_decision_per_auction(decisions: Decisions, rng: np.random.Generator) ->
     return order[first]
 
 
+def _learner_seats(config: TrainConfig, rng: np.random.Generator) -> np.ndarray:
+    """``bool[batch, 3]``: the calling positions the network plays (position ``i % 3`` always; see ``reference_mix``)."""
+    if config.reference_mix == "seat":
+        learner = rng.random((config.batch, 3)) >= config.reference_share
+    else:
+        learner = np.repeat(rng.random((config.batch, 1)) >= config.reference_share, 3, axis=1)
+    learner[np.arange(config.batch), np.arange(config.batch) % 3] = True
+    return learner
+
+
 def train_bidder(
     config: TrainConfig,
     policy: PolicyNetwork | None = None,
@@ -406,8 +424,7 @@ def train_bidder(
     memory: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for it in range(config.iterations):
         batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
-        learner = rng.random((config.batch, 3)) >= config.reference_share
-        learner[np.arange(config.batch), np.arange(config.batch) % 3] = True
+        learner = _learner_seats(config, rng)
         decisions = play_auctions(batch, policy, learner, config.reference, rng)
         assert decisions is not None  # the network calls at least once in every auction
         picked = _one_decision_per_auction(decisions, rng)
@@ -437,6 +454,8 @@ def train_bidder(
         "batch": str(config.batch),
         "tricks": config.tricks,
         "reference": config.reference,
+        "reference_share": str(config.reference_share),
+        "reference_mix": config.reference_mix,
         "average": str(config.average),
         "replay": str(config.replay),
         "widow_samples": str(config.widow_samples),

@@ -24,6 +24,13 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
     ("temperature", float, 0.1, "the policy's softmax temperature in hundreds of points (exploration in training)"),
     ("reference", str, "paper", "the fixed reference bidder"),
     ("reference_share", float, 0.5, "share of the seats (but one per auction) the reference bidder plays in training"),
+    (
+        "reference_mix",
+        str,
+        "seat",
+        "draw the reference's seats for each seat on its own, or for each auction (both other seats the reference, "
+        "or all three the network)",
+    ),
     ("eval_deals", int, 1000, "fixed deals of the reference curve"),
     ("eval_every", int, 1, "measure the curve every N iterations"),
     (
@@ -41,7 +48,11 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
         "give the network the trick estimator's tricks of its hand with N fixed draws of the widow (0: not)",
     ),
 )
-CHOICES: dict[str, list[str]] = {"tricks": ["estimate", "dd", "spread"], "reference": ["paper", "random"]}
+CHOICES: dict[str, list[str]] = {
+    "tricks": ["estimate", "dd", "spread"],
+    "reference": ["paper", "random"],
+    "reference_mix": ["seat", "auction"],
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
