@@ -20,6 +20,8 @@ from tribridge.dealing.streams import random_stream
 from tribridge.estimators.tricks import estimate_tricks
 from tribridge.rules.deal import DealState
 from tribridge.selfplay import BiddingBatch
+from tribridge.selfplay.actions import N_CALLS, action_of
+from tribridge.selfplay.encoding import encode_view
 
 
 def _hands(seed: int, n: int) -> np.ndarray:
@@ -82,3 +84,23 @@ def test_weights_without_widow_inputs_still_load(tmp_path) -> None:
         arrays = {k: data[k] for k in data.files if k != "widow_samples"}
     np.savez(tmp_path / "older.npz", **arrays)
     assert PolicyNetwork.load(tmp_path / "older.npz").widow_samples == 0
+
+
+def test_the_bidder_remembers_a_hands_widow_inputs_and_forgets_the_oldest() -> None:
+    """Calls with a remembered hand give what a fresh computation gives; the memory stays bounded."""
+    net = PolicyNetwork.initial(hidden=8, seed=3, widow_samples=4)
+    bidder = LearnedBidder(net)
+    bidder.HANDS_REMEMBERED = 5
+    state = DealState.start(random_deal(random_stream(11, 0)), 1)
+    while state.phase == "auction":
+        view = state.view(state.turn)
+        for _ in range(2):  # the second call answers from memory
+            obs = encode_view(view, bidding_only=True)[None, :]
+            legal = np.zeros((1, N_CALLS), dtype=bool)
+            legal[0, [action_of(c) for c in view.legal_calls()]] = True
+            np.testing.assert_array_equal(bidder.probabilities(view), net.probabilities(obs, legal)[0])
+        state = state.apply(bidder.bid(view))
+    for seed in range(12):
+        hand_state = DealState.start(random_deal(random_stream(100 + seed, 0)), 0)
+        bidder.bid(hand_state.view(hand_state.turn))
+    assert len(bidder._widows) == 5

@@ -72,25 +72,16 @@ def widow_features(hands: np.ndarray, samples: int) -> np.ndarray:
     The widows are fixed draws of the 39 cards the hand does not hold (the same positions in the
     sorted unseen cards for every hand, so a hand always gets the same features). Per strain (C D H
     S NT): the mean of the estimator's tricks / 13, then the share of widows whose whole tricks reach
-    7, 8, 9 and 10. One hand's features are remembered (a bidder calls several times with one hand).
+    7, 8, 9 and 10.
     """
     hands = np.asarray(hands, dtype=bool)
     if len(hands) == 0:
         return np.zeros((0, WIDOW_FEATURES), dtype=np.float32)
     keys = np.packbits(hands, axis=1)
     if len(hands) == 1:
-        return _one_hand_widow_features(keys[0].tobytes(), samples)[None, :]
+        return _distinct_widow_features(keys, samples)
     distinct, inverse = np.unique(keys, axis=0, return_inverse=True)
     return _distinct_widow_features(distinct, samples)[np.ravel(inverse)]
-
-
-@lru_cache(maxsize=4096)
-def _one_hand_widow_features(key: bytes, samples: int) -> np.ndarray:
-    """:func:`widow_features` of one hand given as its packed bits (read-only: the cache shares it)."""
-    packed = np.frombuffer(key, dtype=np.uint8)[None, :]
-    row = _distinct_widow_features(packed, samples)[0]
-    row.flags.writeable = False
-    return row
 
 
 def _distinct_widow_features(distinct: np.ndarray, samples: int) -> np.ndarray:
@@ -126,14 +117,14 @@ def n_features(widow_samples: int = 0) -> int:
     return N_FEATURES + (WIDOW_FEATURES if widow_samples > 0 else 0)
 
 
-def policy_features(obs: np.ndarray, widow_samples: int = 0) -> np.ndarray:
+def policy_features(obs: np.ndarray, widow_samples: int = 0, widow: np.ndarray | None = None) -> np.ndarray:
     """``float32[n, n_features(widow_samples)]``: bidding observations (``float32[n, BIDDING_SIZE]``) and what is read off them.
 
     After the observation: the four suit lengths / 13, the high-card points per suit / 10 and in all
     / 40, the highest bid one-hot (35 bids, then "none"), the calling offset of its bidder, and its
     doubling (none, doubled, redoubled). The highest bid is the highest-numbered bid made, which is
     the last bid under the default (contract) ranking. With ``widow_samples`` > 0, then
-    :func:`widow_features` of the hand.
+    :func:`widow_features` of the hand (``widow``, when given, is those rows already computed).
     """
     obs = np.asarray(obs, dtype=np.float32)
     if obs.ndim != 2 or obs.shape[1] != BIDDING_SIZE:
@@ -155,8 +146,10 @@ def policy_features(obs: np.ndarray, widow_samples: int = 0) -> np.ndarray:
     doubling = np.zeros((n, 3), dtype=np.float32)
     doubling[rows, redoubled * 2 + (doubled & ~redoubled)] = 1.0
     extra = [hand.sum(axis=2) / 13.0, suit_points / 10.0, suit_points.sum(axis=1, keepdims=True) / 40.0]
-    widow = [widow_features(obs[:, BLOCKS["hand"]] > 0, widow_samples)] if widow_samples > 0 else []
-    return np.concatenate([obs, *extra, top_bid, holder, doubling, *widow], axis=1).astype(np.float32)
+    if widow_samples > 0 and widow is None:
+        widow = widow_features(obs[:, BLOCKS["hand"]] > 0, widow_samples)
+    tail = [widow] if widow_samples > 0 else []
+    return np.concatenate([obs, *extra, top_bid, holder, doubling, *tail], axis=1).astype(np.float32)
 
 
 def considered_calls(legal: np.ndarray) -> np.ndarray:
@@ -259,9 +252,9 @@ class PolicyNetwork:
         """``float[n, N_CALLS]``: the policy over the ``considered`` calls for ``policy_features`` rows."""
         return masked_softmax(self.forward(features).astype(np.float64) / self.temperature, considered)
 
-    def features(self, obs: np.ndarray) -> np.ndarray:
+    def features(self, obs: np.ndarray, widow: np.ndarray | None = None) -> np.ndarray:
         """The network's input rows for bidding observations ``obs`` (``policy_features`` with its widow samples)."""
-        return policy_features(obs, self.widow_samples)
+        return policy_features(obs, self.widow_samples, widow)
 
     def probabilities(self, obs: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """``float[n, N_CALLS]``: the policy over the considered calls of ``legal`` for bidding observations ``obs``."""
@@ -306,10 +299,12 @@ class LearnedBidder:
     """Calls with the policy network: the considered call of highest value (candidates: each call's probability).
 
     ``weights`` is an ``.npz`` file of ``tribridge train-bidder`` (default: the shipped weights) or a
-    ``PolicyNetwork``.
+    ``PolicyNetwork``. The bidder remembers the widow inputs of the last ``HANDS_REMEMBERED`` hands it
+    called with (a player calls several times with one hand; the inputs depend on the hand alone).
     """
 
     name = "learned"
+    HANDS_REMEMBERED = 256
 
     def __init__(self, weights: str | Path | PolicyNetwork | None = None) -> None:
         if weights is None:
@@ -318,6 +313,20 @@ class LearnedBidder:
             self.policy = weights
         else:
             self.policy = PolicyNetwork.load(weights)
+        self._widows: dict[bytes, np.ndarray] = {}
+
+    def _widow_inputs(self, obs: np.ndarray) -> np.ndarray | None:
+        """The widow inputs ``float32[1, WIDOW_FEATURES]`` of the hand of one observation (None without them)."""
+        if self.policy.widow_samples == 0:
+            return None
+        hand = obs[:, BLOCKS["hand"]] > 0
+        key = np.packbits(hand).tobytes()
+        widow = self._widows.get(key)
+        if widow is None:
+            if len(self._widows) >= self.HANDS_REMEMBERED:
+                self._widows.pop(next(iter(self._widows)))  # the oldest
+            widow = self._widows[key] = widow_features(hand, self.policy.widow_samples)
+        return widow
 
     def _inputs(self, view: SeatView) -> tuple[np.ndarray, np.ndarray]:
         """(the network's input row ``float32[1, n]``, the considered calls ``bool[1, N_CALLS]``) for a view."""
@@ -325,7 +334,8 @@ class LearnedBidder:
         if not legal:
             raise InvalidInput("view", f"it is not {view.player}'s turn to call")
         mask = action_mask(legal, N_CALLS)[None, :].astype(bool)
-        return self.policy.features(encode_view(view, bidding_only=True)[None, :]), considered_calls(mask)
+        obs = encode_view(view, bidding_only=True)[None, :]
+        return self.policy.features(obs, self._widow_inputs(obs)), considered_calls(mask)
 
     def probabilities(self, view: SeatView) -> np.ndarray:
         """``float[N_CALLS]``: the policy's probability of each call number (0 for those not considered)."""
