@@ -12,22 +12,24 @@ import numpy as np
 
 from tribridge.rules.duplicate import score_table
 
-__all__ = ["TRICK_SPREAD", "ContractValues", "trick_distribution"]
+__all__ = ["CENTRE_SPREAD", "ContractValues", "trick_distribution"]
 
 # The spread (standard deviation, in tricks) of the double-dummy tricks around the estimator's expectation
 # for known 26 cards, at 6.5 expected tricks: the estimator's whole-trick mean absolute error is about 0.8,
 # i.e. a spread near 1. Towards 0 or 13 tricks the spread narrows as a binomial law's does (at 12 expected
-# tricks it is about half), so that an expectation of 13 tricks means 13 for sure.
-TRICK_SPREAD = 1.0
+# tricks it is about half), so that an expectation of 13 tricks means 13 for sure. (The learned bidder's
+# training scores 3PAB contracts with another law, selfplay.contracts.TRICK_SPREAD: the same deviation at
+# every expectation, fitted to double dummy with the widow as dummy.)
+CENTRE_SPREAD = 1.0
 MIN_SPREAD = 0.05
 TRICKS = np.arange(14)
 
 
 def trick_distribution(expected: np.ndarray, spread: float | None = None) -> np.ndarray:
     """``float[..., 14]``: the probability of each trick count 0-13 around each expected count (a discretised
-    normal law whose spread is ``spread`` (default ``TRICK_SPREAD``) at 6.5 tricks, narrowing towards 0 and 13)."""
+    normal law whose spread is ``spread`` (default ``CENTRE_SPREAD``) at 6.5 tricks, narrowing towards 0 and 13)."""
     centre = np.clip(np.asarray(expected, dtype=np.float64), 0.0, 13.0)[..., None]
-    width = (TRICK_SPREAD if spread is None else spread) * np.sqrt(centre * (13.0 - centre)) / 6.5
+    width = (CENTRE_SPREAD if spread is None else spread) * np.sqrt(centre * (13.0 - centre)) / 6.5
     z = (TRICKS - centre) / np.maximum(width, MIN_SPREAD)
     weights = np.exp(-0.5 * z * z)
     return weights / weights.sum(axis=-1, keepdims=True)
