@@ -11,7 +11,9 @@ score minus the other bidder's, averaged over the deals with a 95 % interval. Ta
 points a deal on 500 deals with the estimator's earlier parameters, +7.61 ± 0.90 on the same 2,000
 deals as this benchmark's when the learned bidder was added; ``python -m benchmarks bidding``
 measures it). The time per call of the learned bidder and of SimulationBidder is measured on the
-same views, the calls of the first match deals.
+same views, the calls of the first match deals, in order, by fresh bidders: the learned bidder
+computes a hand's widow inputs at its first call with the hand and remembers them for its later
+calls, as at a table.
 """
 
 from __future__ import annotations
