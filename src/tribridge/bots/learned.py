@@ -53,9 +53,11 @@ _EXTRA_FEATURES = 4 + 4 + 1 + (N_BIDS + 1) + 3 + 3
 N_FEATURES = BIDDING_SIZE + _EXTRA_FEATURES
 """Length of :func:`policy_features`' rows: the observation, then lengths, points, the highest bid."""
 WIDOW_LEVELS = (7, 8, 9, 10)
+_WIDOW_LEVELS = np.array(WIDOW_LEVELS)[:, None]  # [level, strain]
 WIDOW_FEATURES = 5 * (1 + len(WIDOW_LEVELS))
 """Length of :func:`widow_features`' rows: per strain, the mean tricks and the share of widows giving 7, 8, 9, 10."""
 _WIDOW_SEED = 20_261_205
+_SUIT_OF = np.arange(52)[:, None] // 13 == np.arange(4)[None, :]  # [card, suit]: the card's suit, one-hot
 _SERIAL_ROWS = 4096
 
 
@@ -93,12 +95,10 @@ def _distinct_widow_features(distinct: np.ndarray, samples: int) -> np.ndarray:
     held = np.unpackbits(distinct, axis=1, count=52).astype(bool)
     m = len(held)
     unseen = np.argsort(held, axis=1, kind="stable")[:, :39]  # the cards not held, in order
-    widow = np.zeros((m, samples, 52), dtype=bool)
-    cards = unseen[:, _widow_draws(samples)]  # [m, samples, 13]
-    np.put_along_axis(widow.reshape(m * samples, 52), cards.reshape(m * samples, 13), True, axis=1)
+    cards = unseen[:, _widow_draws(samples)].reshape(m * samples, 13)  # each widow's cards
     bits = np.int64(1) << np.arange(13, dtype=np.int64)
     own = (held.reshape(m, 4, 13) * bits).sum(axis=2)
-    partner = (widow.reshape(m * samples, 4, 13) * bits).sum(axis=2)
+    partner = (_SUIT_OF[cards] * bits[cards % 13][:, :, None]).sum(axis=1)  # [m * samples, suit]
     threads = get_num_threads()
     if m * samples < _SERIAL_ROWS:
         set_num_threads(1)  # a few rows: the parallel kernel's threads cost more than they save
@@ -106,10 +106,9 @@ def _distinct_widow_features(distinct: np.ndarray, samples: int) -> np.ndarray:
         tricks = default_model().predict_masks(np.repeat(own, samples, axis=0), partner, (0, 1, 2, 3, 4))
     finally:
         set_num_threads(threads)
-    tricks = tricks.reshape(m, samples, 5)
-    whole = whole_tricks(tricks)
-    parts = [tricks.mean(axis=1) / 13.0] + [(whole >= level).mean(axis=1) for level in WIDOW_LEVELS]
-    return np.concatenate(parts, axis=1).astype(np.float32)
+    tricks = tricks.reshape(m, samples, 1, 5)
+    reach = (whole_tricks(tricks) >= _WIDOW_LEVELS).mean(axis=1).reshape(m, len(WIDOW_LEVELS) * 5)  # level-major
+    return np.concatenate([tricks.mean(axis=1)[:, 0] / 13.0, reach], axis=1).astype(np.float32)
 
 
 def n_features(widow_samples: int = 0) -> int:
