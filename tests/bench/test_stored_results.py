@@ -52,6 +52,8 @@ NOT_REPLAYED = {
     "per-deal rows: replaying it is the whole match (about 45 minutes)",
     "learned_reference_simulation_vs_paper.json": "a summary of a 2,000-deal match (simulation+dd against "
     "paper+dd) with no per-deal rows (about 12 minutes)",
+    "learned_time_per_call.json": "the learned bidder's and SimulationBidder's seconds per call: timings, which no "
+    "replay can compare exactly (python -m benchmarks learned --against '' --timing-deals 20)",
     "learned_training_curves.json": "the curves of the 10-minute training run of the shipped weights "
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
