@@ -22,15 +22,13 @@ from tribridge.bots.learned import (
     n_features,
     policy_features,
 )
+from tribridge.bots.learned_reference import REFERENCES, position_nt_levels, reference_actions
 from tribridge.bots.learned_train import (
     REFERENCE_MIXES,
-    REFERENCES,
     TrainConfig,
     _learner_seats,
     call_values,
     play_auctions,
-    position_nt_levels,
-    reference_actions,
     train_bidder,
     value_gradients,
 )
