@@ -25,6 +25,10 @@ network's greedy mean reward (points a deal) against two reference bidders on ``
 deals, the network in each of the three positions in turn, scored with ``spread`` when training
 does and with the estimator otherwise; its score minus the others' mean, so 0 means as good as the
 reference.
+
+With ``pool`` > 0 (and ``tricks="dd"``) the deals come from a fixed pool of that many deals whose
+double-dummy tables are solved before training (``selfplay.pool.DealPool``, through the cache; each
+drawn deal's suits renamed at random), and the curve is scored by double dummy too.
 """
 
 from __future__ import annotations
@@ -41,17 +45,20 @@ from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
 from tribridge.errors import InvalidInput
 from tribridge.selfplay import BiddingBatch
-from tribridge.selfplay.contracts import TRICK_SPREAD, check_batch_tricks_source
+from tribridge.selfplay.contracts import TRICK_SPREAD, check_batch_tricks_source, dd_trick_tables
+from tribridge.selfplay.pool import DealPool
 
 __all__ = [
     "REFERENCE_MIXES",
     "Adam",
     "IterationStats",
+    "SolvedDeals",
     "TrainConfig",
     "TrainResult",
     "call_values",
     "evaluate_against_reference",
     "play_auctions",
+    "solve_tables",
     "train_bidder",
     "value_gradients",
 ]
@@ -86,10 +93,13 @@ class TrainConfig:
     average: float = 0.0
     replay: int = 1
     widow_samples: int = 0
+    pool: int = 0
 
     def check(self) -> TrainConfig:
         """The config, or InvalidInput naming the bad field."""
         check_batch_tricks_source(self.tricks)
+        if self.pool < 0 or (self.pool and self.tricks != "dd"):
+            raise InvalidInput("pool", f"expected 0, or a number of deals with tricks 'dd', got {self.pool}")
         for name in ("iterations", "batch", "hidden", "epochs", "minibatch", "eval_deals", "eval_every", "replay"):
             if getattr(self, name) < 1:
                 raise InvalidInput(name, f"expected a positive number, got {getattr(self, name)}")
@@ -236,7 +246,8 @@ def call_values(
     forced[before] = prefix[before]
     forced[np.arange(len(rows)), turns] = calls
     rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True, spread=config.spread)
-    rollouts.reset(owners=batch.owners[rows], dealers=batch.dealers[rows])
+    tables = None if batch.dd_tables is None else batch.dd_tables[rows]
+    rollouts.reset(owners=batch.owners[rows], dealers=batch.dealers[rows], dd_tables=tables)
     play_auctions(rollouts, policy, learner[rows], config.reference, rng, forced=forced)
     values = np.zeros(masks.shape)
     values[which, calls] = rollouts.rewards[np.arange(len(rows)), decisions.positions[picked][which]]
@@ -250,15 +261,17 @@ def evaluate_against_reference(
     reference: str,
     tricks: str = "estimate",
     spread: float = TRICK_SPREAD,
+    dd_tables: np.ndarray | None = None,
 ) -> tuple[float, float]:
     """(mean, 95 % half-width) of the greedy network's reward a deal against two reference bidders.
 
     Each deal is bid three times, the network in calling position 0, 1 and 2; a deal's reward is
-    the mean of the three.
+    the mean of the three. ``dd_tables`` (with ``tricks="dd"``): the deals' ``dd_trick_tables``.
     """
     n = len(owners)
     batch = BiddingBatch(3 * n, tricks=tricks, relative=True, spread=spread)
-    batch.reset(owners=np.tile(owners, (3, 1)), dealers=np.tile(dealers, 3))
+    tables = None if dd_tables is None else np.tile(dd_tables, (3, 1, 1))
+    batch.reset(owners=np.tile(owners, (3, 1)), dealers=np.tile(dealers, 3), dd_tables=tables)
     learner = np.zeros((3 * n, 3), dtype=bool)
     learner[np.arange(3 * n), np.repeat(np.arange(3), n)] = True
     play_auctions(batch, policy, learner, reference, random_stream(EVAL_SEED, 1), greedy=True)
@@ -346,13 +359,39 @@ def _learner_seats(config: TrainConfig, rng: np.random.Generator) -> np.ndarray:
     return learner
 
 
+@dataclass
+class SolvedDeals:
+    """The double-dummy tables a run with a deal pool needs: the pool's, and the curve's deals'."""
+
+    pool: DealPool
+    eval_tables: np.ndarray  # uint8[eval_deals, 3, 5]
+
+
+def _eval_deals(config: TrainConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The curve's fixed deals (owners, dealers)."""
+    return deal_batch(config.eval_deals, EVAL_SEED), np.arange(config.eval_deals, dtype=np.int64) % 4
+
+
+def solve_tables(config: TrainConfig, on_progress: Callable[[int], None] | None = None) -> SolvedDeals:
+    """The pool's and the curve's deals' double-dummy tables, 15 cells a deal (cached); ``on_progress`` counts cells."""
+    pool = DealPool.solve(config.check().pool, on_progress=on_progress)
+    owners, dealers = _eval_deals(config)
+    return SolvedDeals(pool, dd_trick_tables(owners, dealers, on_progress=on_progress))
+
+
 def train_bidder(
     config: TrainConfig,
     policy: PolicyNetwork | None = None,
     on_iteration: Callable[[IterationStats], None] | None = None,
+    solved: SolvedDeals | None = None,
 ) -> TrainResult:
-    """Train (or, given ``policy``, go on training a copy of) the network; see the module docstring."""
+    """Train (or, given ``policy``, go on training a copy of) the network; see the module docstring.
+
+    With a deal pool, ``solved`` gives its tables (else they are solved here: ``solve_tables``).
+    """
     config.check()
+    if config.pool and solved is None:
+        solved = solve_tables(config)
     if policy is None:
         policy = PolicyNetwork.initial(
             config.hidden, seed=config.seed, temperature=config.temperature, widow_samples=config.widow_samples
@@ -360,15 +399,15 @@ def train_bidder(
     else:
         policy = policy.copy(temperature=config.temperature)
     rng = random_stream(config.seed, 0)
-    eval_owners = deal_batch(config.eval_deals, EVAL_SEED)
-    eval_dealers = np.arange(config.eval_deals, dtype=np.int64) % 4
+    eval_owners, eval_dealers = _eval_deals(config)
     t0 = time.perf_counter()
-    curve_tricks = "spread" if config.tricks == "spread" else "estimate"
+    curve_tricks = "dd" if solved else "spread" if config.tricks == "spread" else "estimate"
+    eval_tables = solved.eval_tables if solved else None
     averaged = policy.copy() if config.average > 0 else policy
 
     def evaluate() -> tuple[float, float]:
         return evaluate_against_reference(
-            averaged, eval_owners, eval_dealers, config.reference, curve_tricks, config.spread
+            averaged, eval_owners, eval_dealers, config.reference, curve_tricks, config.spread, eval_tables
         )
 
     start, _ = evaluate()
@@ -377,7 +416,11 @@ def train_bidder(
     batch = BiddingBatch(config.batch, tricks=config.tricks, relative=True, spread=config.spread)
     memory: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for it in range(config.iterations):
-        batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
+        if solved:
+            owners, dealers, tables = solved.pool.draw(config.batch, random_stream(config.seed, 3, it))
+            batch.reset(owners=owners, dealers=dealers, dd_tables=tables)
+        else:
+            batch.reset(owners=deal_batch(config.batch, seed_stream(config.seed, 1, it)))
         learner = _learner_seats(config, rng)
         decisions = play_auctions(batch, policy, learner, config.reference, rng)
         assert decisions is not None  # the network calls at least once in every auction
@@ -413,6 +456,7 @@ def train_bidder(
         "average": str(config.average),
         "replay": str(config.replay),
         "widow_samples": str(config.widow_samples),
+        "pool": str(config.pool),
         "seconds": f"{result.seconds:.0f}",
     }
     return result

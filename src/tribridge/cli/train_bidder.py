@@ -47,6 +47,14 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
         0,
         "give the network the trick estimator's tricks of its hand with N fixed draws of the widow (0: not)",
     ),
+    (
+        "pool",
+        int,
+        0,
+        "with --tricks dd: draw the deals from a fixed pool of N deals whose double-dummy tables are solved first "
+        "(cached; each drawn deal's suits renamed at random), and score the curve by double dummy (0: fresh deals, "
+        "each contract solved as it ends)",
+    ),
 )
 CHOICES: dict[str, list[str]] = {
     "tricks": ["estimate", "dd", "spread"],
@@ -62,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the learned bidder by self-play in the batched bidding environment",
         description="Deal BATCH fresh auctions per iteration from SEED, bid them with the network being trained "
         "(and, in a share of the seats, the reference bidder), score each contract from its tricks (the trick "
-        "estimator, or double dummy: slow), and update the network (each call's value learned from rollouts that "
+        "estimator, or double dummy: slow, unless from the tables of a fixed pool of deals solved first), and update the network (each call's value learned from rollouts that "
         "try every call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the "
         "reference bidder on fixed deals, entropy, loss per iteration) to OUT with the suffix .json. The same "
         "arguments give the same files.",
@@ -83,12 +91,16 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tribridge.bots.learned import PolicyNetwork
-    from tribridge.bots.learned_train import TrainConfig, train_bidder
+    from tribridge.bots.learned_train import TrainConfig, solve_tables, train_bidder
 
     config = TrainConfig(**{name: getattr(args, name) for name, *_ in SETTINGS}).check()
     start = PolicyNetwork.load(args.init) if args.init else None
+    solved = None
+    if config.pool:
+        with progress_bar("double-dummy cells", 15 * (config.pool + config.eval_deals)) as bar:
+            solved = solve_tables(config, on_progress=bar.advance)
     with progress_bar("iterations", config.iterations) as bar:
-        result = train_bidder(config, policy=start, on_iteration=lambda _stats: bar.advance())
+        result = train_bidder(config, policy=start, on_iteration=lambda _stats: bar.advance(), solved=solved)
     out = Path(args.out)
     curves_path = out.with_suffix(".json")
     result.policy.save(out)

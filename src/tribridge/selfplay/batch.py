@@ -17,7 +17,8 @@ Auction ``i`` has the dealer ``dealers[i]``; its players are the calling positio
 observation is ``selfplay.encoding``'s bidding observation (the first ``BIDDING_SIZE`` entries of the
 environment's), so a policy trained here plays in ``tribridge.env.env(mode="bidding")`` unchanged.
 When an auction ends its contract is scored from its tricks (``tricks="estimate"``: the trick
-estimator, whole tricks; ``"dd"``: double dummy, solved for the auctions as they end; ``"spread"``:
+estimator, whole tricks; ``"dd"``: double dummy, solved for the auctions as they end or looked up in
+the tables given to ``reset``; ``"spread"``:
 the expected points over a normal of deviation ``spread`` around the estimator's expected tricks, in
 whole tricks, which is how double dummy spreads around it) under the scheme; ``rewards`` holds the
 points or, with ``relative=True``, each score minus the mean of the other two; ``scores`` the points
@@ -88,16 +89,23 @@ class BiddingBatch:
 
     # --- the deals -----------------------------------------------------------------------------
     def reset(
-        self, seed: int | None = None, owners: np.ndarray | None = None, dealers: np.ndarray | None = None
+        self,
+        seed: int | None = None,
+        owners: np.ndarray | None = None,
+        dealers: np.ndarray | None = None,
+        dd_tables: np.ndarray | None = None,
     ) -> None:
         """New auctions: deals ``0..size-1`` of ``seed``'s stream (``dealing.random.deal_batch``), or the given ones.
 
         ``owners`` (``uint8[size, 52]``, the dealing seat of each card) and ``dealers`` (``int[size]``)
-        give the deals; by default auction ``i`` is dealt by seat ``i % 4``.
+        give the deals; by default auction ``i`` is dealt by seat ``i % 4``. ``dd_tables``
+        (``uint8[size, 3, 5]`` as ``selfplay.contracts.dd_trick_tables`` gives them; only with
+        ``tricks="dd"``): the deals' double-dummy tricks, looked up instead of solved.
         """
         n = self.size
         self.owners = deal_batch(n, seed) if owners is None else _checked_owners(owners, n)
         self.dealers = np.arange(n, dtype=np.int64) % 4 if dealers is None else _checked_dealers(dealers, n)
+        self.dd_tables = None if dd_tables is None else _checked_tables(dd_tables, n, self.tricks)
         self.n_calls = np.zeros(n, dtype=np.int64)
         self.to_act = np.zeros(n, dtype=np.int64)
         self.top_bid = np.full(n, -1, dtype=np.int64)  # bid number 0..34 of the highest bid
@@ -205,6 +213,8 @@ class BiddingBatch:
         else:
             if self.tricks == "estimate":
                 tricks = estimated_contract_tricks(owners, dealers, declarer, strain)
+            elif self.dd_tables is not None:
+                tricks = self.dd_tables[played, declarer, strain].astype(np.int64)
             else:
                 tricks = dd_contract_tricks(owners, dealers, declarer, strain, self.dd_cache)
             points = self.points[bid, doubling, tricks]  # [m, 3]: declarer, left defender, right defender
@@ -248,6 +258,15 @@ def _checked_dealers(dealers: np.ndarray, n: int) -> np.ndarray:
     if arr.shape != (n,) or not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 3:
         raise InvalidInput("dealers", f"expected int[{n}] seats 0..3, got {arr.dtype}{arr.shape}")
     return arr.astype(np.int64)
+
+
+def _checked_tables(tables: np.ndarray, n: int, tricks: str) -> np.ndarray:
+    if tricks != "dd":
+        raise InvalidInput("dd_tables", f"double-dummy tables need tricks='dd', not {tricks!r}")
+    arr = np.asarray(tables)
+    if arr.shape != (n, 3, 5) or not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 13:
+        raise InvalidInput("dd_tables", f"expected uint8[{n}, 3, 5] tricks 0..13, got {arr.dtype}{arr.shape}")
+    return arr.astype(np.uint8)
 
 
 def _checked_positions(positions: np.ndarray, n: int) -> np.ndarray:

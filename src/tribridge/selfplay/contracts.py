@@ -11,8 +11,10 @@ Calling positions are 0 (dealer), 1 (dealer's left), 2 (dealer's right), as in `
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +34,7 @@ __all__ = [
     "check_tricks_source",
     "contract_tricks",
     "dd_contract_tricks",
+    "dd_trick_tables",
     "estimated_contract_tricks",
     "estimated_trick_distribution",
     "normal_cdf",
@@ -194,6 +197,32 @@ def dd_contract_tricks(
     played = play_owners(owners, dealers, positions)
     declarers = POSITION_SEATS[np.asarray(dealers, np.int64), positions]
     return dd_declarer_tricks(played, declarers, np.asarray(strains, np.int64), cache=cache, workers=1)
+
+
+def dd_trick_tables(
+    owners: np.ndarray,
+    dealers: np.ndarray,
+    cache: Any = True,
+    workers: int | None = None,
+    on_progress: Callable[[int], None] | None = None,
+) -> np.ndarray:
+    """``uint8[n, 3, 5]``: double-dummy tricks of each calling position as declarer in each strain, the widow as dummy.
+
+    Fifteen cells a deal, solved one by one (``dd_declarer_tricks``, cached); ``on_progress`` gets the
+    number of cells done so far in each step.
+    """
+    from tribridge.dd import dd_declarer_tricks  # endplay: loaded on the first solve
+
+    owners = np.asarray(owners, np.uint8)
+    dealers = np.asarray(dealers, np.int64)
+    n = len(owners)
+    positions = np.tile(np.repeat(np.arange(3), 5), n)
+    strains = np.tile(np.arange(5), 3 * n)
+    cell_dealers = np.repeat(dealers, 15)
+    played = play_owners(np.repeat(owners, 15, axis=0), cell_dealers, positions)
+    declarers = POSITION_SEATS[cell_dealers, positions]
+    tricks = dd_declarer_tricks(played, declarers, strains, cache=cache, workers=workers, on_progress=on_progress)
+    return tricks.reshape(n, 3, 5).astype(np.uint8)
 
 
 def contract_tricks(state: DealState, source: str) -> int:
