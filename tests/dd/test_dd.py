@@ -96,6 +96,18 @@ def test_cache_hit_returns_stored_table(tmp_path) -> None:
     assert dd.dd_table([deal], cache=dd.DDCache(path))[0]["N"]["C"] == 99
 
 
+def test_one_deal_asked_for_several_cells_at_once_keeps_them_all(tmp_path) -> None:
+    """A batch holding one deal several times, each with another cell, stores every cell (not the last one only)."""
+    deal = random_deal(np.random.default_rng(4))
+    declarers, strains = [0, 1, 2, 3, 0], [0, 1, 2, 3, 4]
+    owners = np.repeat(deal.to_owners()[None], 5, axis=0)
+    solved = dd.dd_declarer_tricks(owners, declarers, strains, cache=tmp_path / "c.sqlite", workers=1)
+    stored = dd.DDCache(tmp_path / "c.sqlite").get(deal.to_owners()[None])[0]
+    assert [int(stored[d, s]) for d, s in zip(declarers, strains)] == solved.tolist()
+    again = dd.dd_declarer_tricks(owners, declarers, strains, cache=False, workers=1)
+    assert again.tolist() == solved.tolist()
+
+
 def test_nt_cache_entries_are_completed_by_a_full_request(tmp_path) -> None:
     path = tmp_path / "c.sqlite"
     deal = random_deal(np.random.default_rng(4))

@@ -71,16 +71,21 @@ class DDCache:
         return out
 
     def put(self, owners: np.ndarray, tables: np.ndarray) -> None:
-        """Store tables, merging with what is stored (known entries win over 255)."""
+        """Store tables, merging with what is stored and with each other (known entries win over 255).
+
+        A deal may come several times, each time with other cells known; all of them are kept.
+        """
         if len(owners) == 0:
             return
         stored = self.get(owners)
-        merged = np.where(tables == UNKNOWN, stored, tables).astype(np.uint8)
-        keys = deal_keys(owners)
+        merged: dict[bytes, np.ndarray] = {}
+        for i, key in enumerate(deal_keys(owners)):
+            known = merged.get(key, stored[i])
+            merged[key] = np.where(tables[i] == UNKNOWN, known, tables[i]).astype(np.uint8)
         with self._lock:
             self._conn.executemany(
                 "INSERT OR REPLACE INTO dd (deal, tricks) VALUES (?, ?)",
-                [(k, merged[i].tobytes()) for i, k in enumerate(keys)],
+                [(key, table.tobytes()) for key, table in merged.items()],
             )
             self._conn.commit()
 
