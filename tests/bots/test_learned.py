@@ -281,6 +281,8 @@ def test_bad_training_settings_are_refused() -> None:
         TrainConfig(temperature=0.0).check()
     with pytest.raises(InvalidInput, match="reference_mix"):
         TrainConfig(reference_mix="deal").check()
+    with pytest.raises(InvalidInput, match="rollouts"):
+        TrainConfig(rollouts="best").check()
 
 
 @pytest.mark.parametrize("share", [0.0, 0.6, 1.0])

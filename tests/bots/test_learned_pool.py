@@ -14,6 +14,8 @@ from tribridge.bots.learned_train import (
     call_values,
     evaluate_against_reference,
     play_auctions,
+    solve_tables,
+    train_bidder,
 )
 from tribridge.cli.main import main
 from tribridge.dealing.random import deal_batch
@@ -70,3 +72,30 @@ def test_a_pool_run_writes_weights_whose_curve_is_scored_by_double_dummy(tmp_pat
     owners, dealers = deal_batch(5, EVAL_SEED), np.arange(5) % 4
     solved, _ = evaluate_against_reference(policy, owners, dealers, "paper", tricks="dd")
     assert report["curves"][-1]["reward_vs_reference"] == pytest.approx(solved)
+
+
+def test_tables_of_another_pool_are_refused() -> None:
+    solved = solve_tables(TrainConfig(tricks="dd", pool=3, eval_deals=2))
+    with pytest.raises(InvalidInput, match="solved"):
+        train_bidder(TrainConfig(tricks="dd", pool=4, eval_deals=2, iterations=1, batch=8), solved=solved)
+
+
+def test_greedy_rollouts_do_not_depend_on_the_random_stream() -> None:
+    """With ``rollouts="greedy"`` the network bids its most valuable call after the tried one, so the values
+    are the same whatever the random stream; sampled rollouts differ."""
+    n = 40
+    owners = deal_batch(n, 45)
+    policy = PolicyNetwork.initial(hidden=8, seed=3, temperature=5.0)  # a hot policy: sampling differs often
+    learner = np.ones((n, 3), dtype=bool)
+    batch = BiddingBatch(n, relative=True)
+    batch.reset(owners=owners)
+    decisions = play_auctions(batch, policy, learner, "paper", np.random.default_rng(0))
+    assert decisions is not None
+    picked = np.array([int(np.flatnonzero(decisions.rows == i)[0]) for i in range(n)])
+
+    def values(rollouts: str, seed: int) -> np.ndarray:
+        config = TrainConfig(rollouts=rollouts)
+        return call_values(batch, decisions, picked, policy, learner, config, np.random.default_rng(seed))
+
+    np.testing.assert_array_equal(values("greedy", 1), values("greedy", 2))
+    assert not np.array_equal(values("sample", 1), values("sample", 2))

@@ -50,6 +50,7 @@ from tribridge.selfplay.pool import DealPool
 
 __all__ = [
     "REFERENCE_MIXES",
+    "ROLLOUTS",
     "Adam",
     "IterationStats",
     "SolvedDeals",
@@ -64,6 +65,8 @@ __all__ = [
 ]
 
 REFERENCE_MIXES = ("seat", "auction")
+ROLLOUTS = ("sample", "greedy")
+"""How the network bids after the tried call in the rollouts: sampling its policy, or its most valuable call."""
 """How ``reference_share`` is drawn: for each seat on its own, or for each auction's two other seats together."""
 EVAL_SEED = 20_261_204
 """The seed of the fixed evaluation deals (the same for every training run, so curves compare)."""
@@ -94,6 +97,7 @@ class TrainConfig:
     replay: int = 1
     widow_samples: int = 0
     pool: int = 0
+    rollouts: str = "sample"
 
     def check(self) -> TrainConfig:
         """The config, or InvalidInput naming the bad field."""
@@ -113,6 +117,8 @@ class TrainConfig:
             raise InvalidInput(
                 "reference_mix", f"expected one of {', '.join(REFERENCE_MIXES)}, got {self.reference_mix!r}"
             )
+        if self.rollouts not in ROLLOUTS:
+            raise InvalidInput("rollouts", f"expected one of {', '.join(ROLLOUTS)}, got {self.rollouts!r}")
         if not 0.0 <= self.reference_share <= 1.0:
             raise InvalidInput("reference_share", f"expected a share 0..1, got {self.reference_share}")
         for name in ("learning_rate", "temperature", "reward_scale", "value_clip", "spread"):
@@ -248,7 +254,8 @@ def call_values(
     rollouts = BiddingBatch(len(rows), tricks=config.tricks, relative=True, spread=config.spread)
     tables = None if batch.dd_tables is None else batch.dd_tables[rows]
     rollouts.reset(owners=batch.owners[rows], dealers=batch.dealers[rows], dd_tables=tables)
-    play_auctions(rollouts, policy, learner[rows], config.reference, rng, forced=forced)
+    greedy = config.rollouts == "greedy"
+    play_auctions(rollouts, policy, learner[rows], config.reference, rng, greedy=greedy, forced=forced)
     values = np.zeros(masks.shape)
     values[which, calls] = rollouts.rewards[np.arange(len(rows)), decisions.positions[picked][which]]
     return values
@@ -392,6 +399,10 @@ def train_bidder(
     config.check()
     if config.pool and solved is None:
         solved = solve_tables(config)
+    if solved is not None and (len(solved.pool.owners), len(solved.eval_tables)) != (config.pool, config.eval_deals):
+        raise InvalidInput(
+            "solved", f"tables of another pool or curve than pool={config.pool} and eval_deals={config.eval_deals}"
+        )
     if policy is None:
         policy = PolicyNetwork.initial(
             config.hidden, seed=config.seed, temperature=config.temperature, widow_samples=config.widow_samples
@@ -457,6 +468,7 @@ def train_bidder(
         "replay": str(config.replay),
         "widow_samples": str(config.widow_samples),
         "pool": str(config.pool),
+        "rollouts": config.rollouts,
         "seconds": f"{result.seconds:.0f}",
     }
     return result

@@ -55,11 +55,19 @@ SETTINGS: tuple[tuple[str, type, object, str], ...] = (
         "(cached; each drawn deal's suits renamed at random), and score the curve by double dummy (0: fresh deals, "
         "each contract solved as it ends)",
     ),
+    (
+        "rollouts",
+        str,
+        "sample",
+        "how the network bids after a tried call in the rollouts: sampling its policy as in the training auctions, "
+        "or greedy: its most valuable call, as it plays",
+    ),
 )
 CHOICES: dict[str, list[str]] = {
     "tricks": ["estimate", "dd", "spread"],
     "reference": ["paper", "random"],
     "reference_mix": ["seat", "auction"],
+    "rollouts": ["sample", "greedy"],
 }
 
 
