@@ -54,6 +54,9 @@ NOT_REPLAYED = {
     "paper+dd) with no per-deal rows (about 12 minutes)",
     "learned_time_per_call.json": "the learned bidder's and SimulationBidder's seconds per call: timings, which no "
     "replay can compare exactly (python -m benchmarks learned --against '' --timing-deals 20)",
+    "learned_tables_pool.json": "bidders' margins against PaperBidder on 8,000 deals scored from double-dummy "
+    "tables, summaries only: SimulationBidder's calls alone take 4 minutes and the tables, where not cached, 20 "
+    "(tests/bench/test_learned_tables.py checks the benchmark's bidding against the training's batched curve)",
     "learned_training_curves.json": "the curves of the 10-minute training run of the shipped weights "
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
