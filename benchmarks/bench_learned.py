@@ -19,10 +19,11 @@ calls, as at a table.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
+
+from benchmarks import print_json
 
 SIMULATION_VS_PAPER = (7.61, 0.90, 2000)
 """SimulationBidder's margin against PaperBidder, double-dummy play (points a deal, 95 % ±, deals)."""
@@ -109,11 +110,7 @@ def main(argv: list[str] | None = None) -> None:
         out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers, args.weights)
     if args.timing_deals:
         out["time_per_call"] = time_per_call(args.timing_deals, args.seed, args.weights)
-    text = json.dumps(out, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(text + "\n")
+    print_json(out, args.out)
 
 
 if __name__ == "__main__":

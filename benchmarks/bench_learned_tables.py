@@ -20,12 +20,12 @@ deal on two cores); a network trained on that pool must be measured on another s
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 import numpy as np
 
+from benchmarks import print_json
 from tribridge.bots import get_bidder
 from tribridge.cards import Deal, Seat
 from tribridge.dealing.random import deal_batch
@@ -113,11 +113,7 @@ def main(argv: list[str] | None = None) -> None:
             f"minus_{specs[0]}_ci95": paired_half,
             "seconds": round(time.perf_counter() - t0, 1),
         }
-    text = json.dumps(out, indent=2)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as fh:
-            fh.write(text + "\n")
+    print_json(out, args.out)
 
 
 if __name__ == "__main__":
