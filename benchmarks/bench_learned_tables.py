@@ -12,7 +12,7 @@ six seatings are the three positions, each twice) with the play replaced by the 
 table serves every bidder: SimulationBidder's margin is measured on the same deals and the target,
 the learned bidder's margin minus SimulationBidder's, comes paired with its interval. The deals are
 the first ``--deals`` of ``--seed``'s stream, by default the pool of ``train-bidder --pool``, whose
-tables are then in the double-dummy cache already (solving 15 cells a deal otherwise, about 0.1 s a
+tables are then in the double-dummy cache already (solving 15 cells a deal otherwise, about 0.15 s a
 deal on two cores); a network trained on that pool must be measured on another seed.
 ``learned:FILE`` is the learned bidder with the weights in FILE.
 """
