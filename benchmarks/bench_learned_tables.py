@@ -29,6 +29,7 @@ from benchmarks import print_json
 from tribridge.bots import get_bidder
 from tribridge.cards import Deal, Seat
 from tribridge.dealing.random import deal_batch
+from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import bid_to_end
 from tribridge.selfplay import BiddingBatch
@@ -96,6 +97,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", default=None, help="also write the JSON here")
     args = parser.parse_args(argv)
     specs = [s.strip() for s in args.bidders.split(",") if s.strip()]
+    if args.deals < 2 or not specs:
+        parser.error("--deals needs at least 2 deals (for an interval) and --bidders at least one bidder")
+    try:
+        for spec in specs:
+            bidder_of(spec)
+    except (InvalidInput, OSError) as exc:
+        parser.error(f"--bidders: {exc}")
     t0 = time.perf_counter()
     owners, dealers = deal_batch(args.deals, args.seed), np.arange(args.deals, dtype=np.int64) % 4
     tables = dd_trick_tables(owners, dealers)
