@@ -69,14 +69,13 @@ def rewards(
     return batch.rewards[:, position].copy()
 
 
-def per_deal(spec: str, owners: np.ndarray, dealers: np.ndarray, tables: np.ndarray) -> np.ndarray:
+def per_deal(bidder, owners: np.ndarray, dealers: np.ndarray, tables: np.ndarray, label: str = "") -> np.ndarray:
     """``float64[n]``: the bidder's reward a deal, the mean over the three calling positions."""
-    bidder = bidder_of(spec)
     parts = []
     for position in range(3):
         calls = auction_calls(bidder, owners, dealers, position)
         parts.append(rewards(calls, owners, dealers, tables, position))
-        print(f"\r{spec}: position {position + 1}/3", end="", file=sys.stderr, flush=True)
+        print(f"\r{label or bidder.name}: position {position + 1}/3", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return np.mean(parts, axis=0)
 
@@ -100,8 +99,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.deals < 2 or not specs:
         parser.error("--deals needs at least 2 deals (for an interval) and --bidders at least one bidder")
     try:
-        for spec in specs:
-            bidder_of(spec)
+        bidders = {spec: bidder_of(spec) for spec in specs}
     except (InvalidInput, OSError) as exc:
         parser.error(f"--bidders: {exc}")
     t0 = time.perf_counter()
@@ -111,9 +109,9 @@ def main(argv: list[str] | None = None) -> None:
     rows: dict[str, np.ndarray] = {}
     for spec in specs:
         t0 = time.perf_counter()
-        rows[spec] = per_deal(spec, owners, dealers, tables)
+        rows[spec] = per_deal(bidders[spec], owners, dealers, tables, spec)
         mean, half = interval(rows[spec])
-        paired, paired_half = interval(rows[spec] - rows[specs[0]]) if spec != specs[0] else (0.0, 0.0)
+        paired, paired_half = interval(rows[spec] - rows[specs[0]])
         out[spec] = {
             "margin_vs_paper": mean,
             "ci95": half,

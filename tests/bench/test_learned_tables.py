@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from benchmarks.bench_learned_tables import per_deal
+from benchmarks.bench_learned_tables import bidder_of, per_deal
 
 from tribridge.bots.learned import default_policy
 from tribridge.bots.learned_train import evaluate_against_reference
@@ -22,13 +22,13 @@ def deals(tmp_path_factory):
 
 def test_paper_against_itself_scores_nothing(deals) -> None:
     """With PaperBidder in every seat the three positions' relative rewards sum to zero on every deal."""
-    np.testing.assert_array_equal(per_deal("paper", *deals), np.zeros(12))
+    np.testing.assert_array_equal(per_deal(bidder_of("paper"), *deals), np.zeros(12))
 
 
 def test_the_learned_bidder_scores_as_the_batched_curve(deals) -> None:
     """LearnedBidder bidding through DealState gets the reward the network gets in BiddingBatch, deal by deal."""
     owners, dealers, tables = deals
     mean, _ = evaluate_against_reference(default_policy(), owners, dealers, "paper", tricks="dd", dd_tables=tables)
-    rows = per_deal("learned", owners, dealers, tables)
+    rows = per_deal(bidder_of("learned"), owners, dealers, tables)
     assert rows.mean() == pytest.approx(mean)
     assert np.count_nonzero(rows) > 0

@@ -25,6 +25,7 @@ from tribridge.bots.learned import (
 from tribridge.bots.learned_reference import REFERENCES, position_nt_levels, reference_actions
 from tribridge.bots.learned_train import (
     REFERENCE_MIXES,
+    ROLLOUTS,
     TrainConfig,
     _learner_seats,
     call_values,
@@ -42,6 +43,7 @@ from tribridge.rules.deal import DealState
 from tribridge.rules.view import SeatView
 from tribridge.selfplay import BiddingBatch, settle
 from tribridge.selfplay.actions import N_CALLS, action_of, call_of
+from tribridge.selfplay.contracts import BATCH_TRICK_SOURCES
 from tribridge.selfplay.encoding import encode_view
 
 
@@ -311,6 +313,7 @@ def test_the_command_defaults_are_the_training_defaults() -> None:
     from tribridge.cli.train_bidder import CHOICES, SETTINGS
 
     assert CHOICES["reference"] == list(REFERENCES) and CHOICES["reference_mix"] == list(REFERENCE_MIXES)
+    assert CHOICES["rollouts"] == list(ROLLOUTS) and sorted(CHOICES["tricks"]) == sorted(BATCH_TRICK_SOURCES)
 
     defaults = TrainConfig()
     assert {name: default for name, _, default, _ in SETTINGS} == {

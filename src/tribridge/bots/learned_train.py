@@ -65,9 +65,9 @@ __all__ = [
 ]
 
 REFERENCE_MIXES = ("seat", "auction")
+"""How ``reference_share`` is drawn: for each seat on its own, or for each auction's two other seats together."""
 ROLLOUTS = ("sample", "greedy")
 """How the network bids after the tried call in the rollouts: sampling its policy, or its most valuable call."""
-"""How ``reference_share`` is drawn: for each seat on its own, or for each auction's two other seats together."""
 EVAL_SEED = 20_261_204
 """The seed of the fixed evaluation deals (the same for every training run, so curves compare)."""
 

@@ -78,8 +78,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="train the learned bidder by self-play in the batched bidding environment",
         description="Deal BATCH fresh auctions per iteration from SEED, bid them with the network being trained "
         "(and, in a share of the seats, the reference bidder), score each contract from its tricks (the trick "
-        "estimator, or double dummy: slow, unless from the tables of a fixed pool of deals solved first), and update the network (each call's value learned from rollouts that "
-        "try every call of a decision, in numpy). Writes the weights to OUT and the curves (mean reward against the "
+        "estimator, or double dummy: slow, unless from the tables of a fixed pool of deals solved first), and "
+        "update the network (each call's value learned from rollouts that try every call of a decision, in "
+        "numpy). Writes the weights to OUT and the curves (mean reward against the "
         "reference bidder on fixed deals, entropy, loss per iteration) to OUT with the suffix .json. The same "
         "arguments give the same files.",
     )

@@ -186,9 +186,18 @@ def estimated_trick_distribution(
 
 
 def dd_contract_tricks(
-    owners: np.ndarray, dealers: np.ndarray, positions: np.ndarray, strains: np.ndarray, cache: bool = False
+    owners: np.ndarray,
+    dealers: np.ndarray,
+    positions: np.ndarray,
+    strains: np.ndarray,
+    cache: Any = False,
+    workers: int | None = 1,
+    on_progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
-    """``int64[n]``: double-dummy tricks of the declarer at calling ``positions`` in ``strains``, the widow as dummy."""
+    """``int64[n]``: double-dummy tricks of the declarer at calling ``positions`` in ``strains``, the widow as dummy.
+
+    ``cache``, ``workers`` and ``on_progress`` (cells done in each step) go to ``dd_declarer_tricks``.
+    """
     from tribridge.dd import dd_declarer_tricks  # endplay: loaded on the first solve
 
     positions = np.asarray(positions, np.int64)
@@ -196,7 +205,8 @@ def dd_contract_tricks(
         return np.zeros(0, dtype=np.int64)
     played = play_owners(owners, dealers, positions)
     declarers = POSITION_SEATS[np.asarray(dealers, np.int64), positions]
-    return dd_declarer_tricks(played, declarers, np.asarray(strains, np.int64), cache=cache, workers=1)
+    strains = np.asarray(strains, np.int64)
+    return dd_declarer_tricks(played, declarers, strains, cache=cache, workers=workers, on_progress=on_progress)
 
 
 def dd_trick_tables(
@@ -208,20 +218,14 @@ def dd_trick_tables(
 ) -> np.ndarray:
     """``uint8[n, 3, 5]``: double-dummy tricks of each calling position as declarer in each strain, the widow as dummy.
 
-    Fifteen cells a deal, solved one by one (``dd_declarer_tricks``, cached); ``on_progress`` gets the
-    number of cells done so far in each step.
+    Fifteen cells a deal (``dd_contract_tricks``, cached); ``on_progress`` gets the number of cells
+    done in each step.
     """
-    from tribridge.dd import dd_declarer_tricks  # endplay: loaded on the first solve
-
-    owners = np.asarray(owners, np.uint8)
-    dealers = np.asarray(dealers, np.int64)
     n = len(owners)
     positions = np.tile(np.repeat(np.arange(3), 5), n)
     strains = np.tile(np.arange(5), 3 * n)
-    cell_dealers = np.repeat(dealers, 15)
-    played = play_owners(np.repeat(owners, 15, axis=0), cell_dealers, positions)
-    declarers = POSITION_SEATS[cell_dealers, positions]
-    tricks = dd_declarer_tricks(played, declarers, strains, cache=cache, workers=workers, on_progress=on_progress)
+    cell_owners, cell_dealers = np.repeat(np.asarray(owners, np.uint8), 15, axis=0), np.repeat(dealers, 15)
+    tricks = dd_contract_tricks(cell_owners, cell_dealers, positions, strains, cache, workers, on_progress)
     return tricks.reshape(n, 3, 5).astype(np.uint8)
 
 
