@@ -2,21 +2,22 @@
 
 A *bot* for a chair is a bidder plus a card player. Names (see docs/bots.md):
 
-========== ===================== ===================
-name       bidder                player
-========== ===================== ===================
-random     RandomBidder          RandomPlayer
-paper      PaperBidder           PimcPlayer
-estimate   EstimateBidder        PimcPlayer
-simulation SimulationBidder      PimcPlayer
-pimc       SimulationBidder      PimcPlayer  (the strongest pair; same as ``simulation``)
-pimc-model SimulationBidder      PimcPlayer(belief="model") (layouts weighted by the learned belief model)
-learned    LearnedBidder         PimcPlayer  (a policy network trained by self-play, ``bots.learned``)
-dd         PaperBidder           DoubleDummyPlayer (sees all cards: a test upper bound)
-========== ===================== ===================
+=========== ======================= ===================
+name        bidder                  player
+=========== ======================= ===================
+random      RandomBidder            RandomPlayer
+paper       PaperBidder             PimcPlayer
+estimate    EstimateBidder          PimcPlayer
+simulation  SimulationBidder        PimcPlayer
+pimc        SimulationBidder        PimcPlayer  (the strongest pair; same as ``simulation``)
+pimc-model  SimulationBidder        PimcPlayer(belief="model") (layouts weighted by the learned belief model)
+learned     LearnedBidder           PimcPlayer  (a policy network trained by self-play, ``bots.learned``)
+learned-sim LearnedSimulationBidder PimcPlayer  (the network, averaged with SimulationBidder where unsure)
+dd          PaperBidder             DoubleDummyPlayer (sees all cards: a test upper bound)
+=========== ======================= ===================
 
 Any pair can also be named ``BIDDER+PLAYER``, e.g. ``paper+dd`` or ``simulation+random``, with
-bidders ``random paper estimate simulation learned`` and players ``random dd pimc pimc-model``. A plug-in
+bidders ``random paper estimate simulation learned learned-sim`` and players ``random dd pimc pimc-model``. A plug-in
 ``pkg.module:factory`` or ``path/to/file.py:factory`` is a bot name once enabled (``bots.plugins``).
 """
 
@@ -33,7 +34,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
 from tribridge.rules.view import SeatView
 
-BIDDER_NAMES = ("random", "paper", "estimate", "simulation", "learned")
+BIDDER_NAMES = ("random", "paper", "estimate", "simulation", "learned", "learned-sim")
 PLAYER_NAMES = ("random", "dd", "pimc", "pimc-model")
 BOT_PAIRS: dict[str, tuple[str, str]] = {
     "random": ("random", "random"),
@@ -44,13 +45,15 @@ BOT_PAIRS: dict[str, tuple[str, str]] = {
     "pimc-model": ("simulation", "pimc-model"),
     "dd": ("paper", "dd"),
     "learned": ("learned", "pimc"),
+    "learned-sim": ("learned-sim", "pimc"),
 }
 
 
 def get_bidder(name: str, **options: Any) -> Bidder:
-    """A bidder by name: random, paper, estimate, simulation, learned."""
+    """A bidder by name: random, paper, estimate, simulation, learned, learned-sim."""
     from tribridge.bots import bidding  # imported here: start-up time (bot names without compiling kernels)
     from tribridge.bots.learned import LearnedBidder
+    from tribridge.bots.learned_sim import LearnedSimulationBidder
 
     classes: dict[str, Callable[..., Bidder]] = {
         "random": bidding.RandomBidder,
@@ -58,6 +61,7 @@ def get_bidder(name: str, **options: Any) -> Bidder:
         "estimate": bidding.EstimateBidder,
         "simulation": bidding.SimulationBidder,
         "learned": LearnedBidder,
+        "learned-sim": LearnedSimulationBidder,
     }
     key = str(name).strip().lower()
     if key not in classes:

@@ -33,6 +33,7 @@ from tribridge.selfplay.encoding import BIDDING_SIZE, BLOCKS, encode_view
 
 __all__ = [
     "N_FEATURES",
+    "POINTS_PER_UNIT",
     "WEIGHTS_RESOURCE",
     "WIDOW_FEATURES",
     "LearnedBidder",
@@ -48,6 +49,8 @@ __all__ = [
 WEIGHTS_RESOURCE = "learned_bidder.npz"
 LEVELS_CONSIDERED = 3
 """Bids considered per denomination: the cheapest legal one and the next ``LEVELS_CONSIDERED - 1`` levels."""
+POINTS_PER_UNIT = 100.0
+"""Points in one unit of the network's values, unless its weights' info names another ``reward_scale``."""
 _HCP = np.array([4.0, 3.0, 2.0, 1.0] + [0.0] * 9, dtype=np.float32)  # rank 0 = ace
 _EXTRA_FEATURES = 4 + 4 + 1 + (N_BIDS + 1) + 3 + 3
 N_FEATURES = BIDDING_SIZE + _EXTRA_FEATURES
@@ -346,6 +349,14 @@ class LearnedBidder:
         probs = self.policy.probabilities_of(features, considered)[0]
         order = sorted(np.flatnonzero(considered[0]).tolist(), key=lambda a: (-probs[a], a))
         return [(call_of(a), float(probs[a])) for a in order]
+
+    def values(self, view: SeatView) -> list[tuple[Call, float]]:
+        """Every considered call with the network's value of it in points, most valuable first (ties: lower call number)."""
+        features, considered = self._inputs(view)
+        scale = float(self.policy.info.get("reward_scale", POINTS_PER_UNIT))
+        points = self.policy.forward(features)[0].astype(np.float64) * scale
+        order = sorted(np.flatnonzero(considered[0]).tolist(), key=lambda a: (-points[a], a))
+        return [(call_of(a), float(points[a])) for a in order]
 
     def bid(self, view: SeatView) -> Call:
         """The considered call of highest value (the most probable; ties: the lower call number)."""

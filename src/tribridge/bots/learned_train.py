@@ -39,7 +39,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from tribridge.bots.learned import PolicyNetwork, considered_calls
+from tribridge.bots.learned import POINTS_PER_UNIT, PolicyNetwork, considered_calls
 from tribridge.bots.learned_reference import REFERENCES, position_nt_levels, reference_actions
 from tribridge.dealing.random import deal_batch
 from tribridge.dealing.streams import random_stream, seed_stream
@@ -86,7 +86,7 @@ class TrainConfig:
     temperature: float = 0.1
     epochs: int = 2
     minibatch: int = 512
-    reward_scale: float = 100.0
+    reward_scale: float = POINTS_PER_UNIT
     value_clip: float = 20.0
     reference: str = "paper"
     reference_share: float = 0.5
@@ -469,6 +469,7 @@ def train_bidder(
         "widow_samples": str(config.widow_samples),
         "pool": str(config.pool),
         "rollouts": config.rollouts,
+        "reward_scale": str(config.reward_scale),
         "seconds": f"{result.seconds:.0f}",
     }
     return result

@@ -61,6 +61,8 @@ def explain_call(bot_name: str, call: Call, before: AuctionState) -> str:
         return _simulation(call)
     if bidder == "learned":
         return _learned(call)
+    if bidder == "learned-sim":
+        return _learned_sim(call)
     return "A random legal call: this bot does not look at its hand."
 
 
@@ -69,3 +71,11 @@ def _learned(call: Call) -> str:
     if not call.is_bid:
         return f"{call.to_pbn()}: the network valued no bid of its hand above this call here."
     return f"{call.to_pbn()}: the bid the network, trained by self-play, valued highest for its hand here."
+
+
+def _learned_sim(call: Call) -> str:
+    """The learned bidder with simulation: what it valued, in words (it states no system)."""
+    return (
+        f"{call.to_pbn()}: valued highest by the self-trained network, checked where that was close by simulating "
+        "layouts of the hidden cards that fit the auction."
+    )

@@ -1,0 +1,99 @@
+"""LearnedSimulationBidder: the network alone where it is sure, the network and SimulationBidder averaged elsewhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tribridge.bots import get_bidder, get_bot
+from tribridge.bots.bidding import SimulationBidder
+from tribridge.bots.learned import LearnedBidder
+from tribridge.bots.learned_sim import LearnedSimulationBidder
+from tribridge.bots.play import PimcPlayer
+from tribridge.cards import random_deal
+from tribridge.dealing.streams import random_stream
+from tribridge.errors import InvalidInput
+from tribridge.rules.auction import PASS
+from tribridge.rules.deal import DealState
+from tribridge.rules.view import SeatView
+
+LAYOUTS = 16  # few layouts: the tests check the arithmetic, not the strength
+
+
+def random_view(seed: int, calls: int) -> SeatView:
+    """The view of the player on turn after up to ``calls`` random legal calls, passes three times as likely."""
+    rng = np.random.default_rng(seed)
+    state = DealState.start(random_deal(random_stream(seed)), int(rng.integers(4)))
+    for _ in range(calls):
+        legal = state.legal_actions()
+        weights = rng.random(len(legal)) * np.array([3.0 if c == PASS else 1.0 for c in legal])
+        after = state.apply(legal[int(np.argmax(weights))])
+        if after.phase != "auction":
+            break
+        state = after
+    assert state.turn is not None
+    return state.view(state.turn)
+
+
+views = st.builds(random_view, st.integers(0, 2**31), st.integers(0, 8))
+
+
+def test_values_are_the_networks_outputs_in_points_best_first() -> None:
+    bidder = LearnedBidder()
+    for seed in range(6):
+        view = random_view(seed, seed)
+        values = bidder.values(view)
+        assert values[0][0] == bidder.bid(view)
+        assert [v for _, v in values] == sorted((v for _, v in values), reverse=True)
+        assert {c for c, _ in values} == {c for c, _ in bidder.candidates(view)}
+        assert all(c in view.legal_calls() for c, _ in values)
+
+
+@settings(max_examples=12, deadline=None)
+@given(view=views)
+def test_a_sure_network_calls_alone_and_an_unsure_one_blends(view: SeatView) -> None:
+    network = LearnedBidder().values(view)
+    simulated = dict(SimulationBidder(layouts=LAYOUTS).candidates(view))
+    bidder = LearnedSimulationBidder(gap=float("inf"), weight=0.25, layouts=LAYOUTS)
+    got = bidder.candidates(view)
+    if len(network) == 1:
+        assert got == network and bidder.consulted == 0
+        return
+    assert bidder.consulted == 1 and {c for c, _ in got} == set(simulated)
+    valued = dict(network)
+    for call, value in got:
+        expected = 0.25 * valued[call] + 0.75 * simulated[call] if call in valued else simulated[call]
+        assert value == pytest.approx(expected)
+    assert [v for _, v in got] == sorted((v for _, v in got), reverse=True)
+    never = LearnedSimulationBidder(gap=0.0, layouts=LAYOUTS)
+    assert never.candidates(view) == network and never.consulted == 0 and never.calls == 1
+
+
+def test_the_extremes_are_the_two_bidders() -> None:
+    """Weight 0 with an infinite gap calls as SimulationBidder; gap 0 calls as the network."""
+    simulation, network = SimulationBidder(layouts=LAYOUTS), LearnedBidder()
+    only_simulation = LearnedSimulationBidder(weight=0.0, gap=float("inf"), layouts=LAYOUTS)
+    only_network = LearnedSimulationBidder(gap=0.0, layouts=LAYOUTS)
+    for seed in range(8):
+        view = random_view(100 + seed, seed)
+        if len(network.values(view)) > 1:
+            assert only_simulation.bid(view) == simulation.bid(view)
+        assert only_network.bid(view) == network.bid(view)
+
+
+def test_bad_settings_name_the_field() -> None:
+    for options, field in (({"weight": 1.5}, "weight"), ({"weight": -0.1}, "weight"), ({"gap": -1.0}, "gap")):
+        with pytest.raises(InvalidInput) as err:
+            LearnedSimulationBidder(**options)
+        assert err.value.field == field
+    with pytest.raises(InvalidInput):
+        LearnedSimulationBidder(gap=float("nan"))
+
+
+def test_the_registry_names() -> None:
+    assert isinstance(get_bidder("learned-sim"), LearnedSimulationBidder)
+    bot = get_bot("learned-sim", player_options={"layouts": 4})
+    assert isinstance(bot.bidder, LearnedSimulationBidder) and isinstance(bot.player, PimcPlayer)
+    assert isinstance(get_bidder("learned-sim", gap=10.0, weights=None), LearnedSimulationBidder)
