@@ -2,16 +2,18 @@
 
     .venv/bin/python -m benchmarks learned --deals 2000 --against paper --out benchmarks/results/learned_paper.json
     .venv/bin/python -m benchmarks learned --deals 500 --against simulation --workers 2
+    .venv/bin/python -m benchmarks learned --bidder learned-sim --deals 2000 --against paper
 
-Each match is ``learned+dd`` against two copies of the other bidder (``paper+dd`` or
+Each match is ``learned+dd`` (or ``--bidder learned-sim``: the network averaged with
+SimulationBidder where it is unsure) against two copies of the other bidder (``paper+dd`` or
 ``simulation+dd``), every deal bid under all six seatings (``sim.match.run_match``); since every seat
 plays double dummy, only the bidding differs. The margin is, per deal, the learned bidder's mean
 score minus the other bidder's, averaged over the deals with a 95 % interval. Target: against
 ``paper`` the margin exceeds SimulationBidder's against PaperBidder under the same play (+6.4 ± 1.6
 points a deal on 500 deals with the estimator's earlier parameters, +7.61 ± 0.90 on the same 2,000
 deals as this benchmark's when the learned bidder was added; ``python -m benchmarks bidding``
-measures it). The time per call of the learned bidder and of SimulationBidder is measured on the
-same views, the calls of the first match deals, in order, by fresh bidders: the learned bidder
+measures it). The time per call of the learned bidder (and of ``--bidder``'s) and of SimulationBidder
+is measured on the same views, the calls of the first match deals, in order, by fresh bidders: the learned bidder
 computes a hand's widow inputs at its first call with the hand and remembers them for its later
 calls, as at a table.
 """
@@ -29,14 +31,18 @@ SIMULATION_VS_PAPER = (7.61, 0.90, 2000)
 """SimulationBidder's margin against PaperBidder, double-dummy play (points a deal, 95 % ±, deals)."""
 
 
-def time_per_call(deals: int, seed: int, weights: str | None = None) -> dict[str, float]:
-    """Median and mean seconds per call of the learned bidder and SimulationBidder on the views of ``deals`` deals."""
+BIDDERS = ("learned", "learned-sim")
+"""The bidders this benchmark measures (``--bidder``)."""
+
+
+def time_per_call(deals: int, seed: int, weights: str | None = None, bidder: str = "learned") -> dict[str, float]:
+    """Median and mean seconds per call of the learned bidder, ``bidder`` and SimulationBidder on the views of ``deals`` deals."""
     from tribridge.bots import get_bidder
-    from tribridge.bots.learned import LearnedBidder
     from tribridge.rules.deal import DealState
     from tribridge.sim.match import deal_for
 
-    learned, simulation = LearnedBidder(weights), get_bidder("simulation")
+    simulation = get_bidder("simulation")
+    timed = {name: get_bidder(name, weights=weights) for name in dict.fromkeys(("learned", bidder))}
     views = []
     for i in range(deals):
         deal, dealer = deal_for(seed, i, deals)
@@ -47,33 +53,33 @@ def time_per_call(deals: int, seed: int, weights: str | None = None) -> dict[str
             views.append(view)
             state = state.apply(simulation.bid(view))  # the auctions SimulationBidder bids: realistic views
     out: dict[str, float] = {"views": float(len(views))}
-    for name, bidder in (("learned", learned), ("simulation", simulation)):
+    for name, timed_bidder in [*timed.items(), ("simulation", simulation)]:
         seconds = []
         for view in views:
             t0 = time.perf_counter()
-            bidder.bid(view)
+            timed_bidder.bid(view)
             seconds.append(time.perf_counter() - t0)
         out[f"{name}_s_per_call_median"] = statistics.median(seconds)
         out[f"{name}_s_per_call_mean"] = statistics.fmean(seconds)
     return out
 
 
-def run(against: str, deals: int, seed: int, workers: int, weights: str | None = None) -> dict:
-    """One match: learned+dd against two copies of ``against``+dd; the paired margin and its interval.
+def run(against: str, deals: int, seed: int, workers: int, weights: str | None = None, bidder: str = "learned") -> dict:
+    """One match: ``bidder``+dd against two copies of ``against``+dd; the paired margin and its interval.
 
-    ``weights``: the learned bidder's ``.npz`` (default: the shipped weights).
+    ``weights``: the network's ``.npz`` (default: the shipped weights).
     """
     from tribridge.sim.match import run_match
 
-    names = ["learned+dd", f"{against}+dd", f"{against}+dd"]
+    names = [f"{bidder}+dd", f"{against}+dd", f"{against}+dd"]
     done = [0]
 
     def progress(k: int) -> None:
         done[0] += k
-        print(f"\rlearned benchmark ({against}): {done[0]}/{deals} deals", end="", file=sys.stderr, flush=True)
+        print(f"\r{bidder} benchmark ({against}): {done[0]}/{deals} deals", end="", file=sys.stderr, flush=True)
 
     t0 = time.perf_counter()
-    options = {"learned+dd": {"bidder": {"weights": weights}}} if weights else None
+    options = {names[0]: {"bidder": {"weights": weights}}} if weights else None
     result = run_match(names, deals, seed, workers=workers, on_progress=progress, options=options)
     print(file=sys.stderr)
     margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
@@ -102,14 +108,15 @@ def main(argv: list[str] | None = None) -> None:
         "--against", default="paper,simulation", help="comma-separated bidders to play against (default both)"
     )
     parser.add_argument("--timing-deals", type=int, default=20, help="deals whose views time the bidders (0: skip)")
-    parser.add_argument("--weights", default=None, help="the learned bidder's weights (.npz; default the shipped ones)")
+    parser.add_argument("--bidder", default="learned", choices=BIDDERS, help="the bidder measured (default learned)")
+    parser.add_argument("--weights", default=None, help="the network's weights (.npz; default the shipped ones)")
     parser.add_argument("--out", default=None, help="also write the JSON here")
     args = parser.parse_args(argv)
     out: dict = {"simulation_vs_paper_reference": dict(zip(("margin", "ci95", "deals"), SIMULATION_VS_PAPER))}
     for against in [a.strip() for a in args.against.split(",") if a.strip()]:
-        out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers, args.weights)
+        out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers, args.weights, args.bidder)
     if args.timing_deals:
-        out["time_per_call"] = time_per_call(args.timing_deals, args.seed, args.weights)
+        out["time_per_call"] = time_per_call(args.timing_deals, args.seed, args.weights, args.bidder)
     print_json(out, args.out)
 
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from tribridge.bots import get_bidder, get_bot
 from tribridge.bots.bidding import SimulationBidder
-from tribridge.bots.learned import LearnedBidder
-from tribridge.bots.learned_sim import LearnedSimulationBidder
+from tribridge.bots.learned import LearnedBidder, default_policy
+from tribridge.bots.learned_sim import WEIGHTS_RESOURCE, LearnedSimulationBidder
 from tribridge.bots.play import PimcPlayer
 from tribridge.cards import random_deal
 from tribridge.dealing.streams import random_stream
@@ -40,8 +40,21 @@ def random_view(seed: int, calls: int) -> SeatView:
 views = st.builds(random_view, st.integers(0, 2**31), st.integers(0, 8))
 
 
+def its_network() -> LearnedBidder:
+    """The learned bidder with learned-sim's shipped network."""
+    return LearnedBidder(default_policy(WEIGHTS_RESOURCE))
+
+
+def test_its_network_is_run_i3_of_the_docs() -> None:
+    """The shipped network was trained by the command docs/bots.md gives for run I3."""
+    info = default_policy(WEIGHTS_RESOURCE).info
+    expected = {"seed": "1", "iterations": "100", "batch": "1024", "tricks": "spread", "reference_share": "0.95"}
+    assert {key: info[key] for key in expected} == expected
+    assert info["reference_mix"] == "auction" and info["widow_samples"] == "32" and info["replay"] == "8"
+
+
 def test_values_are_the_networks_outputs_in_points_best_first() -> None:
-    bidder = LearnedBidder()
+    bidder = its_network()
     for seed in range(6):
         view = random_view(seed, seed)
         values = bidder.values(view)
@@ -54,7 +67,7 @@ def test_values_are_the_networks_outputs_in_points_best_first() -> None:
 @settings(max_examples=12, deadline=None)
 @given(view=views)
 def test_a_sure_network_calls_alone_and_an_unsure_one_blends(view: SeatView) -> None:
-    network = LearnedBidder().values(view)
+    network = its_network().values(view)
     simulated = dict(SimulationBidder(layouts=LAYOUTS).candidates(view))
     bidder = LearnedSimulationBidder(gap=float("inf"), weight=0.25, layouts=LAYOUTS)
     got = bidder.candidates(view)
@@ -73,7 +86,7 @@ def test_a_sure_network_calls_alone_and_an_unsure_one_blends(view: SeatView) -> 
 
 def test_the_extremes_are_the_two_bidders() -> None:
     """Weight 0 with an infinite gap calls as SimulationBidder; gap 0 calls as the network."""
-    simulation, network = SimulationBidder(layouts=LAYOUTS), LearnedBidder()
+    simulation, network = SimulationBidder(layouts=LAYOUTS), its_network()
     only_simulation = LearnedSimulationBidder(weight=0.0, gap=float("inf"), layouts=LAYOUTS)
     only_network = LearnedSimulationBidder(gap=0.0, layouts=LAYOUTS)
     for seed in range(8):
@@ -97,3 +110,14 @@ def test_the_registry_names() -> None:
     bot = get_bot("learned-sim", player_options={"layouts": 4})
     assert isinstance(bot.bidder, LearnedSimulationBidder) and isinstance(bot.player, PimcPlayer)
     assert isinstance(get_bidder("learned-sim", gap=10.0, weights=None), LearnedSimulationBidder)
+
+
+def test_values_follow_the_reward_scale_the_weights_were_trained_at() -> None:
+    view = random_view(3, 2)
+    policy = default_policy(WEIGHTS_RESOURCE)
+    at_100 = dict(LearnedBidder(policy).values(view))
+    halved = policy.copy()
+    halved.info["reward_scale"] = "50"
+    at_50 = dict(LearnedBidder(halved).values(view))
+    assert at_50.keys() == at_100.keys()
+    assert all(at_50[call] == pytest.approx(at_100[call] / 2) for call in at_100)

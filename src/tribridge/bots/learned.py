@@ -290,9 +290,9 @@ class PolicyNetwork:
 
 
 @lru_cache(maxsize=1)
-def default_policy() -> PolicyNetwork:
-    """The shipped weights (``tribridge/data/learned_bidder.npz``)."""
-    ref = resources.files("tribridge").joinpath("data", WEIGHTS_RESOURCE)
+def default_policy(resource: str = WEIGHTS_RESOURCE) -> PolicyNetwork:
+    """Shipped weights: ``tribridge/data/<resource>``, by default the learned bidder's (``learned_bidder.npz``)."""
+    ref = resources.files("tribridge").joinpath("data", resource)
     with resources.as_file(ref) as path:
         return PolicyNetwork.load(path)
 

@@ -15,12 +15,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from tribridge.bots.bidding import SimulationBidder
-from tribridge.bots.learned import LearnedBidder, PolicyNetwork
+from tribridge.bots.learned import LearnedBidder, PolicyNetwork, default_policy
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Call
 from tribridge.rules.view import SeatView
 
-__all__ = ["DEFAULT_GAP", "DEFAULT_WEIGHT", "LearnedSimulationBidder"]
+__all__ = ["DEFAULT_GAP", "DEFAULT_WEIGHT", "WEIGHTS_RESOURCE", "LearnedSimulationBidder"]
+
+WEIGHTS_RESOURCE = "learned_sim_bidder.npz"
+"""The network's shipped weights: run I3 of docs/bots.md (the closest of the runs to SimulationBidder's margin)."""
 
 DEFAULT_WEIGHT = 0.5
 """The network's share of a blended value (SimulationBidder's is the rest)."""
@@ -34,7 +37,7 @@ class LearnedSimulationBidder:
     A blended value is ``weight`` × the network's value of a call plus (1 − ``weight``) ×
     SimulationBidder's mean score of it (points a deal, both this seat's score minus the mean of the
     other two players'), over SimulationBidder's candidate calls; a candidate the network does not
-    consider keeps its simulated score. ``weights`` are the network's (default: the shipped ones);
+    consider keeps its simulated score. ``weights`` are the network's (default: ``WEIGHTS_RESOURCE``);
     ``layouts`` and ``evaluator`` go to SimulationBidder. ``consulted`` counts the calls that ran the
     simulation, ``calls`` all calls.
     """
@@ -53,7 +56,7 @@ class LearnedSimulationBidder:
             raise InvalidInput("weight", f"expected the network's share between 0 and 1, got {weight}")
         if not gap >= 0.0:
             raise InvalidInput("gap", f"expected a number of points 0 or more, got {gap}")
-        self.learned = LearnedBidder(weights)
+        self.learned = LearnedBidder(default_policy(WEIGHTS_RESOURCE) if weights is None else weights)
         self.simulation = SimulationBidder(layouts=layouts, evaluator=evaluator)
         self.weight = float(weight)
         self.gap = float(gap)
