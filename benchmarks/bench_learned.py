@@ -12,10 +12,11 @@ score minus the other bidder's, averaged over the deals with a 95 % interval. Ta
 ``paper`` the margin exceeds SimulationBidder's against PaperBidder under the same play (+6.4 ± 1.6
 points a deal on 500 deals with the estimator's earlier parameters, +7.61 ± 0.90 on the same 2,000
 deals as this benchmark's when the learned bidder was added; ``python -m benchmarks bidding``
-measures it). The time per call of the learned bidder (and of ``--bidder``'s) and of SimulationBidder
-is measured on the same views, the calls of the first match deals, in order, by fresh bidders: the learned bidder
-computes a hand's widow inputs at its first call with the hand and remembers them for its later
-calls, as at a table.
+measures it; ``--paired`` plays it here too, on the same deals, and pairs the two margins deal by
+deal). The time per call of the learned bidder (and of ``--bidder``'s) and of SimulationBidder is
+measured on the same views, the calls of the first match deals, in order, by fresh bidders: the
+learned bidder computes a hand's widow inputs at its first call with the hand and remembers them
+for its later calls, as at a table.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ import argparse
 import statistics
 import sys
 import time
+from typing import Any
+
+import numpy as np
 
 from benchmarks import print_json
 
@@ -64,27 +68,38 @@ def time_per_call(deals: int, seed: int, weights: str | None = None, bidder: str
     return out
 
 
-def run(against: str, deals: int, seed: int, workers: int, weights: str | None = None, bidder: str = "learned") -> dict:
-    """One match: ``bidder``+dd against two copies of ``against``+dd; the paired margin and its interval.
-
-    ``weights``: the network's ``.npz`` (default: the shipped weights).
-    """
+def play(names: list[str], deals: int, seed: int, workers: int, options: dict | None = None) -> tuple[Any, np.ndarray]:
+    """(the match's result, ``float64[deals]``: the first bot's score minus the mean of the other two, by deal)."""
     from tribridge.sim.match import run_match
 
-    names = [f"{bidder}+dd", f"{against}+dd", f"{against}+dd"]
     done = [0]
 
     def progress(k: int) -> None:
         done[0] += k
-        print(f"\r{bidder} benchmark ({against}): {done[0]}/{deals} deals", end="", file=sys.stderr, flush=True)
+        print(f"\r{names[0]} against {names[1]}: {done[0]}/{deals} deals", end="", file=sys.stderr, flush=True)
 
-    t0 = time.perf_counter()
-    options = {names[0]: {"bidder": {"weights": weights}}} if weights else None
     result = run_match(names, deals, seed, workers=workers, on_progress=progress, options=options)
     print(file=sys.stderr)
-    margin = result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
-    half = 1.96 * float(margin.std(ddof=1)) / len(margin) ** 0.5 if len(margin) > 1 else float("nan")
-    return {
+    return result, result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
+
+
+def interval(values: np.ndarray) -> float:
+    """The 95 % half-width of the mean of ``values``."""
+    return 1.96 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
+
+
+def run(
+    against: str, deals: int, seed: int, workers: int, weights: str | None = None, bidder: str = "learned"
+) -> tuple[dict, np.ndarray]:
+    """One match: ``bidder``+dd against two copies of ``against``+dd; (its summary, the margins by deal).
+
+    ``weights``: the network's ``.npz`` (default: the shipped weights).
+    """
+    names = [f"{bidder}+dd", f"{against}+dd", f"{against}+dd"]
+    t0 = time.perf_counter()
+    options = {names[0]: {"bidder": {"weights": weights}}} if weights else None
+    result, margin = play(names, deals, seed, workers, options)
+    summary = {
         "bots": names,
         "deals": deals,
         "games": result.games,
@@ -92,9 +107,24 @@ def run(against: str, deals: int, seed: int, workers: int, weights: str | None =
         "weights": weights or "shipped",
         "seconds": round(time.perf_counter() - t0, 1),
         "margin_learned_minus_other": float(margin.mean()),
-        "ci95": half,
+        "ci95": interval(margin),
         "passed_out": result.passed_out,
         "summary": [s.to_json() for s in result.summaries],
+    }
+    return summary, margin
+
+
+def simulation_pairing(margin: np.ndarray, deals: int, seed: int, workers: int) -> dict:
+    """SimulationBidder's margin against PaperBidder on the same deals, and ``margin`` minus it, paired by deal."""
+    t0 = time.perf_counter()
+    _, simulation = play(["simulation+dd", "paper+dd", "paper+dd"], deals, seed, workers)
+    difference = margin - simulation
+    return {
+        "simulation_margin": float(simulation.mean()),
+        "simulation_ci95": interval(simulation),
+        "minus_simulation": float(difference.mean()),
+        "minus_simulation_ci95": interval(difference),
+        "seconds": round(time.perf_counter() - t0, 1),
     }
 
 
@@ -110,11 +140,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timing-deals", type=int, default=20, help="deals whose views time the bidders (0: skip)")
     parser.add_argument("--bidder", default="learned", choices=BIDDERS, help="the bidder measured (default learned)")
     parser.add_argument("--weights", default=None, help="the network's weights (.npz; default the shipped ones)")
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="against paper, also play SimulationBidder against PaperBidder on the same deals and pair the margins",
+    )
     parser.add_argument("--out", default=None, help="also write the JSON here")
     args = parser.parse_args(argv)
     out: dict = {"simulation_vs_paper_reference": dict(zip(("margin", "ci95", "deals"), SIMULATION_VS_PAPER))}
     for against in [a.strip() for a in args.against.split(",") if a.strip()]:
-        out[f"vs_{against}"] = run(against, args.deals, args.seed, args.workers, args.weights, args.bidder)
+        out[f"vs_{against}"], margin = run(against, args.deals, args.seed, args.workers, args.weights, args.bidder)
+        if args.paired and against == "paper":
+            out["vs_paper"]["paired_with_simulation"] = simulation_pairing(margin, args.deals, args.seed, args.workers)
     if args.timing_deals:
         out["time_per_call"] = time_per_call(args.timing_deals, args.seed, args.weights, args.bidder)
     print_json(out, args.out)
