@@ -27,7 +27,7 @@ WEIGHTS_RESOURCE = "learned_sim_bidder.npz"
 
 DEFAULT_WEIGHT = 0.5
 """The network's share of a blended value (SimulationBidder's is the rest)."""
-DEFAULT_GAP = 50.0
+DEFAULT_GAP = 5.0
 """Points between the network's two best calls from which it calls alone."""
 
 
