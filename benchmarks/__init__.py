@@ -3,6 +3,18 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float]:
+    """(mean, 95 % half-width of the mean) of paired or per-deal values; the half-width is nan for one value."""
+    n = len(values)
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, float("nan")
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(variance / n)
 
 
 def print_json(out: dict, path: str | None = None) -> None:

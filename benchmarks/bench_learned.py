@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import print_json
+from benchmarks import mean_ci95, print_json
 
 SIMULATION_VS_PAPER = (7.61, 0.90, 2000)
 """SimulationBidder's margin against PaperBidder, double-dummy play (points a deal, 95 % ±, deals)."""
@@ -83,11 +83,6 @@ def play(names: list[str], deals: int, seed: int, workers: int, options: dict | 
     return result, result.per_deal[:, 0] - 0.5 * (result.per_deal[:, 1] + result.per_deal[:, 2])
 
 
-def interval(values: np.ndarray) -> float:
-    """The 95 % half-width of the mean of ``values``."""
-    return 1.96 * float(values.std(ddof=1)) / len(values) ** 0.5 if len(values) > 1 else float("nan")
-
-
 def run(
     against: str, deals: int, seed: int, workers: int, weights: str | None = None, bidder: str = "learned"
 ) -> tuple[dict, np.ndarray]:
@@ -107,7 +102,7 @@ def run(
         "weights": weights or "shipped",
         "seconds": round(time.perf_counter() - t0, 1),
         "margin_learned_minus_other": float(margin.mean()),
-        "ci95": interval(margin),
+        "ci95": mean_ci95(margin.tolist())[1],
         "passed_out": result.passed_out,
         "summary": [s.to_json() for s in result.summaries],
     }
@@ -118,12 +113,13 @@ def simulation_pairing(margin: np.ndarray, deals: int, seed: int, workers: int) 
     """SimulationBidder's margin against PaperBidder on the same deals, and ``margin`` minus it, paired by deal."""
     t0 = time.perf_counter()
     _, simulation = play(["simulation+dd", "paper+dd", "paper+dd"], deals, seed, workers)
-    difference = margin - simulation
+    simulation_margin, simulation_half = mean_ci95(simulation.tolist())
+    difference, difference_half = mean_ci95((margin - simulation).tolist())
     return {
-        "simulation_margin": float(simulation.mean()),
-        "simulation_ci95": interval(simulation),
-        "minus_simulation": float(difference.mean()),
-        "minus_simulation_ci95": interval(difference),
+        "simulation_margin": simulation_margin,
+        "simulation_ci95": simulation_half,
+        "minus_simulation": difference,
+        "minus_simulation_ci95": difference_half,
         "seconds": round(time.perf_counter() - t0, 1),
     }
 

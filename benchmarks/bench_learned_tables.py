@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from benchmarks import print_json
+from benchmarks import mean_ci95, print_json
 from tribridge.bots import get_bidder
 from tribridge.cards import Deal, Seat
 from tribridge.dealing.random import deal_batch
@@ -80,11 +80,6 @@ def per_deal(bidder, owners: np.ndarray, dealers: np.ndarray, tables: np.ndarray
     return np.mean(parts, axis=0)
 
 
-def interval(values: np.ndarray) -> tuple[float, float]:
-    """(mean, 95 % half-width)."""
-    return float(values.mean()), 1.96 * float(values.std(ddof=1)) / len(values) ** 0.5
-
-
 def main(argv: list[str] | None = None) -> None:
     """Parse the arguments, solve (or read) the tables, bid every deal with every bidder; print (and write) JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -110,8 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     for spec in specs:
         t0 = time.perf_counter()
         rows[spec] = per_deal(bidders[spec], owners, dealers, tables, spec)
-        mean, half = interval(rows[spec])
-        paired, paired_half = interval(rows[spec] - rows[specs[0]])
+        mean, half = mean_ci95(rows[spec].tolist())
+        paired, paired_half = mean_ci95((rows[spec] - rows[specs[0]]).tolist())
         out[spec] = {
             "margin_vs_paper": mean,
             "ci95": half,
