@@ -57,6 +57,15 @@ NOT_REPLAYED = {
     "learned_tables_pool.json": "bidders' margins against PaperBidder on 8,000 deals scored from double-dummy "
     "tables, summaries only: SimulationBidder's calls alone take 4 minutes and the tables, where not cached, 20 "
     "(tests/bench/test_learned_tables.py checks the benchmark's bidding against the training's batched curve)",
+    "learned_sim_paper.json": "a summary of a 2,000-deal match (learned-sim+dd against paper+dd) and of "
+    "SimulationBidder's against paper+dd on the same deals (--paired), no per-deal rows: replaying it is the whole "
+    "run (about 3 minutes with the double-dummy plays cached, far more without)",
+    "learned_sim_simulation.json": "a summary of a 2,000-deal match (learned-sim+dd against simulation+dd) with no "
+    "per-deal rows: replaying it is the whole match (about 5 minutes with the plays cached)",
+    "learned_sim_tables_pool.json": "bidders' margins against PaperBidder on 8,000 deals scored from double-dummy "
+    "tables, summaries only, as learned_tables_pool.json",
+    "learned_sim_tables_2027.json": "bidders' margins against PaperBidder on 4,000 deals of seed 2027 scored from "
+    "double-dummy tables, summaries only: the tables take 20 minutes to solve on two cores",
     "learned_training_curves.json": "the curves of the 10-minute training run of the shipped weights "
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
