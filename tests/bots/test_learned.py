@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from auction_views import random_view
 from tribridge.bots import bot_parts, get_bidder, get_bot
 from tribridge.bots.bidding import PaperBidder
 from tribridge.bots.learned import (
@@ -45,22 +46,6 @@ from tribridge.selfplay import BiddingBatch, settle
 from tribridge.selfplay.actions import N_CALLS, action_of, call_of
 from tribridge.selfplay.contracts import BATCH_TRICK_SOURCES
 from tribridge.selfplay.encoding import encode_view
-
-
-def random_view(seed: int, calls: int, pass_weight: float = 3.0) -> SeatView:
-    """The view of the player on turn after up to ``calls`` random legal calls (fewer if the auction ends)."""
-    rng = np.random.default_rng(seed)
-    state = DealState.start(random_deal(random_stream(seed)), int(rng.integers(4)))
-    for _ in range(calls):
-        legal = state.legal_actions()
-        weights = rng.random(len(legal)) * np.array([pass_weight if c == PASS else 1.0 for c in legal])
-        after = state.apply(legal[int(np.argmax(weights))])
-        if after.phase != "auction":
-            break
-        state = after
-    assert state.turn is not None
-    return state.view(state.turn)
-
 
 views = st.builds(random_view, st.integers(0, 2**31), st.integers(0, 12), st.floats(0.2, 8.0))
 

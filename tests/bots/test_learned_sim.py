@@ -2,40 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from auction_views import random_view
 from tribridge.bots import get_bidder, get_bot
 from tribridge.bots.bidding import SimulationBidder
 from tribridge.bots.learned import LearnedBidder, default_policy
 from tribridge.bots.learned_sim import WEIGHTS_RESOURCE, LearnedSimulationBidder
 from tribridge.bots.play import PimcPlayer
-from tribridge.cards import random_deal
-from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
-from tribridge.rules.auction import PASS
-from tribridge.rules.deal import DealState
 from tribridge.rules.view import SeatView
 
 LAYOUTS = 16  # few layouts: the tests check the arithmetic, not the strength
-
-
-def random_view(seed: int, calls: int) -> SeatView:
-    """The view of the player on turn after up to ``calls`` random legal calls, passes three times as likely."""
-    rng = np.random.default_rng(seed)
-    state = DealState.start(random_deal(random_stream(seed)), int(rng.integers(4)))
-    for _ in range(calls):
-        legal = state.legal_actions()
-        weights = rng.random(len(legal)) * np.array([3.0 if c == PASS else 1.0 for c in legal])
-        after = state.apply(legal[int(np.argmax(weights))])
-        if after.phase != "auction":
-            break
-        state = after
-    assert state.turn is not None
-    return state.view(state.turn)
-
 
 views = st.builds(random_view, st.integers(0, 2**31), st.integers(0, 8))
 
