@@ -101,3 +101,9 @@ def test_values_follow_the_reward_scale_the_weights_were_trained_at() -> None:
     at_50 = dict(LearnedBidder(halved).values(view))
     assert at_50.keys() == at_100.keys()
     assert all(at_50[call] == pytest.approx(at_100[call] / 2) for call in at_100)
+
+
+def test_both_shipped_networks_are_loaded_once() -> None:
+    """A table with a learned and a learned-sim bot does not read the two weight files again at every bot."""
+    shipped, its_own = default_policy(), default_policy(WEIGHTS_RESOURCE)
+    assert default_policy() is shipped and default_policy(WEIGHTS_RESOURCE) is its_own and shipped is not its_own

@@ -289,7 +289,7 @@ class PolicyNetwork:
         return cls(**arrays, temperature=float(data_temperature), info=info, widow_samples=widow_samples)
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)  # one entry per shipped file: learned and learned-sim at one table load each once
 def default_policy(resource: str = WEIGHTS_RESOURCE) -> PolicyNetwork:
     """Shipped weights: ``tribridge/data/<resource>``, by default the learned bidder's (``learned_bidder.npz``)."""
     ref = resources.files("tribridge").joinpath("data", resource)
