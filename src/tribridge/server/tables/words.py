@@ -20,8 +20,8 @@ BIDDER_WORDS = {
     "simulation": "tries each call over sampled layouts of the hidden cards and keeps the best-scoring one",
     "learned": "calls with a small network trained by self-play: the call it values highest for its hand and the "
     "auction",
-    "learned-sim": "calls with the same network, and where its two best calls are close, with the network's values "
-    "averaged with those of the simulation over sampled layouts",
+    "learned-sim": "calls with a small network trained by self-play, and where its two best calls are close, "
+    "averages the network's values with those of a simulation over sampled layouts",
 }
 PLAYER_WORDS = {
     "random": "plays random legal cards (instant; for trying the table out)",
