@@ -143,8 +143,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--out", default=None, help="also write the JSON here")
     args = parser.parse_args(argv)
+    opponents = [a.strip() for a in args.against.split(",") if a.strip()]
+    if args.paired and "paper" not in opponents:
+        parser.error("--paired pairs the margin against paper with SimulationBidder's: --against must name paper")
     out: dict = {"simulation_vs_paper_reference": dict(zip(("margin", "ci95", "deals"), SIMULATION_VS_PAPER))}
-    for against in [a.strip() for a in args.against.split(",") if a.strip()]:
+    for against in opponents:
         out[f"vs_{against}"], margin = run(against, args.deals, args.seed, args.workers, args.weights, args.bidder)
         if args.paired and against == "paper":
             out["vs_paper"]["paired_with_simulation"] = simulation_pairing(margin, args.deals, args.seed, args.workers)

@@ -30,3 +30,9 @@ def test_an_unknown_bidder_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--bidder", "nobody"])
     assert "--bidder" in capsys.readouterr().err
+
+
+def test_pairing_without_a_match_against_paper_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--paired", "--against", "simulation", "--deals", "2"])
+    assert "--paired" in capsys.readouterr().err
