@@ -379,7 +379,7 @@ def bench_tables(
 
     import httpx
 
-    from tribridge.server.tables.store import Store
+    from tribridge.server.store import Store
 
     db = db_dir / "tables.sqlite"
     limits = ("--max-tables-per-client", str(tables), "--max-client-creations-per-minute", str(tables))

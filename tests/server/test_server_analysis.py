@@ -13,7 +13,7 @@ from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.deal import DealState, replay
 from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import get_scheme, score_deal
-from tribridge.server.tables.review import review_deal, review_record
+from tribridge.server.api.review import review_deal, review_record
 
 endplay_types = pytest.importorskip("endplay.types")
 endplay_dds = pytest.importorskip("endplay.dds")

@@ -14,9 +14,9 @@ from starlette.websockets import WebSocketDisconnect
 from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.server.app import create_app
+from tribridge.server.store import is_postgres_url
 from tribridge.server.tables.analysis_queue import AnalysisQueue
 from tribridge.server.tables.limits import RateWindow, TableLimits, add_limit_flags, limits_from_args
-from tribridge.server.tables.store import is_postgres_url
 from tribridge.server.tables.table import Table
 
 BOTS = [{"kind": "bot", "bot": "random"}] * 3

@@ -7,7 +7,7 @@ from typing import Any
 
 from tribridge.cards import Card
 from tribridge.rules.auction import Call
-from tribridge.server.tables.store import LoggedAction
+from tribridge.server.store import LoggedAction
 from tribridge.server.tables.table import Table
 from tribridge.server.tables.views import view_for
 

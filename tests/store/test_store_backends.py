@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import (
+from tribridge.server.store import (
     LoggedAction,
     SeqTaken,
     StoredTable,
@@ -20,7 +20,7 @@ from tribridge.server.tables.store import (
     store_label,
     token_hash,
 )
-from tribridge.server.tables.store_sql import ACTIVITY_STEP_SECONDS
+from tribridge.server.store.sql import ACTIVITY_STEP_SECONDS
 
 CONFIG = {"chairs": [{"kind": "human"}] * 3, "scheme": "classic", "deals": {"seed": 5}}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from store_games import HUMANS, chair_views, played_table
 
 from tribridge.cli.main import main
+from tribridge.server.store import open_store
 from tribridge.server.tables.manager import replay_table
-from tribridge.server.tables.store import open_store
 
 
 def fill(path):

@@ -24,8 +24,8 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from tribridge.server.store import open_store
 from tribridge.server.tables.manager import replay_table
-from tribridge.server.tables.store import open_store
 from tribridge.testing import PgServer, start_server, ws_token_message
 
 pytestmark = pytest.mark.slow

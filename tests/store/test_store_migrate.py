@@ -9,9 +9,9 @@ import time
 import pytest
 from store_games import HUMANS, chair_views, played_table
 
+from tribridge.server.store import StoreTooNew, open_store, token_hash
+from tribridge.server.store.sqlite import MIGRATIONS
 from tribridge.server.tables.manager import replay_table
-from tribridge.server.tables.store import StoreTooNew, open_store, token_hash
-from tribridge.server.tables.store_sqlite import MIGRATIONS
 
 # The schema the store wrote before it had versions (the tables, written out here independently).
 UNVERSIONED_SCHEMA = """

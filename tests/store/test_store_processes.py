@@ -11,7 +11,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tribridge.server.tables.store import open_store
+from tribridge.server.store import open_store
 from tribridge.testing import start_server, ws_token_message
 
 pytestmark = pytest.mark.slow

@@ -16,9 +16,9 @@ import time
 import psycopg
 import pytest
 
+from tribridge.server.store import LoggedAction, StoreUnavailable
+from tribridge.server.store.postgres import PostgresStore
 from tribridge.server.tables.peers import Peers
-from tribridge.server.tables.store import LoggedAction, StoreUnavailable
-from tribridge.server.tables.store_postgres import PostgresStore
 from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
 
 pytestmark = pytest.mark.slow

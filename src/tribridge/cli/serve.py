@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_host, normalize_origin
     from tribridge.server.protocols import uvicorn_options
-    from tribridge.server.tables.store import is_postgres_url, sqlite_path, store_label
+    from tribridge.server.store import is_postgres_url, sqlite_path, store_label
     from tribridge.server.workers import run_workers
 
     if not 0 <= args.port <= 65535:

@@ -32,8 +32,8 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from tribridge.errors import InvalidInput
-    from tribridge.server.tables.store import open_store, sqlite_path, store_label
-    from tribridge.server.tables.store_copy import copy_store
+    from tribridge.server.store import open_store, sqlite_path, store_label
+    from tribridge.server.store.copying import copy_store
 
     source_file = sqlite_path(args.source)
     if source_file is not None and not Path(source_file).is_file():

@@ -23,6 +23,9 @@ from fastapi.responses import JSONResponse
 
 from tribridge import __version__
 from tribridge.dd import solver_pool
+from tribridge.server.api import events as event_routes
+from tribridge.server.api import exports, review
+from tribridge.server.api import tables as routes
 from tribridge.server.assets import StaticAssets
 from tribridge.server.edge import (
     DEFAULT_BODY_TIMEOUT,
@@ -34,13 +37,11 @@ from tribridge.server.edge import (
     EdgePolicy,
 )
 from tribridge.server.errors import add_error_handlers
-from tribridge.server.events import routes as event_routes
 from tribridge.server.events.service import EventService
 from tribridge.server.heap import freeze_heap
 from tribridge.server.robot import ben, brill, three
-from tribridge.server.tables import exports, review, routes
+from tribridge.server.store import store_label
 from tribridge.server.tables.manager import TableManager
-from tribridge.server.tables.store import store_label
 
 STATIC_DIR = Path(__file__).parent / "static"
 log = logging.getLogger("tribridge.server")

@@ -20,8 +20,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from tribridge.dd import QueueFull
 from tribridge.errors import InvalidInput, shorten
 from tribridge.server.edge import ERROR_QUOTE_CHARS
+from tribridge.server.store import StoreUnavailable
 from tribridge.server.tables.limits import TooMany  # the limits own their exception: the CLI reads them without FastAPI
-from tribridge.server.tables.store import StoreUnavailable
 
 __all__ = ["Conflict", "Forbidden", "NotFound", "TooMany", "add_error_handlers", "error_json"]
 

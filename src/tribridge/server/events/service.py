@@ -26,11 +26,11 @@ from tribridge.server.events.documents import EntryJson, EventDocument, EventLim
 from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
 from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
+from tribridge.server.store import Store, token_hash
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
-from tribridge.server.tables.store import Store, token_hash
 
 __all__ = ["EventService", "entrant_chair"]
 

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tribridge.server.tables.store import LoggedAction, Seats, Store, StoreUnavailable
+from tribridge.server.store import LoggedAction, Seats, Store, StoreUnavailable
 from tribridge.server.tables.table import Table
 
 __all__ = ["LogFollower", "install_logged", "uncancelled"]

@@ -31,6 +31,13 @@ from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
+from tribridge.server.store import (
+    SeqTaken,
+    Store,
+    StoredTable,
+    open_store,
+    token_hash,
+)
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
@@ -38,13 +45,6 @@ from tribridge.server.tables.follow import LogFollower, install_logged, uncancel
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
-from tribridge.server.tables.store import (
-    SeqTaken,
-    Store,
-    StoredTable,
-    open_store,
-    token_hash,
-)
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.turns import BotTurns
 from tribridge.server.tables.views import view_text

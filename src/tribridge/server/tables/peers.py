@@ -23,7 +23,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from tribridge.server.tables.store import Store, StoreUnavailable
+from tribridge.server.store import Store, StoreUnavailable
 
 __all__ = ["Peers", "process_owner"]
 

@@ -9,11 +9,11 @@ from fastapi.responses import PlainTextResponse
 from starlette.requests import HTTPConnection
 
 from tribridge.events.export import event_pbn
+from tribridge.server.api.tables import read_json, token_from
 from tribridge.server.errors import Forbidden
 from tribridge.server.events.service import EventService
 from tribridge.server.events.state import EventState
 from tribridge.server.events.views import event_summary, event_view
-from tribridge.server.tables.routes import read_json, token_from
 
 __all__ = ["router"]
 

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tribridge.server.tables.store_sql import (
+from tribridge.server.store.sql import (
     SCHEMA_V1,
     SCHEMA_V2,
     VERSION_TABLE,

@@ -20,10 +20,10 @@ from fastapi.responses import Response
 from tribridge.errors import InvalidInput
 from tribridge.rules.game import DealRecord
 from tribridge.rules.lin import history_to_lin
+from tribridge.server.api.deps import Manager
+from tribridge.server.api.tables import client_of, seated
 from tribridge.server.errors import NotFound, TooMany
-from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.limits import RateWindow
-from tribridge.server.tables.routes import client_of, seated
 from tribridge.server.tables.table import Table, score_sheet
 
 __all__ = ["MAX_HISTORY_PAGE", "ExportCache", "export_json_text", "export_pbn_text", "history_page", "router"]

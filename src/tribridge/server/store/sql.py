@@ -1,4 +1,4 @@
-"""The store's queries, written once for both backends (``store_sqlite``, ``store_postgres``).
+"""The store's queries, written once for both backends (``store.sqlite``, ``store.postgres``).
 
 ``SqlStore`` implements ``store.Store`` over one primitive a backend supplies: ``transaction()``,
 a context manager giving a ``Tx`` whose ``execute(sql, params)`` takes ``?`` placeholders and
@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from tribridge.server.tables.store import (
+from tribridge.server.store import (
     LoggedAction,
     Seats,
     SeqTaken,

@@ -9,8 +9,8 @@ takes this bot turn"), each table's creator and last activity, socket counts per
 heartbeat), and event documents.
 
 ``open_store(url_or_path)`` picks the backend: a file path or ``sqlite:///path`` opens SQLite
-(``store_sqlite``, the default); ``postgresql://USER@HOST[:PORT]/DB`` opens PostgreSQL
-(``store_postgres``). Both run their numbered schema migrations at start-up (``schema_version``).
+(``store.sqlite``, the default); ``postgresql://USER@HOST[:PORT]/DB`` opens PostgreSQL
+(``store.postgres``). Both run their numbered schema migrations at start-up (``schema_version``).
 Times are wall-clock seconds (``time.time()``), so processes on one database must share a clock.
 """
 
@@ -114,7 +114,7 @@ class Seats:
 @dataclass(frozen=True)
 class TableActivity:
     """When a table was created, by which client, and when something last happened at it (wall-clock seconds;
-    an action moves ``last_active`` only once it is ``store_sql.ACTIVITY_STEP_SECONDS`` old)."""
+    an action moves ``last_active`` only once it is ``store.sql.ACTIVITY_STEP_SECONDS`` old)."""
 
     table_id: str
     creator: str | None
@@ -274,9 +274,9 @@ def open_store(url_or_path: str | Path) -> Store:
     path = sqlite_path(url_or_path)
     if path is None:
         # imported here: each backend imports this module's types (and psycopg loads only when asked for)
-        from tribridge.server.tables.store_postgres import PostgresStore
+        from tribridge.server.store.postgres import PostgresStore
 
         return PostgresStore(str(url_or_path))
-    from tribridge.server.tables.store_sqlite import SqliteStore  # see above
+    from tribridge.server.store.sqlite import SqliteStore  # see above
 
     return SqliteStore(path)

@@ -22,9 +22,9 @@ from tribridge.dd import Priority, position_after, solve_positions, solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
+from tribridge.server.api.deps import Manager
+from tribridge.server.api.tables import seated
 from tribridge.server.errors import NotFound
-from tribridge.server.tables.deps import Manager
-from tribridge.server.tables.routes import seated
 
 __all__ = ["named_review", "review_deal", "review_on_pool", "review_record", "review_text", "router"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import Store
+from tribridge.server.store import Store
 
 __all__ = ["CopyReport", "copy_store"]
 

@@ -15,10 +15,10 @@ from fastapi import APIRouter, Header, Request, Response, WebSocket
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.scoring import scheme_names
+from tribridge.server.api.deps import Manager
 from tribridge.server.errors import Forbidden, TooMany
 from tribridge.server.tables.bots import bot_names
 from tribridge.server.tables.chat import check_talk_rate
-from tribridge.server.tables.deps import Manager
 from tribridge.server.tables.hints import hint_for
 from tribridge.server.tables.limits import check_name
 from tribridge.server.tables.manager import TableManager

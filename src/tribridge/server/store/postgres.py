@@ -32,8 +32,8 @@ import psycopg
 import psycopg_pool
 
 from tribridge.errors import InvalidInput
-from tribridge.server.tables.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
-from tribridge.server.tables.store_sql import (
+from tribridge.server.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
+from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
     SCHEMA_V1,
     SCHEMA_V2,

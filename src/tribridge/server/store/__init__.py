@@ -1,0 +1,41 @@
+"""The durable game store: its interface (``interface``), the queries written once (``sql``), the SQLite and
+PostgreSQL backends (``sqlite``, ``postgres``) and copying between stores (``copying``).
+
+Everything a caller needs is re-exported here: ``from tribridge.server.store import Store, open_store``.
+"""
+
+from tribridge.server.store.interface import (
+    LoggedAction,
+    Seats,
+    SeqTaken,
+    Store,
+    StoredTable,
+    StoreTooNew,
+    StoreUnavailable,
+    TableActivity,
+    is_postgres_url,
+    log_problems,
+    open_store,
+    sqlite_path,
+    store_label,
+    stored_table,
+    token_hash,
+)
+
+__all__ = [
+    "LoggedAction",
+    "Seats",
+    "SeqTaken",
+    "Store",
+    "StoreTooNew",
+    "StoreUnavailable",
+    "StoredTable",
+    "TableActivity",
+    "is_postgres_url",
+    "log_problems",
+    "open_store",
+    "sqlite_path",
+    "store_label",
+    "stored_table",
+    "token_hash",
+]
