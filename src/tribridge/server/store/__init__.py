@@ -5,6 +5,8 @@ Everything a caller needs is re-exported here: ``from tribridge.server.store imp
 """
 
 from tribridge.server.store.interface import (
+    Coordination,
+    Documents,
     LoggedAction,
     Seats,
     SeqTaken,
@@ -13,6 +15,7 @@ from tribridge.server.store.interface import (
     StoreTooNew,
     StoreUnavailable,
     TableActivity,
+    TableLog,
     is_postgres_url,
     log_problems,
     open_store,
@@ -23,6 +26,8 @@ from tribridge.server.store.interface import (
 )
 
 __all__ = [
+    "Coordination",
+    "Documents",
     "LoggedAction",
     "Seats",
     "SeqTaken",
@@ -31,6 +36,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredTable",
     "TableActivity",
+    "TableLog",
     "is_postgres_url",
     "log_problems",
     "open_store",

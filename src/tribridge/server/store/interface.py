@@ -4,9 +4,10 @@ A table's truth is its configuration plus its actions in ``seq`` order; every ac
 committed before the caller acknowledges it, so a table replays to exactly the acknowledged state
 after a crash. The log's primary key ``(table_id, seq)`` decides a race: the second writer of a
 ``seq`` gets ``SeqTaken``. Beside the log the store keeps what several server processes on one
-database share: derived documents per table (the post-deal analysis), leases ("exactly one process
-takes this bot turn"), each table's creator and last activity, socket counts per process (with a
-heartbeat), and event documents.
+database share. The interface is split by concern, composed into ``Store``: ``TableLog`` (tables,
+seat tokens, the action log, each table's creator and last activity), ``Coordination`` (leases:
+"exactly one process takes this bot turn", commit notices, socket counts per process with a
+heartbeat) and ``Documents`` (each deal's post-deal analysis, the events).
 
 ``open_store(url_or_path)`` picks the backend: a file path or ``sqlite:///path`` opens SQLite
 (``store.sqlite``, the default); ``postgresql://USER@HOST[:PORT]/DB`` opens PostgreSQL
@@ -27,6 +28,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tribridge.errors import InvalidInput
 
 __all__ = [
+    "Coordination",
+    "Documents",
     "LoggedAction",
     "Seats",
     "SeqTaken",
@@ -35,6 +38,7 @@ __all__ = [
     "StoreUnavailable",
     "StoredTable",
     "TableActivity",
+    "TableLog",
     "is_postgres_url",
     "log_problems",
     "open_store",
@@ -122,18 +126,9 @@ class TableActivity:
     last_active: float
 
 
-class Store(Protocol):
-    """What the server needs from a game store; ``SqliteStore`` and ``PostgresStore`` implement it."""
+class TableLog(Protocol):
+    """The tables and their ordered action logs: configuration, seat tokens, actions, activity."""
 
-    shared: bool  # whether other server processes may write to this store (PostgreSQL) or not (SQLite)
-
-    def close(self) -> None:
-        """Release the connections (and checkpoint, where the backend has one)."""
-
-    def listen(self) -> AsyncIterator[str]:
-        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed)."""
-
-    # --- tables and their logs ------------------------------------------------------------------
     def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
         """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""
 
@@ -167,12 +162,24 @@ class Store(Protocol):
     def check_log(self, table_id: str) -> list[str]:
         """Problems in a table's log: gaps or repeats in ``seq`` (empty list when sound)."""
 
-    # --- shared by processes ------------------------------------------------------------------
     def touch(self, table_id: str) -> None:
         """Record activity at a table now (its ``last_active``)."""
 
     def recent_tables(self, since: float) -> list[TableActivity]:
         """Tables created or active at or after ``since`` (for the creation and live-table limits)."""
+
+
+class Coordination(Protocol):
+    """What the server processes on one store share: leases, commit notices, socket counts with heartbeats."""
+
+    def listen(self) -> AsyncIterator[str]:
+        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed)."""
+
+    def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
+        """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""
+
+    def release_lease(self, key: str, owner: str) -> None:
+        """Give up the lease ``key`` if ``owner`` holds it."""
 
     def report_sockets(self, owner: str, counts: dict[str, int]) -> None:
         """Replace process ``owner``'s socket counts per table with ``counts``; also its heartbeat (now)."""
@@ -181,14 +188,9 @@ class Store(Protocol):
         """Sockets on a table summed over processes (but ``other_than``) whose heartbeat is at most ``fresh_seconds``
         old."""
 
-    def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
-        """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""
 
-    def release_lease(self, key: str, owner: str) -> None:
-        """Give up the lease ``key`` if ``owner`` holds it."""
-
-    def can_commit(self) -> str | None:
-        """None when a write commits right now, else why not (for ``/healthz``)."""
+class Documents(Protocol):
+    """JSON documents kept beside the logs: each deal's post-deal analysis, and the events."""
 
     def put_analysis(self, table_id: str, deal_no: int, document: str) -> None:
         """Store (or replace) the JSON text of deal ``deal_no``'s post-deal analysis."""
@@ -196,7 +198,6 @@ class Store(Protocol):
     def get_analysis(self, table_id: str, deal_no: int) -> str | None:
         """The JSON text of a deal's stored analysis, or None."""
 
-    # --- events ---------------------------------------------------------------------------------
     def put_event(self, event_id: str, document: str) -> None:
         """Store (or replace) an event's JSON document."""
 
@@ -205,6 +206,19 @@ class Store(Protocol):
 
     def event_ids(self) -> list[str]:
         """Every stored event id, oldest first."""
+
+
+class Store(TableLog, Coordination, Documents, Protocol):
+    """What the server needs from a game store, by concern (``TableLog``, ``Coordination``, ``Documents``);
+    ``SqliteStore`` and ``PostgresStore`` implement it."""
+
+    shared: bool  # whether other server processes may write to this store (PostgreSQL) or not (SQLite)
+
+    def close(self) -> None:
+        """Release the connections (and checkpoint, where the backend has one)."""
+
+    def can_commit(self) -> str | None:
+        """None when a write commits right now, else why not (for ``/healthz``)."""
 
 
 def stored_table(

@@ -35,15 +35,13 @@ from tribridge.errors import InvalidInput
 from tribridge.server.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
 from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
-    SCHEMA_V1,
-    SCHEMA_V2,
     VERSION_TABLE,
     Cursor,
     Migration,
     SqlStore,
     Tx,
     action_json,
-    script_step,
+    migrations,
 )
 
 __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "ConnectionLost", "PostgresStore"]
@@ -60,7 +58,7 @@ MIGRATION_LOCK = 0x7472_6962  # the advisory lock key held while migrating ("tri
 TIME = "DOUBLE PRECISION"  # the time columns (seconds since the epoch; REAL would be 4 bytes here)
 
 
-MIGRATIONS: list[Migration] = [script_step(SCHEMA_V1.format(time=TIME)), script_step(SCHEMA_V2.format(time=TIME))]
+MIGRATIONS: list[Migration] = migrations(TIME)
 
 T = TypeVar("T")
 

@@ -33,11 +33,13 @@ __all__ = [
     "action_json",
     "SCHEMA_V1",
     "SCHEMA_V2",
+    "SCHEMA_STEPS",
     "VERSION_TABLE",
     "Cursor",
     "Migration",
     "SqlStore",
     "Tx",
+    "migrations",
     "script_step",
     "statements",
 ]
@@ -110,6 +112,10 @@ CREATE TABLE socket_counts (
 CREATE TABLE events (event_id TEXT PRIMARY KEY, created {time} NOT NULL, document TEXT NOT NULL);
 """
 
+# The numbered schema steps, in order: a new migration appends its script here (both backends run it, formatted
+# with their time type); a step never changes once released.
+SCHEMA_STEPS: list[str] = [SCHEMA_V1, SCHEMA_V2]
+
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied {time} NOT NULL)"
 
 Migration = Callable[[Tx], None]  # one numbered schema step, run inside the migration's transaction
@@ -130,6 +136,13 @@ def script_step(script: str) -> Migration:
             tx.execute(sql)
 
     return step
+
+
+def migrations(time_type: str, first: Migration | None = None) -> list[Migration]:
+    """A backend's migrations: each of ``SCHEMA_STEPS`` formatted with its ``time_type`` (``first`` instead of
+    step 1 where the backend has stores from before schema versions)."""
+    steps = [script_step(script.format(time=time_type)) for script in SCHEMA_STEPS]
+    return steps if first is None else [first, *steps[1:]]
 
 
 def action_json(value: Any) -> str:

@@ -18,13 +18,12 @@ from typing import Any
 
 from tribridge.server.store.sql import (
     SCHEMA_V1,
-    SCHEMA_V2,
     VERSION_TABLE,
     Cursor,
     Migration,
     SqlStore,
     Tx,
-    script_step,
+    migrations,
     statements,
 )
 
@@ -42,7 +41,7 @@ def _migration_1(tx: Tx) -> None:
         tx.execute("ALTER TABLE seat_tokens ADD COLUMN name TEXT")
 
 
-MIGRATIONS: list[Migration] = [_migration_1, script_step(SCHEMA_V2.format(time=TIME))]
+MIGRATIONS: list[Migration] = migrations(TIME, first=_migration_1)
 
 
 class _SqliteTx:
