@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import re
 import time
+from contextlib import contextmanager
 
 CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
 
@@ -47,9 +50,32 @@ def new_event(client, boards=3, **extra) -> str:
     return r.json()["event_id"]
 
 
+def address_of(name: str) -> str:
+    """A client address of its own for the person ``name`` (an event takes one entry per address)."""
+    return str(ipaddress.IPv4Address(0x0A000000 + int.from_bytes(hashlib.sha256(name.encode()).digest()[:3])))
+
+
+@contextmanager
+def from_address(client, host: str):
+    """Requests of a test client sent from the client address ``host`` meanwhile."""
+    transport = client._transport
+    before = transport.client
+    transport.client = (host, 50000)
+    try:
+        yield client
+    finally:
+        transport.client = before
+
+
+def post_entry(client, event_id: str, body: dict, address: str | None = None):
+    """``POST /api/events/{id}/entries`` from ``address`` (by default one of the entrant's own: ``address_of``)."""
+    with from_address(client, address or address_of(str(body.get("name")))):
+        return client.post(f"/api/events/{event_id}/entries", json=body)
+
+
 def enter(client, event_id: str, name: str) -> tuple[str, str]:
-    """Enter the event as ``name``: (table id, token)."""
-    r = client.post(f"/api/events/{event_id}/entries", json={"name": name})
+    """Enter the event as ``name`` from an address of its own: (table id, token)."""
+    r = post_entry(client, event_id, {"name": name})
     assert r.status_code == 200, r.text
     return r.json()["table_id"], r.json()["token"]
 

@@ -6,7 +6,18 @@ from fractions import Fraction
 
 import pytest
 
-from event_helpers import auth, cards_in, enter, event_view, move_clock, new_event, next_board, play_board, table_state
+from event_helpers import (
+    auth,
+    cards_in,
+    enter,
+    event_view,
+    move_clock,
+    new_event,
+    next_board,
+    play_board,
+    post_entry,
+    table_state,
+)
 from tribridge.events.boards import seeded_boards
 from tribridge.server.events.documents import EventLimits
 from tribridge.testing import ws_token_message
@@ -115,13 +126,12 @@ def test_exports_and_the_close(client):
 
     close_event(client)
     assert client.get("/api/events").json()["events"] == []
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "Dee"}).status_code == 409
-    # boards finished after the close do not count: Ann's second board
-    next_board(client, ann_table, ann)
+    assert post_entry(client, event_id, {"name": "Dee"}).status_code == 409
+    # no board is played after the close: "next" answers with the event's end
+    refused = client.post(f"/api/tables/{ann_table}/actions", headers=auth(ann), json={"type": "next"})
+    assert refused.status_code == 409 and "has ended" in refused.json()["error"]
     public = event_view(client, event_id)
     assert public["closed"] and public["final"] and [t["board"] for t in public["travellers"]] == [1, 2]
-    play_board(client, ann_table, ann)
-    public = event_view(client, event_id)
     assert [len(t["results"]) for t in public["travellers"]] == [1, 0]
     standings = {s["name"]: s for s in public["standings"]}
     assert standings["Ann"]["unplayed"] == 1 and standings["Cid"]["unplayed"] == 2
@@ -138,8 +148,10 @@ def test_pbn_boards_keep_their_dealer_and_number(client):
         f'[Board "{number}"]\n[Dealer "{dealer}"]\n[Deal "{board.deal.to_pbn(int(board.dealer))}"]\n'
         for number, dealer, board in ((7, "W", board_a), (8, "S", board_b))
     )
-    event_id = new_event(client, pbn=text)
-    table_id, token = enter(client, event_id, "Ann")
+    created = client.post("/api/events", json={"name": "Mine", "pbn": text, "filler": "random"}).json()
+    event_id = created["event_id"]
+    entry = post_entry(client, event_id, {"name": "Ann", "invite": created["invite"]}).json()
+    table_id, token = entry["table_id"], entry["token"]
     view = table_state(client, table_id, token)
     assert view["dealer"] == "W" and view["my_seat"] == "W"  # board 7: chair (7 - 1) mod 3 = 0, the dealer
     assert view["hand"] and set(view["hand"]) == cards_in(view["hand"])
@@ -175,7 +187,7 @@ def test_limits_and_names(client):
     r = client.post("/api/events", json={"name": "third", "boards": 1})
     assert r.status_code == 429 and "Retry-After" in r.headers
     enter(client, event_id, "Ann")
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "ann"}).status_code == 409
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "filler 1"}).status_code == 400
-    assert client.post(f"/api/events/{event_id}/entries", json={}).status_code == 400
+    assert post_entry(client, event_id, {"name": "ann"}).status_code == 409
+    assert post_entry(client, event_id, {"name": "filler 1"}).status_code == 400
+    assert post_entry(client, event_id, {}).status_code == 400
     assert client.get("/api/events/nothing-here").status_code == 404

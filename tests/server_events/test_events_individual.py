@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from event_helpers import auth, cards_in, event_view, move_clock, step, table_state
+from event_helpers import auth, cards_in, event_view, move_clock, post_entry, step, table_state
 from tribridge.events.movement import individual_movement, round_boards
 from tribridge.server.events.documents import EventLimits
 from tribridge.testing import ws_token_message
@@ -58,13 +58,13 @@ def test_individual_event_round_by_round(client):
     event_id = r.json()["event_id"]
     tokens = {}
     for name in ("Ann", "Bob", "Cid"):
-        entry = client.post(f"/api/events/{event_id}/entries", json={"name": name}).json()
+        entry = post_entry(client, event_id, {"name": name}).json()
         tokens[name] = entry["token"]
     first = event_view(client, event_id, tokens["Ann"])
     assert first["event"]["rounds_started"] == 0 and first["me"]["table_id"] is None
 
     move_clock(client, 11 * 60)  # the start time passes with a place empty: a bot takes it
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "Dee"}).status_code == 409
+    assert post_entry(client, event_id, {"name": "Dee"}).status_code == 409
     movement = individual_movement(PLAYERS, ROUNDS)
     runs = round_boards(BOARDS, ROUNDS)
     names = ["Ann", "Bob", "Cid"]
@@ -108,11 +108,11 @@ def test_a_bot_stands_in_for_a_person_who_leaves_until_it_comes_back(client):
     events.standins.check_seconds = 0.05
     body = {"form": "individual", "name": "Live", "boards": 3, "players": 3, "rounds": 1, "filler": "random"}
     event_id = client.post("/api/events", json=body).json()["event_id"]
-    tokens = {n: client.post(f"/api/events/{event_id}/entries", json={"name": n}).json()["token"] for n in NAMES}
+    tokens = {n: post_entry(client, event_id, {"name": n}).json()["token"] for n in NAMES}
     here = {n: event_view(client, event_id, tokens[n])["me"] for n in ("Ann", "Bob")}  # Cid never comes to play
     table_id = here["Ann"]["table_id"]
     cid_chair = next(
-        c for c, chair in enumerate(client.get(f"/api/tables/{table_id}").json()["chairs"]) if not chair["taken"]
+        c for c, chair in enumerate(client.get(f"/api/tables/{table_id}").json()["chairs"]) if chair["name"] == "Cid"
     )
     sockets = [client.websocket_connect(f"/api/tables/{table_id}/ws") for _ in here]
     for socket, name in zip(sockets, here):

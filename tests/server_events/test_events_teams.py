@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from event_helpers import event_view, move_clock, step
+from event_helpers import event_view, move_clock, post_entry, step
 
 
 def play_knockout(client, event_id: str, tokens: dict[str, str]) -> dict:
@@ -22,7 +22,7 @@ def play_knockout(client, event_id: str, tokens: dict[str, str]) -> dict:
 
 
 def enter(client, event_id: str, name: str, team: str) -> str:
-    r = client.post(f"/api/events/{event_id}/entries", json={"name": name, "team": team})
+    r = post_entry(client, event_id, {"name": name, "team": team})
     assert r.status_code == 200, r.text
     return r.json()["token"]
 
@@ -49,11 +49,11 @@ def test_two_teams_play_a_match_with_the_bots_team(client):
     body = {"form": "teams", "name": "Teams", "boards": 3, "teams": 2, "filler": "random", "starts_in_minutes": 5}
     event_id = client.post("/api/events", json=body).json()["event_id"]
     tokens = {"Ann": enter(client, event_id, "Ann", "Red"), "Bob": enter(client, event_id, "Bob", "Blue")}
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "Cid"}).status_code == 400  # no team named
+    assert post_entry(client, event_id, {"name": "Cid"}).status_code == 400  # no team named
     waiting = event_view(client, event_id, tokens["Ann"])
     assert waiting["event"]["stages_started"] == 0 and waiting["me"]["table_id"] is None
     move_clock(client, 3600)
-    assert client.post(f"/api/events/{event_id}/entries", json={"name": "Dee", "team": "Red"}).status_code == 409
+    assert post_entry(client, event_id, {"name": "Dee", "team": "Red"}).status_code == 409
     final = play_knockout(client, event_id, tokens)
     (match,) = final["matches"]
     assert match["teams"] == ["Red", "Blue", "filler"] and match["winner"] in ("Red", "Blue")

@@ -10,11 +10,19 @@ import httpx
 import pytest
 
 from browser_helpers import next_deal, play_until_done, watched_page
-from event_helpers import auth, step
+from event_helpers import address_of, auth, step
 
 pytestmark = pytest.mark.browser
 
 BOARDS = 2
+
+
+ELSEWHERE = {"X-Forwarded-For": "192.0.2.2"}
+
+
+def from_(name: str) -> dict[str, str]:
+    """Headers of a request from the person ``name``'s own address (``event_helpers.address_of``)."""
+    return {"X-Forwarded-For": address_of(name)}
 
 
 def play_event_boards(page) -> None:
@@ -85,7 +93,9 @@ def test_daily_event_two_people_see_each_other(page, browser, server_url):
 
     # a second person, on a phone: sees nothing of the boards before playing them
     errors: list[str] = []
-    phone_context, phone = watched_page(browser, errors, viewport={"width": 390, "height": 844}, has_touch=True)
+    phone_context, phone = watched_page(  # another person, at another address (the browsers' server trusts a
+        browser, errors, viewport={"width": 390, "height": 844}, has_touch=True, extra_http_headers=ELSEWHERE
+    )  # proxy's X-Forwarded-For from loopback, as uvicorn does by default): one entry per address
     try:
         phone.goto(event_url)
         phone.wait_for_selector("#event:not([hidden])")
@@ -128,7 +138,7 @@ def test_individual_event_waits_for_its_places_then_seats_the_person(page, serve
     page.wait_for_selector("#my-entry:not([hidden])")
     assert "starts when" in page.inner_text("#my-entry")
     for name in ("Bob", "Cid"):  # two more people enter through the API: the places are full, round 1 starts
-        r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": name})
+        r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": name}, headers=from_(name))
         assert r.status_code == 200, r.text
     page.wait_for_selector("[data-testid='play-link']", timeout=10_000)
     assert "round 1 of 3" in page.inner_text("[data-testid='event-facts']")
@@ -159,7 +169,8 @@ def test_teams_event_from_the_page_to_the_winner(page, server_url):
     page.fill("#entrant-team", "Red")
     page.click("#join-button")
     page.wait_for_selector("#my-entry:not([hidden])")
-    r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json={"name": "Bob", "team": "Blue"})
+    body = {"name": "Bob", "team": "Blue"}
+    r = httpx.post(f"{server_url}/api/events/{event_id}/entries", json=body, headers=from_("Bob"))
     assert r.status_code == 200, r.text
     stop = threading.Event()
     bob = threading.Thread(target=_play_by_api, args=(server_url, event_id, r.json()["token"], stop), daemon=True)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from tribridge.errors import IllegalAction
 from tribridge.rules.view import AgreeClaim, DisputeClaim, MakeClaim
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.undo import MAX_UNDO_ASKS
 
 PEOPLE = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -61,6 +62,11 @@ def test_an_agreed_undo_equals_the_deal_without_that_action(picks, seed):
         with pytest.raises(IllegalAction):
             act(table, 0 if last_chair != 0 else 1, {"type": "undo"})
         return
+    opening_lead = done[-1][1]["type"] == "play" and all(a["type"] == "call" for _, a in done[:-1])
+    if opening_lead:  # the lead showed the widow: it stays
+        with pytest.raises(IllegalAction, match="opening lead"):
+            act(table, last_chair, {"type": "undo"})
+        return
     act(table, last_chair, {"type": "undo"})
     assert table.undo_request is not None and table.version > 0
     act(table, 1 - last_chair, {"type": "undo_agree"})
@@ -77,14 +83,31 @@ def test_a_refused_or_overtaken_undo_changes_nothing_and_replays():
     assert len(table.current().auction.calls) == 1 and table.undo_request is None
     with pytest.raises(IllegalAction):
         act(table, 1, {"type": "undo"})  # chair 1 made no call yet
-    more = [(0, {"type": "undo"}), (1, {"type": "undo_agree"}), (0, {"type": "call", "call": "1D"})]
-    for chair, action in more:
+    with pytest.raises(IllegalAction, match="refused"):
+        act(table, 0, {"type": "undo"})  # a refused request is not asked again at once
+    agreed = [(0, {"type": "call", "call": "1C"}), (0, {"type": "undo"}), (1, {"type": "undo_agree"})]
+    agreed.append((0, {"type": "call", "call": "1D"}))
+    table = new_table()
+    for chair, action in agreed:
         act(table, chair, action)
     replayed = new_table()
-    for chair, action in log + more:
+    for chair, action in agreed:
         act(replayed, chair, action)
     assert replayed.current() == table.current() and replayed.version == table.version
     assert [str(c) for c in table.current().auction.calls] == ["1D"]
+
+
+def test_undo_requests_are_limited_per_player_in_a_deal():
+    """A player asks at most MAX_UNDO_ASKS undos in a deal, agreed or not; the next deal starts the count again."""
+    table = new_table()
+    for call in ("1C", "1D", "1H"):
+        act(table, 0, {"type": "call", "call": call})
+        act(table, 0, {"type": "undo"})
+        act(table, 1, {"type": "undo_agree"})
+    act(table, 0, {"type": "call", "call": "1S"})
+    with pytest.raises(IllegalAction, match=f"at most {MAX_UNDO_ASKS}"):
+        act(table, 0, {"type": "undo"})
+    assert MAX_UNDO_ASKS == 3
 
 
 def test_alone_with_bots_the_undo_is_at_once_and_next_deal_needs_everyone():

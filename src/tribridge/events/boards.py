@@ -8,6 +8,7 @@ PBN file keep their own dealer and ``Board`` number (the position in the file wh
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -16,7 +17,15 @@ from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput, quote
 from tribridge.rules.pbn import read_boards
 
-__all__ = ["Board", "BoardJson", "board_dealer", "pbn_boards", "seeded_boards"]
+__all__ = ["MAX_BOARD_NUMBER", "Board", "BoardJson", "board_dealer", "count_pbn_boards", "pbn_boards", "seeded_boards"]
+
+MAX_BOARD_NUMBER = 999_999
+DEAL_TAG = re.compile(r"\[\s*Deal\s", re.IGNORECASE)
+
+
+def count_pbn_boards(text: str) -> int:
+    """How many boards a PBN text holds (its ``Deal`` tags: every board has one), counted without parsing it."""
+    return len(DEAL_TAG.findall(text))
 
 
 class BoardJson(TypedDict):
@@ -70,14 +79,22 @@ def seeded_boards(seed: int, count: int, first: int = 1) -> list[Board]:
     return [Board(n, board_dealer(n), random_deal(random_stream(seed, n))) for n in range(first, first + count)]
 
 
+def _board_number(tag: str | None, position: int, source: str) -> int:
+    """A board's number from its ``Board`` tag (at most ``MAX_BOARD_NUMBER``), else its place in the file."""
+    digits = (tag or "").strip()
+    if not digits.isdigit() or not digits.isascii():
+        return position
+    if len(digits) > len(str(MAX_BOARD_NUMBER)) or int(digits) > MAX_BOARD_NUMBER:
+        raise InvalidInput(source, f"board {position}: a Board number is at most {MAX_BOARD_NUMBER}")
+    return int(digits) if int(digits) > 0 else position
+
+
 def pbn_boards(text: str, source: str = "pbn") -> list[Board]:
     """Every board of a PBN text, as dealt; numbered by its ``Board`` tag, else by its place in the file."""
     out = []
     for position, pbn_board in enumerate(read_boards(text, source), 1):
         deal, dealer = pbn_board.dealt()
-        tag = pbn_board.number
-        number = int(tag) if tag is not None and tag.strip().isdigit() and int(tag) > 0 else position
-        out.append(Board(number, dealer, deal))
+        out.append(Board(_board_number(pbn_board.number, position, source), dealer, deal))
     numbers = [b.number for b in out]
     if len(set(numbers)) != len(numbers):
         raise InvalidInput(source, "two boards have the same Board number")

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from tribridge.cards import Seat
 from tribridge.events.event import EventResult
 from tribridge.events.results import TableResult, Traveller
-from tribridge.rules.pbn import deal_board_pbn
+from tribridge.rules.pbn import deal_board_pbn, pbn_tag
 
 __all__ = ["CHAIR_NAMES", "event_json", "event_pbn", "pbn_table", "score_table_rows", "total_score_rows"]
 
@@ -113,10 +113,10 @@ def event_pbn(result: EventResult, event: str | None = None) -> str:
     games = []
     for i, traveller in enumerate(result.travellers):
         board = traveller.board
-        lines = [f'[Event "{title}"]', deal_board_pbn(board.deal, board.dealer, board.number).rstrip("\n")]
-        lines.append(f'[Scoring "{result.scheme}"]')
+        lines = [pbn_tag("Event", title), deal_board_pbn(board.deal, board.dealer, board.number).rstrip("\n")]
+        lines.append(pbn_tag("Scoring", result.scheme))
         if traveller.section:
-            lines.append(f'[Section "{traveller.section}"]')
+            lines.append(pbn_tag("Section", traveller.section))
         if i == 0:
             columns, rows = total_score_rows(result)
             lines.append(pbn_table("TotalScoreTable", columns, rows))

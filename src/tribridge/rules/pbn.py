@@ -20,6 +20,7 @@ defaults (contract ranking, dealer may pass, no claim).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,12 +42,15 @@ from tribridge.rules.scoring import get_scheme, honours_held, score_deal
 __all__ = [
     "PbnBoard",
     "deal_board_pbn",
+    "pbn_tag",
     "read_boards",
     "record_json",
     "record_to_pbn",
 ]
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_ESCAPED = re.compile(r'\\(["\\])')  # PBN's two escapes in a string: \" and \\ (any other backslash stays)
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _NOTE = re.compile(r"^=\d+=$")
 _NAG = re.compile(r"^\$\d+$")
 _3PAB_COMMENT = re.compile(r"^\s*3PAB:")
@@ -194,7 +198,7 @@ def _scan(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
                     raise InvalidInput(
                         f"{source}:{number}", f'malformed tag pair {rest[pos:].strip()!r}: expected [Name "value"]'
                     )
-                value = m.group(2).replace('\\"', '"').replace("\\\\", "\\")
+                value = _ESCAPED.sub(r"\1", m.group(2))  # \" and \\ (one pass: pbn_tag's inverse)
                 yield "tag", (m.group(1), value), number
                 pos = m.end()
             elif ch == "{":
@@ -207,6 +211,9 @@ def _scan(text: str, source: str) -> Iterator[tuple[str, Any, int]]:
             elif ch == ";":
                 yield "comment", rest[pos + 1 :].strip(), number
                 break
+            elif ch == '"' and (quoted := _STRING.match(rest, pos)) is not None:  # a string of a table's row
+                yield "token", quoted.group(0), number
+                pos = quoted.end()
             else:
                 end = pos
                 while end < len(rest) and not rest[end].isspace() and rest[end] not in "[{;":
@@ -407,6 +414,13 @@ def _int(text: str, board: PbnBoard, tag: str) -> int:
 
 
 # --- writing ----------------------------------------------------------------------------------
+def pbn_tag(name: str, value: object) -> str:
+    """A tag pair ``[name "value"]`` with the value escaped (``\\`` and ``\"``; line breaks and other control
+    characters as spaces), so no value can end the tag or add another."""
+    text = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in str(value))
+    return f'[{name} "{text.replace(chr(92), chr(92) * 2).replace(chr(34), chr(92) + chr(34))}"]'
+
+
 def deal_board_pbn(deal: Deal, dealer: Seat, board: int | None = None) -> str:
     """A dealt, unplayed 3PAB board: Board, Dealer, Deal and a comment naming the widow."""
     lines = [] if board is None else [f'[Board "{board}"]']
@@ -420,7 +434,7 @@ def deal_board_pbn(deal: Deal, dealer: Seat, board: int | None = None) -> str:
 
 def record_to_pbn(record: Any, event: str = "tribridge 3PAB", board: int | None = None) -> str:
     """PBN text of a ``DealRecord``: Dealer, Deal (in play seats), Declarer, Contract, Auction, Play, Result."""
-    lines = [f'[Event "{event}"]']
+    lines = [pbn_tag("Event", event)]
     if board is not None:
         lines.append(f'[Board "{board}"]')
     lines.append(f'[Dealer "{record.dealer.letter}"]')
@@ -455,7 +469,7 @@ def record_to_pbn(record: Any, event: str = "tribridge 3PAB", board: int | None 
         lines.append(f'[Result "{record.declarer_tricks if record.declarer_tricks is not None else ""}"]')
     else:
         lines.append('[Result ""]')
-    lines.append(f'[Scoring "{record.scheme}"]')
+    lines.append(pbn_tag("Scoring", record.scheme))
     return "\n".join(lines) + "\n"
 
 

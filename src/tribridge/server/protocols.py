@@ -31,7 +31,6 @@ def _peer_host(transport: asyncio.BaseTransport) -> str:
 
 def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """The HTTP and WebSocket protocol classes for uvicorn that enforce ``gate``'s caps and header deadline."""
-    header_timeout = gate.limits.header_timeout
     send_timeout = gate.limits.send_timeout
 
     class GatedWebSocket(WebSocketsSansIOProtocol):
@@ -50,6 +49,7 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
         _header_timer: asyncio.TimerHandle | None = None
         _send_timer: asyncio.TimerHandle | None = None
         _seen_bytes = False
+        _header_seconds = 0.0
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -61,6 +61,12 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
                 return
             self._counted = True
             self._arm_header_timer()
+
+        def close_to_make_room(self) -> None:
+            """Closed by the gate to admit another connection (it no longer counts this one)."""
+            self._counted = False
+            self._cancel_header_timer()
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._cancel_header_timer()
@@ -104,19 +110,23 @@ def protocol_classes(gate: ConnectionGate) -> tuple[type[asyncio.Protocol], type
         def _arm_header_timer(self) -> None:
             self._cancel_header_timer()
             self._seen_bytes = False
-            self._header_timer = self.loop.call_later(header_timeout, self._headers_too_slow)
+            self._header_seconds = gate.header_timeout()
+            self._header_timer = self.loop.call_later(self._header_seconds, self._headers_too_slow)
+            gate.wait_for_headers(self._host, self)
 
         def _cancel_header_timer(self) -> None:
+            gate.headers_came(self._host, self)
             if self._header_timer is not None:
                 self._header_timer.cancel()
                 self._header_timer = None
 
         def _headers_too_slow(self) -> None:
             self._header_timer = None
+            gate.headers_came(self._host, self)
             if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
                 return
             if self._seen_bytes:
-                message = f"request headers not received within {header_timeout:g} s"
+                message = f"request headers not received within {self._header_seconds:g} s"
                 self.transport.write(_raw_response(408, "Request Timeout", message))
             self.transport.close()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -9,7 +10,7 @@ from fastapi.responses import PlainTextResponse
 from starlette.requests import HTTPConnection
 
 from tribridge.events.export import event_pbn
-from tribridge.server.api.tables import read_json, token_from
+from tribridge.server.api.tables import client_of, read_json, token_from
 from tribridge.server.errors import Forbidden
 from tribridge.server.events.service import EventService
 from tribridge.server.events.state import EventState
@@ -30,21 +31,24 @@ Events = Annotated[EventService, Depends(get_events)]
 router = APIRouter()
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
-
-
 @router.post("/api/events")
 async def create_event(events: Events, request: Request) -> Any:
-    """Create an event: ``{"form": "daily", "name", "boards": N | "pbn": text, "scheme", "closes_in_hours"}``."""
-    document = events.create(await read_json(request), _client(request))
-    return event_summary(document, True)
+    """Create an event: ``{"form": "daily", "name", "boards": N | "pbn": text, "scheme", "closes_in_hours"}``; an
+    event of the creator's own boards (``pbn``) is private: its ``invite`` goes to the creator only. The limits are
+    checked, and the boards read, on a worker thread (never on the event loop)."""
+    body = await read_json(request)
+    document, invite = await asyncio.to_thread(events.create, body, client_of(request))
+    summary: dict[str, Any] = dict(event_summary(document, True))
+    if invite is not None:
+        summary["invite"] = invite
+    return summary
 
 
 @router.get("/api/events")
 async def open_events(events: Events) -> Any:
-    """The open events, oldest first."""
-    return {"events": [event_summary(d, True) for d in events.documents() if events.is_open(d)]}
+    """The open public events, oldest first (a private event is found only by its invitees' link)."""
+    listed = [d for d in events.documents() if events.is_open(d) and not events.is_private(d)]
+    return {"events": [event_summary(d, True) for d in listed]}
 
 
 @router.get("/api/events/{event_id}")
@@ -56,7 +60,7 @@ async def get_event(events: Events, event_id: str, authorization: str | None = H
 @router.post("/api/events/{event_id}/entries")
 async def enter(events: Events, event_id: str, request: Request) -> dict[str, Any]:
     """Enter the event (``{"name"}``): a table of the entrant's own with two bots, and its chair's token."""
-    document, entry, token = events.join(event_id, await read_json(request), _client(request))
+    document, entry, token = events.join(event_id, await read_json(request), client_of(request))
     return {
         "event_id": document["event_id"],
         "name": entry["name"],
@@ -84,4 +88,6 @@ async def export_pbn(events: Events, event_id: str, authorization: str | None = 
     """The event as PBN with score tables: all once closed, else the asking entrant's finished boards."""
     state = _exportable(events, event_id, authorization)
     text = event_pbn(state.result(), f"tribridge {state.document['name']}")
+    if events.is_private(state.document):
+        text = "% a private event: its boards came from its creator's PBN file, not the server's dealer\n" + text
     return PlainTextResponse(text, media_type="application/x-chess-pbn")

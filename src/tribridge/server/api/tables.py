@@ -11,12 +11,14 @@ import json
 from typing import Any
 
 from fastapi import APIRouter, Header, Request, Response, WebSocket
+from starlette.requests import HTTPConnection
 
 from tribridge.cards import Seat
 from tribridge.errors import InvalidInput
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.api.deps import Manager
 from tribridge.server.errors import Forbidden, TooMany
+from tribridge.server.events.service import EventService
 from tribridge.server.tables.bots import bot_names
 from tribridge.server.tables.chat import check_talk_rate
 from tribridge.server.tables.hints import hint_for
@@ -185,10 +187,35 @@ async def hint(manager: Manager, table_id: str, authorization: str | None = Head
     return await hint_for(table, chair)
 
 
+def check_watch(connection: HTTPConnection, table: Table, token: str | None) -> None:
+    """Refuse (403) a spectator at an open event's table, but on a board the token's entrant has finished there."""
+    events = getattr(connection.app.state, "events", None)
+    if isinstance(events, EventService):
+        events.check_watch(table, token)
+
+
+def watched_view(connection: HTTPConnection, table: Table, chair: int | None, token: str | None) -> Any:
+    """A spectator's view of ``table`` now, or what refuses it (an open event's table: ``check_watch``)."""
+    try:
+        check_watch(connection, table, token)
+    except Forbidden as exc:
+        return {"spectator": True, "table_id": table.table_id, "version": table.version, "refused": str(exc)}
+    return spectator_view(table, chair)
+
+
 @router.get("/api/tables/{table_id}/watch")
-async def watch(manager: Manager, table_id: str, chair: int | None = None) -> Any:
-    """A spectator's view (no token): nothing hidden until the deal is over, or a chair's view its player shares."""
-    return spectator_view(manager.get(table_id), chair)
+async def watch(
+    manager: Manager,
+    request: Request,
+    table_id: str,
+    chair: int | None = None,
+    authorization: str | None = Header(default=None),
+) -> Any:
+    """A spectator's view (no token): nothing hidden until the deal is over, or a chair's view its player shares.
+    An open event's table only to an entrant (its token) on a board it has finished in the event (403 else)."""
+    table = manager.get(table_id)
+    check_watch(request, table, token_from(authorization))
+    return spectator_view(table, chair)
 
 
 @router.websocket("/api/tables/{table_id}/ws")
@@ -229,12 +256,16 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
         await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')
         return
     spectator = follow != -1
+    event_table = spectator and table.config.get("event") is not None
     try:
-        chair = 0 if spectator else manager.chair_of(table, await first_message_token(websocket))
+        token = await first_message_token(websocket) if not spectator or event_table else None
+        if event_table:
+            check_watch(websocket, table, token)  # (and again at each view: the table moves on to other boards)
+        chair = 0 if spectator else manager.chair_of(table, token)
     except Forbidden as exc:
         await websocket.close(code=4403, reason=str(exc)[:120])
         return
-    render = (lambda: spectator_view(table, follow)) if spectator else None
+    render = (lambda: watched_view(websocket, table, follow, token)) if spectator else None
     try:
         sub = await manager.subscribe(table, chair, websocket, render)
     except TooMany as exc:

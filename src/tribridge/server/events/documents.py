@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, NotRequired, TypedDict, cast
 
 from tribridge.errors import InvalidInput
-from tribridge.events.boards import Board, BoardJson, pbn_boards, seeded_boards
+from tribridge.events.boards import Board, BoardJson, count_pbn_boards, pbn_boards, seeded_boards
 from tribridge.events.event import Form
 from tribridge.events.movement import MAX_PLAYERS, MIN_PLAYERS
 from tribridge.events.run import default_rounds
@@ -66,6 +66,8 @@ class EntryJson(TypedDict):
     table_id: str
     joined: float
     token_hash: str | None
+    identity: NotRequired[str]  # who entered (``identity.entrant_identity``): one entry each
+    guest: NotRequired[bool]  # entered as a guest (by its client address): marked in the standings
 
 
 class TeamJson(TypedDict):
@@ -110,6 +112,8 @@ class EventDocument(TypedDict):
     teams: list[TeamJson]
     stages: list[list[int]]  # teams: the teams alive at the start of each stage begun
     matches: list[MatchJson]
+    chair_secret: NotRequired[str]  # the secret of the entrants' chair tokens (never sent)
+    invite_hash: NotRequired[str]  # a private event's (boards from the creator's PBN): its invitation's hash
 
 
 @dataclass(frozen=True)
@@ -205,6 +209,8 @@ def _boards(body: dict[str, Any], most: int) -> tuple[Board, ...]:
     if text is not None:
         if not isinstance(text, str) or len(text) > MAX_PBN_CHARS:
             raise InvalidInput("pbn", f"expected the text of a PBN file of at most {MAX_PBN_CHARS} characters")
+        if count_pbn_boards(text) > most:  # counted before any parsing
+            raise InvalidInput("pbn", f"expected 1 to {most} boards, the file has {count_pbn_boards(text)}")
         boards = pbn_boards(text, "pbn")
         if not 1 <= len(boards) <= most:
             raise InvalidInput("pbn", f"expected 1 to {most} boards, the file has {len(boards)}")

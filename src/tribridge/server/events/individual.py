@@ -4,16 +4,19 @@ boards, the event's bots in the places of fillers and of people who had not ente
 
 Round 1 starts once every place is taken or at ``starts_at``; each later round once every table of the round
 before has finished its boards. A table whose three places are all bots is not played. At a round's table the
-movement's chairs are the table's chairs (the dealer in chair 0 on every board). A person's token for its
-table of a round is derived from its own token (an HMAC of the table and chair), so only hashes are stored
-and the person can always take its chair again.
+movement's chairs are the table's chairs (the dealer in chair 0 on every board). Each person's chair is taken
+when the table is created, with a token derived from the event's secret and the hash of the person's own
+token (an HMAC of the table and chair): nobody else can take it, only hashes are stored, and the person
+receives its token when it opens the event.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from tribridge.events.boards import Board
 from tribridge.events.movement import IndividualMovement, individual_movement, round_boards
@@ -21,8 +24,18 @@ from tribridge.server.events.documents import EventDocument
 from tribridge.server.events.travellers import PlayedTable
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.table import Table
 
-__all__ = ["movement_of", "person_table", "round_due", "start_round", "table_token", "tables_of"]
+__all__ = [
+    "chair_secret",
+    "entrant_seats",
+    "movement_of",
+    "person_table",
+    "round_due",
+    "start_round",
+    "table_token",
+    "tables_of",
+]
 
 
 def movement_of(document: EventDocument) -> IndividualMovement:
@@ -72,9 +85,35 @@ def start_round(document: EventDocument, manager: TableManager) -> None:
             ids.append("")
             continue
         config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
-        created, _token = manager.create_configured(config, None, f"event:{document['event_id']}")
+        people = {c: p for c, p in enumerate(table) if chairs[c]["kind"] == "human"}
+        created = entrant_seats(document, manager, config, people)
         ids.append(created.table_id)
     document["round_tables"].append(ids)
+
+
+def entrant_seats(
+    document: EventDocument, manager: TableManager, config: dict[str, Any], people: Mapping[int, int]
+) -> Table:
+    """A new table of the event whose chairs ``people`` (chair -> entry) are taken for those entrants at once."""
+    secret = chair_secret(document)
+
+    def seats(table_id: str) -> dict[int, tuple[str, str]]:
+        out = {}
+        for chair, person in people.items():
+            entry = document["entries"][person]
+            assert entry["token_hash"] is not None
+            out[chair] = (entry["name"], table_token(secret, entry["token_hash"], table_id, chair))
+        return out
+
+    created, _token = manager.create_configured(config, None, f"event:{document['event_id']}", seats=seats)
+    return created
+
+
+def chair_secret(document: EventDocument) -> str:
+    """The event's secret of its entrants' chair tokens (drawn at its first table; kept in the document only)."""
+    if not document.get("chair_secret"):
+        document["chair_secret"] = secrets.token_hex(32)
+    return document["chair_secret"]
 
 
 def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
@@ -106,6 +145,6 @@ def person_table(document: EventDocument, person: int) -> tuple[str, int] | None
     return None
 
 
-def table_token(person_token: str, table_id: str, chair: int) -> str:
-    """A person's token for its chair at a round's table, derived from its own token."""
-    return hmac.new(person_token.encode(), f"{table_id}:{chair}".encode(), hashlib.sha256).hexdigest()
+def table_token(secret: str, person_hash: str, table_id: str, chair: int) -> str:
+    """A person's token for its chair at an event's table, from the event's secret and its own token's hash."""
+    return hmac.new(secret.encode(), f"{person_hash}:{table_id}:{chair}".encode(), hashlib.sha256).hexdigest()

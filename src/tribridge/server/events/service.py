@@ -16,21 +16,25 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board
 from tribridge.events.results import Entrant
-from tribridge.server.errors import Conflict, NotFound, TooMany
+from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.events import individual, teams
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
+from tribridge.server.events.identity import GUEST, EntrantIdentity, entrant_identity, name_skeleton
 from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
 from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
 from tribridge.server.store import Store, token_hash
+from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
+from tribridge.server.tables.table import Table
 
 __all__ = ["EventService", "entrant_chair"]
 
@@ -55,6 +59,20 @@ class EventService:
         self.owner = f"events:{process_owner()}"
         self.creations = RateWindow(60.0)
         self.standins = StandIns(manager, self.limits.leave_seconds)
+        self.closes: dict[str, float] = {}  # event id -> its closes_at (never changes once created)
+        manager.gates.append(self.refuse_after_close)
+
+    def refuse_after_close(self, table: Table, action: dict[str, object]) -> None:
+        """Refuse (409) a game action at an event's table once the event has closed: a board finished after
+        ``closes_at`` would not count, and ``next`` answers with the event's end."""
+        event = table.config.get("event")
+        if event is None or action.get("type") in SIDE_TYPES:
+            return
+        event_id = event["event_id"]
+        if event_id not in self.closes:
+            self.closes[event_id] = self.load(event_id)["closes_at"]
+        if self.clock() >= self.closes[event_id]:
+            raise Conflict(f"event {event_id!r} has ended: its results are final, and no more boards are played")
 
     def watch(self) -> None:
         """Start watching the live individual and teams tables for chairs left waiting (once; see ``standins``)."""
@@ -118,10 +136,11 @@ class EventService:
         return self.clock() < document["closes_at"]
 
     # --- creating and joining ---------------------------------------------------------------------
-    def create(self, body: object, client: str) -> EventDocument:
-        """A new event from a ``POST /api/events`` body, within the limits (429 past them)."""
-        request: EventRequest = event_request(body, self.limits)
+    def create(self, body: object, client: str) -> tuple[EventDocument, str | None]:
+        """A new event from a ``POST /api/events`` body, within the limits (429 past them, checked before the body
+        is read); with its invitation when private (boards from the creator's PBN: ``is_private``)."""
         self._check_creation_limits(client)
+        request: EventRequest = event_request(body, self.limits)
         now = self.clock()
         document: EventDocument = {
             "event_id": secrets.token_urlsafe(6),
@@ -146,10 +165,19 @@ class EventService:
             "stages": [],
             "matches": [],
         }
+        invite = None
+        if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
+            invite = secrets.token_urlsafe(12)
+            document["invite_hash"] = token_hash(invite)
         self._save(document)
         self.creations.add(client)
         self.creations.add("*")
-        return document
+        return document, invite
+
+    @staticmethod
+    def is_private(document: EventDocument) -> bool:
+        """Whether only the creator's invitees may enter (an event whose boards came from the creator's PBN)."""
+        return "invite_hash" in document
 
     def _check_creation_limits(self, client: str) -> None:
         """Raise ``TooMany`` past the open events or the creations per minute (the client's or everyone's)."""
@@ -178,9 +206,11 @@ class EventService:
         name = check_name(body.get("name"), "name")
         if name.lower().startswith("filler"):
             raise InvalidInput("name", "names starting with 'filler' belong to the bots")
+        identity = entrant_identity(client)
         with self._locked(event_id):
             document = self.load(event_id)
-            self._check_entry(document, name)
+            self._check_invite(document, body.get("invite"))
+            self._check_entry(document, name, identity)
             if document["form"] == "teams":
                 teams.join_team(document, len(document["entries"]), _team_of(body))
             if document["form"] == "daily":
@@ -190,21 +220,35 @@ class EventService:
                 table_id, token = "", secrets.token_urlsafe(24)
                 hashed = token_hash(token)
             entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
+            entry["identity"], entry["guest"] = identity.key, identity.guest
             document["entries"].append(entry)
             self._advance(document)
             self._save(document)
         self.watch()
         return document, entry, token
 
-    def _check_entry(self, document: EventDocument, name: str) -> None:
-        """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free."""
+    def _check_invite(self, document: EventDocument, invite: object) -> None:
+        """Refuse (403) an entry to a private event without its invitation."""
+        expected = document.get("invite_hash")
+        if expected is None:
+            return
+        if not isinstance(invite, str) or not secrets.compare_digest(token_hash(invite[:64]), expected):
+            raise Forbidden("a private event (its boards came from its creator's file): enter with its invitation")
+
+    def _check_entry(self, document: EventDocument, name: str, identity: EntrantIdentity) -> None:
+        """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free (no
+        look-alike: ``identity.name_skeleton``), and no entry yet of the same person (``identity.entrant_identity``)."""
         if not self.is_open(document):
             raise Conflict("the event has closed")
         started = document["round_tables"] or document["stages"] or self.clock() >= document["starts_at"]
         if document["form"] != "daily" and started:
             raise Conflict("the event has started: entries are closed")
-        if any(e["name"].lower() == name.lower() for e in document["entries"]):
-            raise Conflict(f"an entrant called {name!r} is already in this event")
+        skeleton = name_skeleton(name)
+        for entry in document["entries"]:
+            if name_skeleton(entry["name"]) == skeleton:
+                raise Conflict(f"an entrant called {entry['name']!r} is already in this event (too like {name!r})")
+            if entry.get("identity") == identity.key:
+                raise Conflict("one entry per person: this client address has entered this event already")
         most = {
             "daily": self.limits.max_entries,
             "individual": document["players"],
@@ -226,6 +270,22 @@ class EventService:
         return table.table_id, token
 
     # --- what an asker sees -----------------------------------------------------------------------
+    def check_watch(self, table: Table, token: str | None) -> None:
+        """Refuse (403) a spectator at an event's table while the event is open, unless the holder of ``token`` (an
+        entrant's) has finished the board the table is on in this event (the travellers' rule)."""
+        event = table.config.get("event")
+        if event is None:
+            return
+        document = self.load(event["event_id"])
+        if not self.is_open(document):
+            return
+        board = table.config["deals"]["boards"][table.deal_no - 1]["board"]
+        if token is None or board not in self.state(document["event_id"], token).my_boards():
+            raise Forbidden(
+                f"event {document['event_id']!r} is open: its tables can be watched once it closes, "
+                "or on a board you have finished in it"
+            )
+
     def state(self, event_id: str, token: str | None) -> EventState:
         """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
         self.watch()
@@ -235,17 +295,18 @@ class EventService:
         me = None if hashed is None else self._entrant_of(document, tables, hashed)
         boards = tuple(Board.from_json(b) for b in document["boards"])
         travellers = tuple(travellers_of(boards, tables))
-        entrants = tuple(Entrant(e["name"], PERSON) for e in document["entries"])
+        entrants = tuple(Entrant(e["name"], GUEST if e.get("guest") else PERSON) for e in document["entries"])
         played = tuple(boards_played(travellers, e.name) for e in entrants)
         my_table = None
         if me is not None and token is not None and document["form"] != "daily":
             my_table = self._seat_person(document, me, token)
         closed = document["frozen"] is not None
+        state = EventState(document, closed, me, my_table, boards, entrants, travellers, played)
         if document["form"] != "teams":
-            return EventState(document, closed, me, my_table, boards, entrants, travellers, played)
-        matches = teams.match_results(document, list(travellers))
+            return state
+        matches = teams.match_results(document, state.visible())  # a board's IMPs only where its traveller shows
         ranked = tuple(teams.final_standings(document, matches))
-        return EventState(document, closed, me, my_table, boards, entrants, travellers, played, tuple(matches), ranked)
+        return replace(state, matches=tuple(matches), team_standings=ranked)
 
     def _tables(self, document: EventDocument) -> list[PlayedTable]:
         """The event's tables with their people and boards, counting what the freeze allows."""
@@ -274,22 +335,17 @@ class EventService:
         return None
 
     def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
-        """(table id, token) of a person at its table of the current round, its chair taken on the first ask."""
+        """(table id, token) of a person at its table of the current round (its chair was taken for it), given back
+        to it from a stand-in."""
         find = individual.person_table if document["form"] == "individual" else teams.person_table
         seat = find(document, person)
-        if seat is None or not seat[0]:
+        secret = document.get("chair_secret")
+        if seat is None or not seat[0] or secret is None:
             return None
         table_id, chair = seat
-        derived = individual.table_token(token, table_id, chair)
+        derived = individual.table_token(secret, token_hash(token), table_id, chair)
         table = self.manager.get(table_id)
         self.standins.give_back(table, chair)
-        if chair not in table.token_hashes:
-            try:
-                self.manager.take_seat(table, chair, document["entries"][person]["name"], derived)
-            except Conflict:  # another request of the same person took it a moment ago
-                pass
-            self.manager.notify(table)
-            self.manager.schedule_work(table)  # a bot's turn planned before the seat was taken starts again
         return table_id, derived
 
     def _advanced(self, document: EventDocument) -> EventDocument:

@@ -1,7 +1,8 @@
 """``EventState``: an event as one asker sees it now, and what of it that asker may see.
 
 While the event is open an asker sees the travellers of the boards it has a result on (in every section of
-them) and nothing else of the deals; once the event has closed, everything.
+them) and nothing else of the deals; once the event has closed, everything. ``visible`` is that rule, and
+every figure of a board (the standings, a teams match's IMPs) is computed from what it lets through.
 """
 
 from __future__ import annotations
@@ -52,12 +53,11 @@ class EventState:
         return [t for t in self.travellers if t.board.number in mine]
 
     def standings(self) -> list[Standing]:
-        """Final standings once closed (an unplayed board counting the set fraction), else the running ones."""
-        if self.document["form"] == "teams":
-            return running_standings(self.travellers, self.entrants)
-        if self.closed:
+        """Final standings once closed (an unplayed board counting the set fraction), else the running ones over
+        the boards whose travellers the asker may see (``visible``: a stranger sees no scores while it runs)."""
+        if self.closed and self.document["form"] != "teams":
             return individual_standings(self.travellers, self.entrants)
-        return running_standings(self.travellers, self.entrants)
+        return running_standings(self.visible(), self.entrants)
 
     def result(self) -> EventResult:
         """The event as ``events.event.EventResult`` over the visible travellers (for the exports)."""

@@ -22,6 +22,7 @@ from tribridge.events.run import team_standings
 from tribridge.events.scoring import team_match
 from tribridge.server.errors import Conflict
 from tribridge.server.events.documents import EventDocument, MatchJson
+from tribridge.server.events.individual import entrant_seats
 from tribridge.server.events.travellers import PERSON, PlayedTable, travellers_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
@@ -95,14 +96,15 @@ def _start_match_round(document: EventDocument, match: MatchJson, manager: Table
     boards = [Board.from_json(document["boards"][i]) for i in _positions(document, match["stage"], r)]
     ids = []
     for t in range(3):
-        chairs = []
-        for team, member in _seats(match, r, t):
+        chairs, people = [], {}
+        for chair, (team, member) in enumerate(_seats(match, r, t)):
             name = member_names(document, team)[member]
             person = _is_person(document, team, member)
             chairs.append({"kind": "human", "name": name} if person else {"kind": "bot", "bot": document["filler"]})
+            if person:
+                people[chair] = document["teams"][team]["members"][member]
         config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
-        table, _token = manager.create_configured(config, None, f"event:{document['event_id']}")
-        ids.append(table.table_id)
+        ids.append(entrant_seats(document, manager, config, people).table_id)
     match["round_tables"].append(ids)
 
 

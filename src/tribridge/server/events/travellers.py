@@ -90,7 +90,7 @@ def running_standings(travellers: Sequence[Traveller], entrants: Sequence[Entran
         if mine:
             (standing,) = individual_standings(mine, [entrant])
         else:
-            standing = Standing("", entrant.name, PERSON, 0, 0, 0, 0, 0.0, 0)
+            standing = Standing("", entrant.name, entrant.bot, 0, 0, 0, 0, 0.0, 0)
         rows.append(standing)
     rows.sort(key=lambda s: (s.boards > 0, s.percent), reverse=True)
     labels = rank_labels([(s.boards > 0, s.percent) for s in rows])

@@ -29,6 +29,8 @@ class EventSummary(TypedDict):
     rounds_started: int
     teams: int
     stages_started: int
+    private: bool  # the boards came from the creator's PBN file: only its invitees may enter
+    boards_from: str  # "dealer" (the server's secret deal) or "pbn" (the creator's file)
 
 
 class EntrantView(TypedDict):
@@ -88,6 +90,8 @@ def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
         "rounds_started": len(document["round_tables"]),
         "teams": document["max_teams"],
         "stages_started": len(document["stages"]),
+        "private": "invite_hash" in document,
+        "boards_from": "pbn" if "invite_hash" in document else "dealer",
     }
 
 

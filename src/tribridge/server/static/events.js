@@ -132,6 +132,7 @@ async function showEvent(eventId) {
     try {
       const body = { name: $("entrant-name").value };
       if (!$("team-row").hidden) body.team = $("entrant-team").value;
+      if (params.get("invite")) body.invite = params.get("invite"); // a private event's invitation link
       const entry = await call("POST", `/api/events/${encodeURIComponent(eventId)}/entries`, body);
       rememberEntry(eventId, entry);
       localStorage.setItem("tribridge.name", entry.name);
@@ -166,7 +167,8 @@ function renderEvent(view) {
     ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}`
     : summary.form === "teams" ? ` · ${summary.teams} teams, stage ${summary.stages_started}` : "";
   $("event-facts").textContent = `${summary.form} · ${summary.boards} boards · scoring ${summary.scheme} · bots ${view.filler}`
-    + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`;
+    + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`
+    + (summary.private ? " · private: its boards came from its creator's file, not the server's dealer" : "");
   $("join-event").hidden = Boolean(view.me) || view.closed;
   $("team-row").hidden = summary.form !== "teams";
   renderMyEntry(view);
@@ -260,7 +262,7 @@ function renderStandings(view) {
     row.dataset.name = s.name;
     if (view.me && s.name === view.me.name) row.className = "mine";
     cell(row, s.rank);
-    cell(row, s.name);
+    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name);
     cell(row, String(s.boards), "num");
     cell(row, `${s.matchpoints}/${s.top}`, "num");
     cell(row, s.percent.toFixed(1), "num").dataset.testid = "percent";

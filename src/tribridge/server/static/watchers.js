@@ -15,8 +15,9 @@ export function watchUrl(tableUrl, tableId, chair = null) {
 /** The watch controls under the table: a player shares a watch link and may let watchers see their hand. */
 export function renderWatchers(view, tableUrl) {
   const spectator = Boolean(view.spectator);
-  $("share-view-label").hidden = spectator;
-  $("copy-watch-link").hidden = spectator;
+  const eventTable = Boolean(view.event); // an event's tables are not watched while it runs
+  $("share-view-label").hidden = spectator || eventTable;
+  $("copy-watch-link").hidden = spectator || eventTable;
   $("share-view").checked = (view.shown_to_watchers || []).includes(view.my_chair);
   $("watch-link").value = watchUrl(tableUrl, view.table_id, spectator ? null : view.my_chair);
   $("watching-note").hidden = !spectator;

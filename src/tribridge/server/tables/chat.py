@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from tribridge.errors import InvalidInput
 from tribridge.server.errors import TooMany
-from tribridge.server.tables.limits import RateWindow
+from tribridge.server.tables.limits import RateWindow, check_marks
 from tribridge.server.tables.prepared import Prepared
 
 if TYPE_CHECKING:
@@ -40,7 +40,8 @@ class TableTalk:
 
 
 def talk_text(value: Any) -> str:
-    """A message's text: 1..MAX_TALK characters (longer is cut), no control characters, trimmed."""
+    """A message's text: 1..MAX_TALK characters (longer is cut), trimmed; no control characters, no bidirectional
+    overrides, few combining marks on a character (``limits.check_marks``)."""
     if not isinstance(value, str):
         raise InvalidInput("text", f"expected a message (text), got {type(value).__name__}")
     text = " ".join(value.split())[:MAX_TALK]
@@ -48,6 +49,7 @@ def talk_text(value: Any) -> str:
         raise InvalidInput("text", "the message is empty")
     if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") for ch in text):
         raise InvalidInput("text", "a message may not hold control or unassigned characters")
+    check_marks(text, "text")
     return text
 
 

@@ -23,18 +23,24 @@ from typing import Any
 from tribridge.errors import InvalidInput
 
 __all__ = [
+    "BIDI_CONTROLS",
     "LIMIT_FLAGS",
+    "MAX_COMBINING_MARKS",
     "MAX_NAME_LENGTH",
     "RateWindow",
     "TableLimits",
     "TooMany",
     "add_limit_flags",
     "check_creation_counts",
+    "check_marks",
     "check_name",
     "limits_from_args",
 ]
 
 MAX_NAME_LENGTH = 40
+MAX_COMBINING_MARKS = 4  # combining marks on one character (Vietnamese needs 2; "Zalgo" text has dozens)
+BIDI_CONTROLS = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+"""The bidirectional embeddings, overrides and isolates: they reorder the text shown after them."""
 
 
 @dataclass(frozen=True)
@@ -158,9 +164,22 @@ def check_name(value: Any, field: str) -> str:
         raise InvalidInput(field, "a name may not hold characters that show as blank (such as U+3164, U+2800)")
     if not any(cat[0] in "LNPS" for cat in categories):
         raise InvalidInput(field, "a name must hold a visible letter, digit or sign")
+    check_marks(name, field)
     if RESERVED_NAME.match(unicodedata.normalize("NFKC", name)):
         raise InvalidInput(field, "a name may not look like the server's own ('Bot (...)', 'Player N')")
     return name
+
+
+def check_marks(text: str, field: str) -> None:
+    """Refuse (400, naming ``field``) bidirectional overrides and isolates, and more than ``MAX_COMBINING_MARKS``
+    combining marks on one character."""
+    if any(ch in BIDI_CONTROLS for ch in text):
+        raise InvalidInput(field, "bidirectional overrides and isolates (U+202A-U+202E, U+2066-U+2069) are not allowed")
+    run = 0
+    for ch in text:
+        run = run + 1 if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me") else 0
+        if run > MAX_COMBINING_MARKS:
+            raise InvalidInput(field, f"at most {MAX_COMBINING_MARKS} combining marks on one character")
 
 
 class TooMany(Exception):

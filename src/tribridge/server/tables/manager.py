@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -94,6 +94,7 @@ class TableManager(LogFollower, BotTurns):
         self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
         self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
+        self.gates: list[Callable[[Table, dict[str, Any]], None]] = []  # each may refuse an action (an event's close)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -248,9 +249,15 @@ class TableManager(LogFollower, BotTurns):
         return self.create_configured(config, take, client)
 
     def create_configured(
-        self, config: dict[str, Any], take: int | None, client: str, name: str | None = None
+        self,
+        config: dict[str, Any],
+        take: int | None,
+        client: str,
+        name: str | None = None,
+        seats: Callable[[str], Mapping[int, tuple[str, str]]] | None = None,
     ) -> tuple[Table, str | None]:
-        """Create a table from a checked configuration (``config.py``), within the creation limits; its token."""
+        """Create a table from a checked configuration (``config.py``), within the creation limits; its token.
+        ``seats(table_id)`` (chair -> (name, token)): chairs taken at once with the caller's tokens (an event's)."""
         assert self.store is not None
         self.check_creation_limits(client)
         table_id = secrets.token_urlsafe(8)
@@ -261,7 +268,9 @@ class TableManager(LogFollower, BotTurns):
         self.creators[table_id] = client
         self.creations.add(client)
         self.creations.add("*")
-        token = self.take_seat(table, take, name) if take is not None else None
+        for chair, (person, chosen) in (seats(table_id) if seats is not None else {}).items():
+            self._issue_token(table, chair, person, chosen)
+        token = self._issue_token(table, take, name) if take is not None else None  # (``take``: a checked chair)
         if table.all_bots:  # a watcher's token (chair 0's view; it cannot act): the table plays while watched
             token = self._issue_token(table, 0, None)
         self.schedule_work(table)
@@ -288,6 +297,9 @@ class TableManager(LogFollower, BotTurns):
             raise InvalidInput("chair", "expected 0, 1 or 2")
         if table.is_bot(chair):
             raise Conflict(f"chair {chair} is a bot")
+        event = table.config.get("event")
+        if event is not None:  # its chairs were taken for its entrants when it was created
+            raise Conflict(f"chair {chair} belongs to an entrant of event {event['event_id']!r}: enter the event")
         self.refresh(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
@@ -331,6 +343,8 @@ class TableManager(LogFollower, BotTurns):
             action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
         keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
         clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
+        for gate in self.gates:
+            gate(table, clean)
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks

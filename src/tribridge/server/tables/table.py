@@ -115,6 +115,8 @@ class Table:
     deal_actions: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)  # this deal's game actions
     undone: list[dict[str, Any]] = field(default_factory=list)  # this deal's undos (for its record)
     undo_request: UndoRequest | None = None
+    undo_asks: dict[int, int] = field(default_factory=dict)  # undo requests per chair in the current deal
+    undo_refused: tuple[int, int] | None = None  # (chair, deal actions) of the newest refused undo request
     talk: TableTalk = field(default_factory=TableTalk)
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -329,6 +331,7 @@ class Table:
             self.analysis.clear()  # analyses are kept for the current deal only
             self.claims.clear()
             self.next_ready, self.deal_actions, self.undone = frozenset(), [], []
+            self.undo_asks, self.undo_refused = {}, None
         if prepared.ready is not None:
             self.next_ready = prepared.ready
         if prepared.counts:

@@ -20,9 +20,10 @@ from tribridge.server.tables.prepared import Prepared
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
 
-__all__ = ["UNDO_TYPES", "UndoRequest", "can_undo", "prepare_undo", "undo_json"]
+__all__ = ["MAX_UNDO_ASKS", "UNDO_TYPES", "UndoRequest", "can_undo", "prepare_undo", "undo_json"]
 
 UNDO_TYPES = ("undo", "undo_agree", "undo_refuse")
+MAX_UNDO_ASKS = 3  # undo requests per player in a deal
 
 
 @dataclass(frozen=True)
@@ -52,21 +53,37 @@ def _take_back(table: Table, chair: int) -> Prepared:
     return Prepared(state, table.deal_no, actor=chair, kind="undone", effect=drop)
 
 
+def _refusal(table: Table, chair: int) -> str | None:
+    """Why ``chair`` may not ask to take back its newest action now, or None when it may."""
+    if table.current().phase == "done":
+        return "the deal is over: nothing can be taken back"
+    if table.undo_request is not None:
+        return "an undo is already asked for; wait for the answer"
+    if not table.deal_actions or table.deal_actions[-1][0] != chair:
+        return "only your own last call or card can be taken back, before the next action"
+    kind = table.deal_actions[-1][1]["type"]
+    if kind not in ("call", "play"):
+        return "only a call or a card can be taken back"
+    if kind == "play" and not any(a["type"] == "play" for _, a in table.deal_actions[:-1]):
+        return "the opening lead showed the widow: it cannot be taken back"
+    if table.undo_asks.get(chair, 0) >= MAX_UNDO_ASKS:
+        return f"at most {MAX_UNDO_ASKS} undo requests per player in a deal: play on"
+    if table.undo_refused == (chair, len(table.deal_actions)):
+        return "this undo was refused: it cannot be asked for again"
+    return None
+
+
 def _ask(table: Table, chair: int) -> Prepared:
     state = table.current()
-    if state.phase == "done":
-        raise IllegalAction("type", "the deal is over: nothing can be taken back")
-    if table.undo_request is not None:
-        raise IllegalAction("type", "an undo is already asked for; wait for the answer")
-    if not table.deal_actions or table.deal_actions[-1][0] != chair:
-        raise IllegalAction("type", "only your own last call or card can be taken back, before the next action")
-    if table.deal_actions[-1][1]["type"] not in ("call", "play"):
-        raise IllegalAction("type", "only a call or a card can be taken back")
+    refusal = _refusal(table, chair)
+    if refusal is not None:
+        raise IllegalAction("type", refusal)
     if not _others(table, chair):
         return _take_back(table, chair)
 
     def ask(t: Table) -> None:
         t.undo_request = UndoRequest(chair)
+        t.undo_asks[chair] = t.undo_asks.get(chair, 0) + 1
 
     return Prepared(state, table.deal_no, actor=chair, kind="undo_asked", effect=ask)
 
@@ -80,9 +97,12 @@ def _answer(table: Table, chair: int, agree: bool) -> Prepared:
     if agree and _others(table, request.chair) <= request.agreed | {chair}:
         return _take_back(table, request.chair)
     new = UndoRequest(request.chair, request.agreed | {chair}) if agree else None
+    refused = None if agree else (request.chair, len(table.deal_actions))
 
     def answer(t: Table) -> None:
         t.undo_request = new
+        if refused is not None:
+            t.undo_refused = refused
 
     return Prepared(
         table.current(), table.deal_no, actor=chair, kind="undo_agree" if agree else "undo_refuse", effect=answer
@@ -100,17 +120,7 @@ def prepare_undo(table: Table, chair: int | None, kind: str) -> Prepared:
 
 def can_undo(table: Table, chair: int) -> bool:
     """Whether ``chair`` may ask to take back its newest action now (its own call or card, nothing after it)."""
-    if table.undo_request is not None or table.is_bot(chair) or table.current().phase == "done":
-        return False
-    return (
-        bool(table.deal_actions)
-        and table.deal_actions[-1][0] == chair
-        and table.deal_actions[-1][1]["type"]
-        in (
-            "call",
-            "play",
-        )
-    )
+    return not table.is_bot(chair) and _refusal(table, chair) is None
 
 
 def undo_json(table: Table) -> dict[str, object] | None:
