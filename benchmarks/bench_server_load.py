@@ -29,6 +29,11 @@ The floods run in a process of their own at a lower CPU priority (``--flood-nice
 server_scale's load generator): a real attacker's CPU is not the server's, but on loopback the two share
 the cores; ``--flood-nice 0`` floods at the server's own priority. The timed person and page keep the
 normal one. ``--floods history,robot`` runs only the floods named, to see what each costs (the target is for all four, the default).
+Two more cases follow, each against new visitors' page loads (every load on new connections) idle and
+during one flood alone: ``event_pbn`` (two clients creating events from a 56 KB PBN of 555 boards, ten a
+second each: refused by the count of its deals before any parsing) and ``slowloris8`` (8 loopback
+addresses x 64 connections trickling their headers, on a server with the default caps of 64 a client and
+512 in all). Target of both: at least 95 % of page loads within 3x of the idle median.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -421,6 +427,46 @@ def bench_abuse(
     return out
 
 
+async def _fresh_loads(url: str, seconds: float) -> tuple[list[float], dict[str, int]]:
+    """New visitors' page loads (each on new connections) over ``seconds``: their times and failures."""
+    stop, loads, failures = asyncio.Event(), [], Counter[str]()
+    task = asyncio.create_task(server_attacks.fresh_page_loads(url, stop, loads, failures))
+    await asyncio.sleep(seconds)
+    stop.set()
+    await asyncio.gather(task, return_exceptions=True)
+    return loads, dict(failures)
+
+
+def bench_extra_flood(url: str, flood: str, seconds: float, warm_up: float = 5.0, nice: int = 0) -> dict[str, Any]:
+    """One of ``server_attacks.EXTRA_FLOODS`` alone: new visitors' page loads idle and during it (a process of its
+    own at ``nice``); the ratio of medians and the share of loads within 3x of the idle median (target >= 95 %)."""
+    idle, idle_failures = asyncio.run(_fresh_loads(url, seconds))
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    flooder = context.Process(target=server_attacks.all_floods, args=(url, seconds + warm_up, queue, (flood,), nice))
+    flooder.start()
+    time.sleep(warm_up)
+    attacked, failures = asyncio.run(_fresh_loads(url, seconds))
+    counts = queue.get(timeout=120)
+    flooder.join(60)
+    idle_p50 = statistics.median(idle) if idle else None
+    tried = len(attacked) + sum(failures.values())
+    within = sum(1 for t in attacked if idle_p50 is not None and t <= 3 * idle_p50)
+    share = round(within / tried, 3) if tried else None
+    return {
+        "flood": flood,
+        "seconds_per_phase": seconds,
+        "page_p50_ms": {"idle": _p50_ms(idle), "attacked": _p50_ms(attacked)},
+        "ratio_attacked_to_idle": round(statistics.median(attacked) / idle_p50, 2) if attacked and idle_p50 else None,
+        "loads": {"idle": len(idle), "attacked": len(attacked)},
+        "failures": {"idle": idle_failures, "attacked": failures},
+        "share_within_3x_of_idle": share,
+        "flood_counts": counts[flood],
+        "target": ">= 95 % of page loads within 3x of idle during the flood",
+        "meets_target": share is not None and share >= 0.95,
+    }
+
+
 # --------------------------------------------------------------------------------------------- main
 
 
@@ -478,6 +524,13 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 wait_until_ready(url)
                 results["abuse"] = bench_abuse(url, args.abuse_seconds, floods=floods, flood_nice=args.flood_nice)
+                results["abuse_event_pbn"] = bench_extra_flood(url, "event_pbn", args.abuse_seconds)
+            finally:
+                stop_server(proc)
+            proc, url = start_server(Path(tmp) / "slowloris.sqlite", bot_delay=0.6)  # the default connection caps
+            try:
+                wait_until_ready(url)
+                results["abuse_slowloris8"] = bench_extra_flood(url, "slowloris8", args.abuse_seconds)
             finally:
                 stop_server(proc)
     print_results(results, args.json)

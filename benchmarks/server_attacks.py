@@ -22,14 +22,18 @@ import httpx
 from tribridge.testing import next_presser
 
 __all__ = [
+    "EXTRA_FLOODS",
     "FLOODS",
     "all_floods",
+    "event_pbn_flood",
+    "fresh_page_loads",
     "claim_flood",
     "history_flood",
     "page_loads",
     "person_actions",
     "robot_flood",
     "slow_connections",
+    "slowloris_addresses",
 ]
 
 PAGE = ("/", "/app.js", "/api.js", "/style.css")
@@ -77,6 +81,23 @@ async def page_loads(url: str, stop: asyncio.Event, latencies: list[float], pace
             await asyncio.sleep(pace)
 
 
+async def fresh_page_loads(
+    url: str, stop: asyncio.Event, latencies: list[float], failures: Counter[str], pace: float = 0.2
+) -> None:
+    """The page loaded as a new visitor does, on new connections each time (a kept-alive connection would not see
+    a full connection table); each load's time, and what failed (``failures``)."""
+    while not stop.is_set():
+        start = time.perf_counter()
+        try:
+            async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+                for path in PAGE:
+                    (await client.get(path)).raise_for_status()
+            latencies.append(time.perf_counter() - start)
+        except (httpx.HTTPError, OSError) as exc:
+            failures[type(exc).__name__] += 1
+        await asyncio.sleep(pace)
+
+
 async def history_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> None:
     """One player asking for history pages and exports of a long table in a closed loop."""
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
@@ -101,10 +122,12 @@ async def history_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> 
             i += 1
 
 
-async def _one_slow_connection(host: str, port: int, stop: asyncio.Event, counts: Counter[str]) -> None:
+async def _one_slow_connection(
+    host: str, port: int, stop: asyncio.Event, counts: Counter[str], local: str | None = None
+) -> None:
     while not stop.is_set():
         try:
-            reader, writer = await asyncio.open_connection(host, port)
+            reader, writer = await asyncio.open_connection(host, port, local_addr=None if local is None else (local, 0))
         except OSError:
             counts["refused"] += 1
             await asyncio.sleep(0.5)
@@ -126,6 +149,42 @@ async def _one_slow_connection(host: str, port: int, stop: asyncio.Event, counts
         except OSError:
             counts["closed_by_server"] += 1
         writer.close()
+
+
+async def slowloris_addresses(url: str, stop: asyncio.Event, counts: Counter[str], addresses: int = 8) -> None:
+    """Slow connections from ``addresses`` loopback addresses (127.0.0.2, ...), 64 from each (the default per-client
+    cap; 8 x 64 fill the default total of 512), reopened whenever the server closes one."""
+    host, port = url.removeprefix("http://").split(":")
+    await asyncio.gather(
+        *(
+            _one_slow_connection(host, int(port), stop, counts, local=f"127.0.0.{2 + k}")
+            for k in range(addresses)
+            for _ in range(64)
+        )
+    )
+
+
+EVENT_PBN_BOARDS = 555
+
+
+def _big_event_pbn() -> str:
+    """A ~56 KB PBN text of 555 boards (far past an event's 36): refused, and it must be refused cheaply."""
+    deal = "N:AKQ2.KJ4.T98.762 J543.AQ2.KQ3.T98 T98.T987.A765.AK 76.653.J42.QJ543"
+    return "\n".join(f'[Board "{n}"]\n[Dealer "N"]\n[Deal "{deal}"]\n' for n in range(1, EVENT_PBN_BOARDS + 1))
+
+
+async def event_pbn_flood(url: str, stop: asyncio.Event, counts: Counter[str], clients: int = 2) -> None:
+    """``clients`` clients each creating an event from a 555-board PBN about ten times a second."""
+    body = {"form": "daily", "name": "flood", "pbn": _big_event_pbn()}
+
+    async def one() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as client:
+            while not stop.is_set():
+                r = await client.post("/api/events", json=body)
+                counts[str(r.status_code)] += 1
+                await asyncio.sleep(0.1)
+
+    await asyncio.gather(*(one() for _ in range(clients)))
 
 
 async def slow_connections(url: str, stop: asyncio.Event, counts: Counter[str], sockets: int = 100) -> None:
@@ -181,12 +240,15 @@ async def claim_flood(url: str, stop: asyncio.Event, counts: Counter[str]) -> No
 
 
 FLOODS = {"history": history_flood, "slow": slow_connections, "robot": robot_flood, "claims": claim_flood}
+EXTRA_FLOODS = {"event_pbn": event_pbn_flood, "slowloris8": slowloris_addresses}
+"""Floods measured as cases of their own (each against the page idle), not part of the four floods together."""
 
 
 async def _floods(url: str, seconds: float, which: tuple[str, ...]) -> dict[str, dict[str, int]]:
     stop = asyncio.Event()
     counts: dict[str, Counter[str]] = {k: Counter() for k in which}
-    tasks = [asyncio.create_task(FLOODS[k](url, stop, counts[k])) for k in which]
+    every = FLOODS | EXTRA_FLOODS
+    tasks = [asyncio.create_task(every[k](url, stop, counts[k])) for k in which]
     await asyncio.sleep(seconds)
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)

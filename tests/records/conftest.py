@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from endplay.types import ContractBid, Penalty, PenaltyBid, Player
 
 from tribridge.cards import Card, Seat, random_deal
 from tribridge.dealing.streams import random_stream
@@ -12,6 +13,21 @@ from tribridge.rules.auction import PASS, AuctionOptions, Call
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
 from tribridge.rules.view import AgreeClaim, MakeClaim
+
+PENALTY = {Penalty.passed: "P", Penalty.doubled: "X", Penalty.redoubled: "XX"}
+DENOM = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S", "nt": "N"}
+
+
+def endplay_call(bid: ContractBid | PenaltyBid) -> str:
+    """endplay's call in tribridge's spelling."""
+    if isinstance(bid, ContractBid):
+        return f"{bid.level}{DENOM[bid.denom.name]}"
+    return PENALTY[bid.penalty]
+
+
+def seat_of(player: Player) -> Seat:
+    """endplay's player as a tribridge seat."""
+    return Seat.parse(player.name)
 
 
 def random_game(seed: int, claim_chance: float = 0.3) -> DealRecord:

@@ -3,26 +3,11 @@
 from __future__ import annotations
 
 from endplay.parsers import lin as endplay_lin
-from endplay.types import ContractBid, Penalty, PenaltyBid, Player
+from endplay.types import Player
 
-from conftest import random_game
+from conftest import DENOM, PENALTY, endplay_call, random_game, seat_of
 from tribridge.cards import Seat
 from tribridge.rules.lin import record_to_lin
-
-PENALTY = {Penalty.passed: "P", Penalty.doubled: "X", Penalty.redoubled: "XX"}
-DENOM = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S", "nt": "N"}
-
-
-def endplay_call(bid: ContractBid | PenaltyBid) -> str:
-    """endplay's call in tribridge's spelling."""
-    if isinstance(bid, ContractBid):
-        return f"{bid.level}{DENOM[bid.denom.name]}"
-    return PENALTY[bid.penalty]
-
-
-def seat_of(player: Player) -> Seat:
-    """endplay's player as a tribridge seat."""
-    return Seat.parse(player.name)
 
 
 def test_endplay_reads_the_same_deal_calls_contract_and_play():

@@ -66,11 +66,14 @@ def test_pbn_export_is_consistent(seed, dealer):
     assert tags["Dealer"] == dealer.letter
     play_deal = Deal.from_pbn(tags["Deal"])
     assert play_deal == record.play_deal
-    # the auction: calls in PBN spelling, '-' in the widow's column
-    auction = sections["Auction"]
+    # the auction: calls in PBN spelling, four-handed in play seats, "Pass =1=" at the dummy's (widow's) turns
+    auction = [t for t in sections["Auction"] if t != "=1="]
+    noted = [i for i, t in enumerate(sections["Auction"]) if t == "=1="]
+    dummy = record.seat_map[record.widow]
     columns = [(dealer + i) % 4 for i in range(len(auction))]
-    assert all((tok == "-") == (col == record.widow) for tok, col in zip(auction, columns))
-    assert [t for t in auction if t != "-"] == [c.to_pbn() for c in record.calls]
+    assert [i - k - 1 for k, i in enumerate(noted)] == [i for i, col in enumerate(columns) if col == dummy]
+    assert all(tok == "Pass" for tok, col in zip(auction, columns) if col == dummy)
+    assert [t for t, col in zip(auction, columns) if col != dummy] == [c.to_pbn() for c in record.calls]
     if record.contract is None:
         assert tags["Contract"] == "Pass" and tags["Declarer"] == ""
         return
@@ -142,7 +145,7 @@ def test_thrown_in_deal():
     assert record.score.declarer == 0 and record.score.net == 0
     assert DealRecord.from_json(record.to_json()) == record
     tags, sections = _pbn_tags(record.to_pbn())
-    assert tags["Contract"] == "Pass" and sections["Auction"] == ["Pass", "Pass", "-", "Pass"]
+    assert tags["Contract"] == "Pass" and sections["Auction"] == ["Pass", "Pass", "Pass", "=1=", "Pass"]
 
 
 def test_illegal_policy_choices_are_refused():

@@ -43,6 +43,7 @@ from tribridge.rules.lin_text import (
     seat_digit,
     unescape_suits,
 )
+from tribridge.rules.widow_turns import dummy_seat, four_handed, players_calls
 
 __all__ = ["LinBoard", "history_to_lin", "read_lin", "record_to_lin"]
 
@@ -78,19 +79,15 @@ def _note(record: DealRecord) -> str:
 
 def _auction_pairs(record: DealRecord, explanations: Sequence[str | None]) -> list[str]:
     """``mb`` (and ``an``) pairs, four-handed from the dealer with the widow's passes in the dummy's seat."""
-    dummy = record.seat_map[record.widow]
-    seat, out = record.dealer, []
-    for i, call in enumerate(record.calls):
-        if seat == dummy:
-            out.append("mb|p|")
-            seat = seat.lho
+    out, i = [], 0
+    for call, widow in four_handed(record.calls, record.dealer, record.seat_map[record.widow]):
         out.append(f"mb|{call_to_lin(call)}|")
+        if widow:
+            continue
         text = explanations[i] if i < len(explanations) else None
         if text:
             out.append(f"an|{clean_value(escape_suits(text))}|")
-        seat = seat.lho
-    if seat == dummy:  # the two players' passes ended it; a four-handed reader needs the third
-        out.append("mb|p|")
+        i += 1
     return out
 
 
@@ -288,17 +285,16 @@ class LinBoard:
         """The players' calls (the widow's passes left out), their lines and texts; the widow's column checked."""
         written = self.four_handed_calls()
         dealer = self.dealer()
-        bids = [i for i, (call, _, _) in enumerate(written) if call.is_bid]
-        declarer = Seat((int(dealer) + bids[-1]) % 4) if bids else None
-        dummy = dealer.partner if declarer is None else declarer.partner
-        calls, lines, texts = [], [], []
-        for i, (call, line, text) in enumerate(written):
-            if Seat((int(dealer) + i) % 4) != dummy:
-                calls.append(call)
-                lines.append(line)
-                texts.append(text)
-            elif call.kind != "pass":
-                raise self.error(line, f"mb {i + 1}: the widow (dummy, at {dummy.letter}) only passes; got {call}")
+        kept, wrong = players_calls([call for call, _, _ in written], dealer)
+        if wrong is not None:
+            dummy = dummy_seat([call for call, _, _ in written], dealer)
+            raise self.error(
+                written[wrong][1],
+                f"mb {wrong + 1}: the widow (dummy, at {dummy.letter}) only passes; got {written[wrong][0]}",
+            )
+        calls = [written[i][0] for i in kept]
+        lines = [written[i][1] for i in kept]
+        texts = [written[i][2] for i in kept]
         return calls, lines, texts
 
     def record(self) -> DealRecord:

@@ -10,11 +10,14 @@ A ``PbnBoard`` gives the deal as dealt (``dealt()``). For an ordinary four-hande
 written by ``record_to_pbn`` the ``Deal`` tag shows the hands after the widow moved opposite the
 declarer (so that the Play section reads naturally), and the dealt hands are recovered from it.
 
-The 3PAB record (``record_to_pbn`` / ``record_json``): ``Dealer``, ``Deal`` (play seats),
-``Declarer``, ``Contract``, a ``{3PAB: ...}`` comment recording the dealt layout, ``Auction`` with
-``-`` in the widow's column (the widow does not call), ``Play``, ``Result`` and ``Scoring``; the
-tags ``AuctionRanking``, ``DealerMustBid`` and ``Claim`` appear only when they differ from the
-defaults (contract ranking, dealer may pass, no claim).
+The 3PAB record (``record_to_pbn`` / ``record_json``) is written in one frame of seats, the play
+seats (the widow's hand opposite the declarer; the dealer never moves), so that any PBN 2.1 reader
+gets the whole auction and consistent seats: ``Dealer``, ``Deal``, ``Declarer``, ``Contract``, a
+``{3PAB: ...}`` comment recording the dealt layout, ``Auction`` four-handed from the dealer with a
+``Pass =1=`` at each of the widow's turns (``[Note "1:..."]`` names them), ``Play``, ``Result`` and
+``Scoring``; the tags ``AuctionRanking``, ``DealerMustBid`` and ``Claim`` appear only when they
+differ from the defaults (contract ranking, dealer may pass, no claim). Records of the older form
+(``-`` in the widow's dealt column, the calls in dealing seats) are still read.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from tribridge.rules.auction import (
 )
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import get_scheme, honours_held, score_deal
+from tribridge.rules.widow_turns import dummy_seat, four_handed, players_calls
 
 __all__ = [
     "PbnBoard",
@@ -55,6 +59,8 @@ _NOTE = re.compile(r"^=\d+=$")
 _NAG = re.compile(r"^\$\d+$")
 _3PAB_COMMENT = re.compile(r"^\s*3PAB:")
 _DEALT = re.compile(r"Dealt:\s*([NESWnesw]:[^}]*?)\s*$")
+_WIDOW_NOTE = "=1="
+_WIDOW_NOTE_TEXT = "the widow's turn: the widow does not call, and a pass stands in its place (3PAB)"
 _VULNERABLE = {"NONE": "None", "LOVE": "None", "-": "None", "NS": "NS", "EW": "EW", "ALL": "All", "BOTH": "All"}
 
 
@@ -284,24 +290,25 @@ def _section(board: PbnBoard, name: str) -> list[tuple[str, int]]:
 
 
 def _auction_calls(board: PbnBoard, dealer: Seat, options: AuctionOptions) -> tuple[Call, ...]:
-    """The 3PAB calls of the Auction section (``-`` only in the widow's column; ``AP`` = all pass)."""
+    """The 3PAB calls of the Auction section, in either form (``AP`` = all pass).
+
+    The form written today has the widow's turns as passes in the dummy's seat (play seats); the
+    older form had ``-`` in the widow's dealt column and the players' calls in their dealt seats.
+    """
     if "Auction" not in board.tags:
         raise board.error(None, "a played 3PAB record needs an Auction section")
     first = Seat.parse(board.tags["Auction"], board.where("Auction"))
-    widow = dealer.partner
-    state = AuctionState.start(dealer, options)
-    column = 0
+    tokens = []
     for token, line in _section(board, "Auction"):
-        seat = Seat((first + column) % 4)
-        column += 1
         if token == "*":
             break
-        if token == "-":
-            if seat != widow:
-                raise InvalidInput(f"{board.source}:{line}", f"'-' is only for the widow's column ({widow.letter})")
-            continue
-        if seat == widow:
-            raise InvalidInput(f"{board.source}:{line}", f"the widow ({widow.letter}) does not call; got {token!r}")
+        tokens.append((token, line))
+    if board.is_3pab and all(token != "-" for token, _ in tokens):
+        tokens = _players_tokens(board, dealer, first, tokens)
+    else:
+        tokens = _dealt_column_tokens(board, dealer, first, tokens)
+    state = AuctionState.start(dealer, options)
+    for token, line in tokens:
         calls = [Call.parse("P")] * 3 if token.upper() == "AP" else [Call.parse(token, f"{board.source}:{line}")]
         for call in calls:
             if state.is_over:
@@ -313,6 +320,39 @@ def _auction_calls(board: PbnBoard, dealer: Seat, options: AuctionOptions) -> tu
     if not state.is_over:
         raise board.error("Auction", "the auction is not finished")
     return state.calls
+
+
+def _dealt_column_tokens(
+    board: PbnBoard, dealer: Seat, first: Seat, tokens: list[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """The players' tokens of the older form: ``-`` and nothing else in the widow's dealt column."""
+    widow, out = dealer.partner, []
+    for column, (token, line) in enumerate(tokens):
+        seat = Seat((first + column) % 4)
+        if token == "-":
+            if seat != widow:
+                raise InvalidInput(f"{board.source}:{line}", f"'-' is only for the widow's column ({widow.letter})")
+        elif seat == widow:
+            raise InvalidInput(f"{board.source}:{line}", f"the widow ({widow.letter}) does not call; got {token!r}")
+        else:
+            out.append((token, line))
+    return out
+
+
+def _players_tokens(board: PbnBoard, dealer: Seat, first: Seat, tokens: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The players' tokens of a four-handed auction in play seats: the dummy's column holds only passes."""
+    if first != dealer:
+        raise board.error("Auction", f"the auction starts with the dealer {dealer.letter}, not {first.letter}")
+    calls = []
+    for token, line in tokens:
+        where = f"{board.source}:{line}"
+        calls += [Call.parse("P")] * 3 if token.upper() == "AP" else [Call.parse(token, where)]
+    lines = [line for token, line in tokens for _ in range(3 if token.upper() == "AP" else 1)]
+    kept, wrong = players_calls(calls, dealer)
+    if wrong is not None:
+        dummy = dummy_seat(calls, dealer)
+        raise InvalidInput(f"{board.source}:{lines[wrong]}", f"the widow (dummy, at {dummy.letter}) only passes")
+    return [(calls[i].to_pbn(), lines[i]) for i in kept]
 
 
 def _play_cards(board: PbnBoard, deal: Deal, contract: Contract) -> tuple[PlayState, list[Card]]:
@@ -453,17 +493,17 @@ def record_to_pbn(record: Any, event: str = "tribridge 3PAB", board: int | None 
         moved = f" The player dealt {record.seat_map[widow].letter} moved to {widow.letter}."
     lines.append(
         f"{{3PAB: the widow was dealt {widow.letter}, opposite the dealer {record.dealer.letter}; "
-        f"it is dummy, opposite the declarer.{moved} Dealt: {record.deal.to_pbn(int(record.dealer))}}}"
+        f"it is dummy, opposite the declarer.{moved} Deal, Auction and Play are in these play seats; "
+        f"a pass marked =1= is the widow's turn. Dealt: {record.deal.to_pbn(int(record.dealer))}}}"
     )
     lines.append(f'[Auction "{record.dealer.letter}"]')
-    tokens: list[str] = []
-    for i, call in enumerate(record.calls):
-        tokens.append(call.to_pbn())
-        if i % 3 == 1:  # after the dealer's LHO comes the widow's seat
-            tokens.append("-")
-    while tokens and tokens[-1] == "-":
-        tokens.pop()
-    lines.extend(" ".join(tokens[i : i + 4]) for i in range(0, len(tokens), 4))
+    rows: list[list[str]] = [[]]
+    for call, widows_turn in four_handed(record.calls, record.dealer, record.seat_map[widow]):
+        if len([t for t in rows[-1] if t != _WIDOW_NOTE]) == 4:
+            rows.append([])
+        rows[-1] += [call.to_pbn(), _WIDOW_NOTE] if widows_turn else [call.to_pbn()]
+    lines.extend(" ".join(row) for row in rows)
+    lines.append(f'[Note "1:{_WIDOW_NOTE_TEXT}"]')
     if record.contract is not None:
         lines.extend(_play_lines(record))
         lines.append(f'[Result "{record.declarer_tricks if record.declarer_tricks is not None else ""}"]')

@@ -196,13 +196,15 @@ def _winner(document: EventDocument, match: MatchJson, manager: TableManager) ->
 
 
 def match_results(document: EventDocument, travellers: list[Traveller]) -> list[TeamMatch]:
-    """Every match so far, its IMPs over the boards with results (its winner once decided, else "")."""
+    """Every match so far, its IMPs over the boards of ``travellers`` with results (those the asker may see), its
+    winner once decided (the document's, decided on every board), else ""."""
     out = []
     for match in document["matches"]:
         section = f"stage {match['stage']} match {match['index'] + 1}"
         mine = [t for t in travellers if t.section == section and t.results]
         result = _team_match(document, match, mine)
-        out.append(result if match["winner"] is not None else replace(result, winner=""))
+        winner = "" if match["winner"] is None else _team_name(document, match["winner"])
+        out.append(replace(result, winner=winner))
     return out
 
 
