@@ -117,15 +117,15 @@ def test_robot_and_background_work_never_hold_an_interactive_process() -> None:
 def test_each_tier_runs_at_its_cpu_priority(one_worker: SolverPool) -> None:
     here = os.nice(0)
     assert one_worker.call(os.nice, 0, priority=Priority.INTERACTIVE) == min(19, here + INTERACTIVE_NICE)
-    assert 0 < INTERACTIVE_NICE < ROBOT_NICE < BACKGROUND_NICE  # every tier below the process that made the pool
+    assert 0 < INTERACTIVE_NICE <= ROBOT_NICE < BACKGROUND_NICE  # every tier below the process that made the pool
     assert one_worker.call(os.nice, 0, priority=Priority.BATCH) == min(19, here + BACKGROUND_NICE)
     assert one_worker.call(os.nice, 0, priority=Priority.ANALYSIS) == min(19, here + BACKGROUND_NICE)
     robot_pool = SolverPool(workers=1)  # (the shared fixture refuses robot jobs)
     try:
         assert robot_pool.call(os.nice, 0, priority=Priority.ROBOT_API) == min(19, here + ROBOT_NICE)
-        if hasattr(os, "SCHED_IDLE"):  # the robot and background tiers take only CPU time nothing else wants
-            assert robot_pool.call(os.sched_getscheduler, 0, priority=Priority.ROBOT_API) == os.SCHED_IDLE
-            assert one_worker.call(os.sched_getscheduler, 0, priority=Priority.BATCH) == os.SCHED_IDLE
+        if hasattr(os, "SCHED_OTHER"):  # ordinary scheduling everywhere: a busy CPU leaves every tier a share
+            for pool, priority in ((robot_pool, Priority.ROBOT_API), (one_worker, Priority.BATCH)):
+                assert pool.call(os.sched_getscheduler, 0, priority=priority) == os.SCHED_OTHER
             assert one_worker.call(os.sched_getscheduler, 0, priority=Priority.INTERACTIVE) == os.SCHED_OTHER
     finally:
         robot_pool.shutdown()

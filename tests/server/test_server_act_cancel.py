@@ -17,9 +17,9 @@ def test_a_cancelled_commit_is_installed_and_the_table_goes_on(tmp_path):
         manager = TableManager(tmp_path / "cancel.sqlite", bot_delay=0)
         await manager.start()
         try:
-            table, _token = manager.create(HUMANS)
+            table, _token = await manager.create(HUMANS)
             for chair in (1, 2):
-                manager.take_seat(table, chair)
+                await manager.take_seat(table, chair)
             cancelled_mid_commit = 0
             for step in range(6):
                 state = table.current()
@@ -31,7 +31,7 @@ def test_a_cancelled_commit_is_installed_and_the_table_goes_on(tmp_path):
                     await asyncio.sleep(0)
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
-                logged = manager.store.load(table.table_id).actions
+                logged = (await manager.store.load(table.table_id)).actions
                 assert len(logged) == table.log_len, "the table in memory differs from its log"
                 if table.log_len == before:
                     continue  # cancelled before it was judged: nothing logged, nothing installed
@@ -42,7 +42,7 @@ def test_a_cancelled_commit_is_installed_and_the_table_goes_on(tmp_path):
             assert cancelled_mid_commit >= 1, "no caller was cancelled while its commit was on the store's thread"
             chair = table.chair_of_player(table.current().turn)
             await manager.act(table, chair, {"type": "play", "card": str(table.current().legal_actions()[0])})
-            assert len(manager.store.load(table.table_id).actions) == table.log_len
+            assert len((await manager.store.load(table.table_id)).actions) == table.log_len
         finally:
             await manager.stop()
 

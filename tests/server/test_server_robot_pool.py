@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from live_server import start_server
+from tribridge.cli.main import main
 
 pytestmark = pytest.mark.slow
 
@@ -57,3 +58,23 @@ def test_a_robot_flood_gets_503_and_never_slows_the_page(tmp_path):
     finally:
         proc.terminate()
         proc.wait(60)
+
+
+def test_a_robot_answer_past_its_deadline_is_503_with_retry_after(tmp_path):
+    proc, url = start_server(tmp_path / "deadline.sqlite", "--robot-deadline", "0.05")
+    try:
+        wait_ready(url)
+        late = httpx.get(url + SLOW_BID, timeout=60)  # about a second of work against a 50 ms deadline
+        assert late.status_code == 503, late.text
+        assert int(late.headers["retry-after"]) >= 1
+        assert "no robot answer within 0.05 s" in late.json()["error"]
+        quick = httpx.get(url + "/apis/brill", timeout=30)  # the server goes on answering
+        assert quick.status_code == 200
+    finally:
+        proc.terminate()
+        proc.wait(60)
+
+
+def test_serve_refuses_a_robot_deadline_that_is_not_positive(capsys):
+    assert main(["serve", "--port", "0", "--robot-deadline", "0"]) != 0
+    assert "--robot-deadline" in capsys.readouterr().err

@@ -51,7 +51,7 @@ async def play_timed(tmp_path, actions):
 
     manager._bot_decision = decide
     try:
-        table, _ = manager.create(ALL_BOTS)
+        table, _ = await manager.create(ALL_BOTS)
         clock = Clock()
         clock.times.append(time.monotonic())
         manager.subscribers[table.table_id] = {clock}
@@ -90,7 +90,9 @@ def test_a_bots_task_is_cancelled_when_the_table_moves_on(tmp_path):
 
         manager._bot_decision = decide
         try:
-            table, token = manager.create({"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "take": 0})
+            table, token = await manager.create(
+                {"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "take": 0}
+            )
             # deal 1: chair 0 deals; chairs 1 and 2 are bots, so chair 0 acts first, then a bot thinks
             await manager.act(table, 0, {"type": "call", "call": "P"})
             await asyncio.wait_for(started.wait(), 10)

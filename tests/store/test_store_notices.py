@@ -22,8 +22,9 @@ def counted_reads(manager: TableManager, gate: threading.Event | None = None) ->
     """Record the manager's reads of the log from here on (what each asked for: table id -> number read after); with
     ``gate``, each read waits until it is set."""
     assert manager.store is not None
+    store = manager.store.sync  # (the async facade calls the synchronous store's methods by name)
     reads: list[dict[str, int]] = []
-    since_one, since_many = manager.store.actions_since, manager.store.actions_after
+    since_one, since_many = store.actions_since, store.actions_after
 
     def one(table_id: str, seq: int) -> Any:
         reads.append({table_id: seq})
@@ -35,8 +36,8 @@ def counted_reads(manager: TableManager, gate: threading.Event | None = None) ->
             gate.wait(10)
         return since_many(since)
 
-    manager.store.actions_since = one  # type: ignore[method-assign]
-    manager.store.actions_after = many  # type: ignore[method-assign]
+    store.actions_since = one  # type: ignore[method-assign]
+    store.actions_after = many  # type: ignore[method-assign]
     return reads
 
 
@@ -50,10 +51,10 @@ async def until(condition: Any, seconds: float = 10.0) -> None:
 
 async def seated(first: TableManager, second: TableManager) -> tuple[Table, Table]:
     """A table of three people made on ``first``, and the same table as ``second`` knows it once it has the seats."""
-    table, _token = first.create(HUMANS)
+    table, _token = await first.create(HUMANS)
     for chair in (1, 2):
-        first.take_seat(table, chair)
-    mirror = second.find_or_404(table.table_id)
+        await first.take_seat(table, chair)
+    mirror = await second.find_or_404(table.table_id)
     await until(lambda: mirror.version == table.version)
     return table, mirror
 

@@ -16,7 +16,7 @@ import time
 import psycopg
 import pytest
 
-from tribridge.server.store import LoggedAction, StoreUnavailable
+from tribridge.server.store import AsyncStore, LoggedAction, StoreUnavailable
 from tribridge.server.store.postgres import PostgresStore
 from tribridge.server.tables.peers import Peers
 from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
@@ -163,18 +163,20 @@ def test_leases_and_change_notices_outlast_a_store_that_refuses_connections(pg_s
     store = PostgresStore(url, wait_timeout=0.3)
     heard: list[str] = []
 
-    def on_change(notice: str) -> None:  # reads the store, as the manager's does
-        store.table_ids()
+    facade = AsyncStore(store)
+
+    async def on_change(notice: str) -> None:  # reads the store, as the manager's does
+        await facade.table_ids()
         heard.append(notice)
 
-    def still_due() -> bool:  # reads the store, as the manager's does
-        store.table_ids()
+    async def still_due() -> bool:  # reads the store, as the manager's does
+        await facade.table_ids()
         return True
 
     async def scenario() -> str | None:
-        peers = Peers(store, on_change, dict, lease_seconds=1.0)
+        peers = Peers(facade, on_change, dict, lease_seconds=1.0)
         with pg_server.refusing(url):
-            peers.hear("t:1")  # a notice the store cannot answer now
+            await peers.hear("t:1")  # a notice the store cannot answer now
             work = asyncio.get_running_loop().create_task(peers.with_lease("k", _done, still_due))
             await asyncio.sleep(1.5)
             assert not work.done(), "the lease was given up while the store was away"

@@ -8,6 +8,7 @@ import sys
 from tribridge.errors import InvalidInput
 from tribridge.server.connections import ConnectionLimits
 from tribridge.server.edge import DEFAULT_BODY_TIMEOUT
+from tribridge.server.robot import ROBOT_DEADLINE_SECONDS
 from tribridge.server.tables.limits import add_limit_flags, limits_from_args
 
 
@@ -100,6 +101,13 @@ def add_connection_flags(p: argparse.ArgumentParser) -> None:
         help="robot-API jobs that may wait for a solver process; past it the robot API answers 503 "
         "(default: the solver pool's limit, see docs/server.md)",
     )
+    p.add_argument(
+        "--robot-deadline",
+        type=float,
+        default=ROBOT_DEADLINE_SECONDS,
+        help="seconds a robot-API request may wait for its answer; past it 503 with Retry-After "
+        f"(default {ROBOT_DEADLINE_SECONDS:g})",
+    )
 
 
 def connection_limits(args: argparse.Namespace) -> ConnectionLimits:
@@ -161,6 +169,8 @@ def run(args: argparse.Namespace) -> int:
     connections = connection_limits(args)
     if args.robot_queue is not None and args.robot_queue < 1:
         raise InvalidInput("--robot-queue", f"expected a whole number >= 1, got {args.robot_queue}")
+    if not 0 < args.robot_deadline <= 600:
+        raise InvalidInput("--robot-deadline", f"expected seconds in (0, 600], got {args.robot_deadline}")
     setup_logging(args.log_level)
     db = args.db or str(default_db_path())
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET, socket.SOCK_STREAM)
@@ -176,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
         db_path=db,
         bot_delay=args.bot_delay,
         log_requests=not args.no_access_log,
+        robot_deadline=args.robot_deadline,
         cors_origins=origins,
         api_docs=args.api_docs,
         body_timeout=args.body_timeout,

@@ -35,14 +35,13 @@ where it is. Outside such a block the solving functions solve in the calling pro
 ``QueueFull`` is raised from the solver call inside the block.
 
 Scheduling: each tier of classes has its own processes, so work of one tier never holds a process
-another tier needs: ``INTERACTIVE`` a little below the process that made the pool (``nice``
-+:data:`INTERACTIVE_NICE`, so a server's event loop, which answers every person, is never outweighed by
-solver work); ``ROBOT_API`` (``nice`` +:data:`ROBOT_NICE`) and ``ANALYSIS`` and ``BATCH``
-(+:data:`BACKGROUND_NICE`) on Linux at ``SCHED_IDLE`` besides: they run on the CPU time that nothing
-else wants, and a process that wakes (the server's event loop, a person's bot) takes the CPU from them at
-once instead of waiting for their time slice to end. Elsewhere the ``nice`` values alone order them. So
-when they compete for the CPU a person's bot gets nearly all of it. Within a tier: strict priority, first come
-first served within a class; a running job is never interrupted. Inside a solver process every
+another tier needs. All run at ordinary ``nice`` values, a little below the process that made the pool
+(so a server's event loop, which answers every person, is never outweighed by solver work): ``INTERACTIVE``
+and ``ROBOT_API`` at +:data:`INTERACTIVE_NICE` / +:data:`ROBOT_NICE`, ``ANALYSIS`` and ``BATCH`` at
++:data:`BACKGROUND_NICE`. A lower priority is a smaller share of a busy CPU, never none: the robot API and
+the analyses keep answering beside CPU-bound processes (at ``nice`` 0, three such processes on two cores
+leave a robot process about a quarter of a core, an analysis process about a fifteenth). Within a tier:
+strict priority, first come first served within a class; a running job is never interrupted. Inside a solver process every
 submission runs inline (a job never waits on the pool it runs in), and the solving functions solve
 in that process.
 """
@@ -108,8 +107,8 @@ DEFAULT_QUEUE_LIMITS: Mapping[Priority, int] = {
 
 
 INTERACTIVE_NICE = 3  # how much lower than their parent's the interactive processes' CPU priority is
-ROBOT_NICE = INTERACTIVE_NICE + 5  # ... the robot API's processes'
-BACKGROUND_NICE = INTERACTIVE_NICE + 10  # ... and the analysis and batch processes'
+ROBOT_NICE = INTERACTIVE_NICE  # ... the robot API's processes' (a remote client's person waits too)
+BACKGROUND_NICE = INTERACTIVE_NICE + 7  # ... and the analysis and batch processes'
 
 
 class QueueFull(RuntimeError):
@@ -155,19 +154,16 @@ def _exit_with_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _worker_init(nice: int = 0, parent: int | None = None, idle: bool = False) -> None:
-    """Pool process start: mark the process, lower its CPU priority by ``nice`` (and, with ``idle``, to Linux's
-    ``SCHED_IDLE`` where there is one), one DDS thread, exit with the parent (``parent``: the pid of the process
-    that made the pool, so that a parent killed while this process was still starting is noticed too)."""
+def _worker_init(nice: int = 0, parent: int | None = None) -> None:
+    """Pool process start: mark the process, lower its CPU priority by ``nice``, one DDS thread, exit with the
+    parent (``parent``: the pid of the process that made the pool, so that a parent killed while this process was
+    still starting is noticed too)."""
     global _IN_SOLVER_PROCESS
     _IN_SOLVER_PROCESS = True
     watched = os.getppid() if parent is None else parent
     threading.Thread(target=_exit_with_parent, args=(watched,), name="tribridge-parent-watch", daemon=True).start()
     if nice > 0 and hasattr(os, "nice"):
         os.nice(nice)
-    if idle and hasattr(os, "SCHED_IDLE"):
-        with contextlib.suppress(OSError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     try:
         require_dds().SetMaxThreads(1)
     except SolverUnavailable:
@@ -200,14 +196,12 @@ class _Job:
 
 @dataclass(eq=False)
 class _Tier:
-    """Processes serving some classes (highest first): how many, how much lower their CPU priority is, and
-    whether they run only on CPU time that nothing else wants (``SCHED_IDLE``)."""
+    """Processes serving some classes (highest first): how many, and how much lower their CPU priority is."""
 
     name: str
     classes: tuple[Priority, ...]
     workers: int
     nice: int
-    idle: bool = False
     running: dict[Priority, int] = field(default_factory=dict)
     executor: ProcessPoolExecutor | None = None
     broken: bool = False  # set when a process died; the dispatcher then starts fresh ones
@@ -227,8 +221,8 @@ def _tiers(workers: int) -> dict[str, _Tier]:
     """The interactive, robot and background tiers, of ``workers`` processes each."""
     return {
         "interactive": _Tier("interactive", (Priority.INTERACTIVE,), workers, INTERACTIVE_NICE),
-        "robot": _Tier("robot", (Priority.ROBOT_API,), workers, ROBOT_NICE, idle=True),
-        "background": _Tier("background", (Priority.ANALYSIS, Priority.BATCH), workers, BACKGROUND_NICE, idle=True),
+        "robot": _Tier("robot", (Priority.ROBOT_API,), workers, ROBOT_NICE),
+        "background": _Tier("background", (Priority.ANALYSIS, Priority.BATCH), workers, BACKGROUND_NICE),
     }
 
 
@@ -422,7 +416,7 @@ class SolverPool:
                     max_workers=tier.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_worker_init,
-                    initargs=(tier.nice, os.getpid(), tier.idle),
+                    initargs=(tier.nice, os.getpid()),
                 )
             return tier.executor
 

@@ -7,7 +7,6 @@ The HTTP edge (limits, origin rules, headers) is :mod:`tribridge.server.edge`.""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import os
@@ -39,7 +38,8 @@ from tribridge.server.edge import (
 from tribridge.server.errors import add_error_handlers
 from tribridge.server.events.service import EventService
 from tribridge.server.heap import freeze_heap
-from tribridge.server.robot import ben, brill, three
+from tribridge.server.loop_watch import stop_watching_the_loop, watch_the_loop
+from tribridge.server.robot import ROBOT_DEADLINE_SECONDS, ben, brill, three
 from tribridge.server.store import store_label
 from tribridge.server.tables.manager import TableManager
 
@@ -126,6 +126,7 @@ def create_app(
     bot_delay: float = 0.6,
     log_requests: bool = True,
     robot_layouts: int = 32,
+    robot_deadline: float = ROBOT_DEADLINE_SECONDS,
     cors_origins: Iterable[str] = (),
     api_docs: bool = False,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
@@ -137,7 +138,8 @@ def create_app(
     """The tribridge server app on the store ``db_path`` names (``store.open_store``; default: the user's data dir).
 
     ``bot_delay``: seconds a bot waits before acting at a table (0 in tests); ``robot_layouts``:
-    layouts the PIMC card search of the robot API samples per card; ``cors_origins``: other origins
+    layouts the PIMC card search of the robot API samples per card; ``robot_deadline``: seconds a
+    robot-API request may wait for its answer before a 503 with ``Retry-After``; ``cors_origins``: other origins
     allowed to call the game endpoints (the robot APIs allow any); ``api_docs``: serve the OpenAPI
     schema at ``/openapi.json``; ``max_body_bytes``, ``max_json_depth``, ``body_timeout``, ``max_header_bytes``: request limits,
     ``allowed_hosts``: the ``Host`` names answered (empty: any) (``server.edge``).
@@ -160,9 +162,11 @@ def create_app(
         await manager.start()
         log.info("store open", extra={"event": "startup", "db": store_label(path)})
         freeze_heap()  # what is loaded by now lives as long as the server: out of the collector's full passes
+        watch_the_loop()  # while serving, asyncio's debug mode when TRIBRIDGE_SLOW_CALLBACK_MS asks (loop_watch)
         try:
             yield
         finally:
+            stop_watching_the_loop()
             await manager.stop()
             log.info("shut down cleanly", extra={"event": "shutdown", "db": store_label(path)})
 
@@ -178,6 +182,7 @@ def create_app(
     app.state.manager = manager
     app.state.events = EventService(manager)
     app.state.robot_layouts = int(robot_layouts)
+    app.state.robot_deadline = float(robot_deadline)
     app.state.exports = exports.ExportCache()
 
     app.add_middleware(EdgeMiddleware, policy=policy)
@@ -189,7 +194,7 @@ def create_app(
         """Health: ok (503 when not), the version, the number of tables, whether the solver processes have started,
         and whether the store can commit (no paths)."""
         store = manager.store
-        problem = "the store is not open" if store is None else await asyncio.to_thread(store.can_commit)
+        problem = "the store is not open" if store is None else await store.can_commit()
         body = {
             "ok": problem is None,
             "version": __version__,

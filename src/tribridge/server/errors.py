@@ -2,8 +2,8 @@
 
 Every handler raises; nothing builds an error response by hand. Bad input 400 (``InvalidInput``,
 whose message is already bounded), a wrong token 403, an unknown table 404, a stale version or a
-taken chair 409, a limit 429 with ``Retry-After``, a full solver queue or a store that cannot be reached
-503 with ``Retry-After``.
+taken chair 409, a limit 429 with ``Retry-After``, a full solver queue, a robot answer past its deadline or a
+store that cannot be reached 503 with ``Retry-After``.
 Every answer is ``{"error": message}``.
 """
 
@@ -23,7 +23,7 @@ from tribridge.server.edge import ERROR_QUOTE_CHARS
 from tribridge.server.store import StoreUnavailable
 from tribridge.server.tables.limits import TooMany  # the limits own their exception: the CLI reads them without FastAPI
 
-__all__ = ["Conflict", "Forbidden", "NotFound", "TooMany", "add_error_handlers", "error_json"]
+__all__ = ["Conflict", "Forbidden", "NotFound", "Overdue", "TooMany", "add_error_handlers", "error_json"]
 
 
 class Forbidden(Exception):
@@ -36,6 +36,10 @@ class NotFound(Exception):
 
 class Conflict(Exception):
     """A stale ``version`` or a chair already taken (HTTP 409)."""
+
+
+class Overdue(Exception):
+    """No answer could be had within the request's deadline (HTTP 503 with ``Retry-After``)."""
 
 
 def error_json(message: str, status: int, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -79,6 +83,10 @@ def add_error_handlers(app: FastAPI, busy_retry_after: float = 1.0) -> None:
 
     @app.exception_handler(QueueFull)
     async def busy(request: Request, exc: QueueFull) -> JSONResponse:
+        return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})
+
+    @app.exception_handler(Overdue)
+    async def overdue(request: Request, exc: Overdue) -> JSONResponse:
         return error_json(f"busy: {exc}; retry later", 503, {"Retry-After": str(max(1, math.ceil(busy_retry_after)))})
 
     @app.exception_handler(StoreUnavailable)

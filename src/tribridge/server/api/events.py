@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Request
@@ -35,9 +34,9 @@ router = APIRouter()
 async def create_event(events: Events, request: Request) -> Any:
     """Create an event: ``{"form": "daily", "name", "boards": N | "pbn": text, "scheme", "closes_in_hours"}``; an
     event of the creator's own boards (``pbn``) is private: its ``invite`` goes to the creator only. The limits are
-    checked, and the boards read, on a worker thread (never on the event loop)."""
+    checked before the boards are read, and the boards are read on a worker thread (never on the event loop)."""
     body = await read_json(request)
-    document, invite = await asyncio.to_thread(events.create, body, client_of(request))
+    document, invite = await events.create(body, client_of(request))
     summary: dict[str, Any] = dict(event_summary(document, True))
     if invite is not None:
         summary["invite"] = invite
@@ -47,20 +46,20 @@ async def create_event(events: Events, request: Request) -> Any:
 @router.get("/api/events")
 async def open_events(events: Events) -> Any:
     """The open public events, oldest first (a private event is found only by its invitees' link)."""
-    listed = [d for d in events.documents() if events.is_open(d) and not events.is_private(d)]
+    listed = [d for d in await events.documents() if events.is_open(d) and not events.is_private(d)]
     return {"events": [event_summary(d, True) for d in listed]}
 
 
 @router.get("/api/events/{event_id}")
 async def get_event(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
     """Standings so far; the travellers of the boards the asking entrant finished (all once the event closed)."""
-    return event_view(events.state(event_id, token_from(authorization)))
+    return event_view(await events.state(event_id, token_from(authorization)))
 
 
 @router.post("/api/events/{event_id}/entries")
 async def enter(events: Events, event_id: str, request: Request) -> dict[str, Any]:
     """Enter the event (``{"name"}``): a table of the entrant's own with two bots, and its chair's token."""
-    document, entry, token = events.join(event_id, await read_json(request), client_of(request))
+    document, entry, token = await events.join(event_id, await read_json(request), client_of(request))
     return {
         "event_id": document["event_id"],
         "name": entry["name"],
@@ -70,8 +69,8 @@ async def enter(events: Events, event_id: str, request: Request) -> dict[str, An
     }
 
 
-def _exportable(events: EventService, event_id: str, authorization: str | None) -> EventState:
-    state = events.state(event_id, token_from(authorization))
+async def _exportable(events: EventService, event_id: str, authorization: str | None) -> EventState:
+    state = await events.state(event_id, token_from(authorization))
     if not state.closed and state.me is None:
         raise Forbidden("the event is open: only its entrants may export it (their finished boards)")
     return state
@@ -80,13 +79,13 @@ def _exportable(events: EventService, event_id: str, authorization: str | None) 
 @router.get("/api/events/{event_id}/export.json")
 async def export_json(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
     """The event as ``EventResult`` JSON: all once closed, else the asking entrant's finished boards."""
-    return _exportable(events, event_id, authorization).result().to_json()
+    return (await _exportable(events, event_id, authorization)).result().to_json()
 
 
 @router.get("/api/events/{event_id}/export.pbn")
 async def export_pbn(events: Events, event_id: str, authorization: str | None = Header(default=None)) -> Any:
     """The event as PBN with score tables: all once closed, else the asking entrant's finished boards."""
-    state = _exportable(events, event_id, authorization)
+    state = await _exportable(events, event_id, authorization)
     text = event_pbn(state.result(), f"tribridge {state.document['name']}")
     if events.is_private(state.document):
         text = "% a private event: its boards came from its creator's PBN file, not the server's dealer\n" + text

@@ -107,7 +107,7 @@ def _export_route(kind: str, media_type: str, doc: str) -> None:
         deal: int | None = None,
         authorization: str | None = Header(default=None),
     ) -> Response:
-        table, _chair = seated(manager, table_id, authorization)
+        table, _chair = await seated(manager, table_id, authorization)
         cache: ExportCache = request.app.state.exports
         cache.check_rate(client_of(request), manager.limits.exports_per_minute_per_client)
         return Response(await cache.text(table, kind, deal), media_type=media_type)
@@ -152,7 +152,7 @@ async def history(
     authorization: str | None = Header(default=None),
 ) -> dict[str, Any]:
     """One page of the table's finished deals (``offset`` from 0, ``limit`` up to ``MAX_HISTORY_PAGE``)."""
-    table, _chair = seated(manager, table_id, authorization)
+    table, _chair = await seated(manager, table_id, authorization)
     start = _whole(offset, "offset", 0, 0, 10**9)
     size = _whole(limit, "limit", 50, 1, MAX_HISTORY_PAGE)
     return history_page(table, start, size)

@@ -172,7 +172,7 @@ async def deal_review(
         number = int(deal_no)
     except ValueError:
         raise InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}") from None
-    table, _chair = seated(manager, table_id, authorization)
+    table, _chair = await seated(manager, table_id, authorization)
     entry = _find_record(table.history, number)
     if entry is None:
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")

@@ -93,10 +93,10 @@ def waiting_for(table: Table) -> list[int]:
 router = APIRouter()
 
 
-def seated(manager: TableManager, table_id: str, authorization: str | None) -> tuple[Table, int]:
+async def seated(manager: TableManager, table_id: str, authorization: str | None) -> tuple[Table, int]:
     """The table and the chair of the bearer token (404 unknown table, 403 wrong token)."""
-    table = manager.get(table_id)
-    return table, manager.chair_of(table, token_from(authorization))
+    table = await manager.get(table_id)
+    return table, await manager.chair_of(table, token_from(authorization))
 
 
 @router.get("/api/bots")
@@ -114,7 +114,7 @@ async def list_bots() -> dict[str, Any]:
 async def create_table(manager: Manager, request: Request) -> Any:
     """Create a table (optionally taking a chair with ``take``); ``seed`` is echoed only when chosen."""
     body = await read_json(request)
-    table, token = manager.create(body, client_of(request))
+    table, token = await manager.create(body, client_of(request))
     out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
     if "seed" in table.config["deals"]:
         out["seed"] = table.config["deals"]["seed"]
@@ -128,20 +128,20 @@ async def create_table(manager: Manager, request: Request) -> Any:
 @router.get("/api/tables/{table_id}")
 async def get_table(manager: Manager, table_id: str) -> Any:
     """Public facts about a table (the lobby's "your tables")."""
-    return table_info(manager.get(table_id))
+    return table_info(await manager.get(table_id))
 
 
 @router.post("/api/tables/{table_id}/seats/{chair}")
 async def take(manager: Manager, table_id: str, chair: str, request: Request) -> Any:
     """Take a free human chair (optional body ``{"name": ...}``); returns its token."""
-    table = manager.get(table_id)
+    table = await manager.get(table_id)
     try:
         number = int(chair)
     except ValueError:
         raise InvalidInput("chair", f"expected 0, 1 or 2, got {chair[:20]!r}") from None
     body = await read_json(request)
     name = body.get("name") if isinstance(body, dict) else None
-    token = manager.take_seat(table, number, None if name is None else check_name(name, "name"))
+    token = await manager.take_seat(table, number, None if name is None else check_name(name, "name"))
     manager.notify(table)
     return {"token": token, "chair": number, "table_id": table_id}
 
@@ -149,14 +149,14 @@ async def take(manager: Manager, table_id: str, chair: str, request: Request) ->
 @router.get("/api/tables/{table_id}/state")
 async def state(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
     """The view of the token's chair."""
-    table, chair = seated(manager, table_id, authorization)
+    table, chair = await seated(manager, table_id, authorization)
     return view_for(table, chair)
 
 
 @router.get("/api/tables/{table_id}/hands/{seat}")
 async def hand_of(manager: Manager, table_id: str, seat: str, authorization: str | None = Header(default=None)) -> Any:
     """A seat's remaining cards, only if the token's chair may see them (own, dummy after the lead, all when done)."""
-    table, chair = seated(manager, table_id, authorization)
+    table, chair = await seated(manager, table_id, authorization)
     target = Seat.parse(seat[:10], "seat")
     cards = visible_cards(table.current().view(table.player_of(chair)), target)
     if cards is None:
@@ -169,8 +169,8 @@ async def action(
     manager: Manager, table_id: str, request: Request, authorization: str | None = Header(default=None)
 ) -> Any:
     """Call, play, claim, answer a claim, next, undo, say or share a view; answers the new view (400 if illegal)."""
-    table = manager.find_or_404(table_id)  # (not caught up here: ``act`` catches up when the log moved on)
-    chair = manager.chair_of(table, token_from(authorization))
+    table = await manager.find_or_404(table_id)  # (not caught up here: ``act`` catches up when the log moved on)
+    chair = await manager.chair_of(table, token_from(authorization))
     body = await read_json(request)
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object with a 'type'")
@@ -183,24 +183,55 @@ async def action(
 @router.post("/api/tables/{table_id}/hint")
 async def hint(manager: Manager, table_id: str, authorization: str | None = Header(default=None)) -> Any:
     """The hint bot's suggestion for the token's chair on its turn, with the reason (``hints.py``)."""
-    table, chair = seated(manager, table_id, authorization)
+    table, chair = await seated(manager, table_id, authorization)
     return await hint_for(table, chair)
 
 
-def check_watch(connection: HTTPConnection, table: Table, token: str | None) -> None:
+async def check_watch(connection: HTTPConnection, table: Table, token: str | None) -> None:
     """Refuse (403) a spectator at an open event's table, but on a board the token's entrant has finished there."""
     events = getattr(connection.app.state, "events", None)
     if isinstance(events, EventService):
-        events.check_watch(table, token)
+        await events.check_watch(table, token)
 
 
-def watched_view(connection: HTTPConnection, table: Table, chair: int | None, token: str | None) -> Any:
-    """A spectator's view of ``table`` now, or what refuses it (an open event's table: ``check_watch``)."""
-    try:
-        check_watch(connection, table, token)
-    except Forbidden as exc:
-        return {"spectator": True, "table_id": table.table_id, "version": table.version, "refused": str(exc)}
-    return spectator_view(table, chair)
+class WatchedBoards:
+    """A spectator socket's views of a table, each board checked by ``check_watch`` before it is shown.
+
+    Views are rendered on the push path, which must not wait for the store: the check of a new board runs
+    as a task of its own, the board is refused until it has passed, and the socket is pushed again then."""
+
+    def __init__(self, connection: HTTPConnection, manager: TableManager, table: Table, token: str | None) -> None:
+        self.connection, self.manager, self.table, self.token = connection, manager, table, token
+        self.allowed_deal: int | None = None  # the deal number the last check let through
+        self.refused = "this board is being checked"
+        self.checking: asyncio.Task[None] | None = None
+
+    async def check(self) -> None:
+        """Check the table's board now (``Forbidden`` if it may not be watched)."""
+        deal = self.table.deal_no
+        await check_watch(self.connection, self.table, self.token)
+        self.allowed_deal = deal
+
+    async def _recheck(self) -> None:
+        try:
+            await self.check()
+        except Forbidden as exc:
+            self.refused = str(exc)
+            return
+        self.manager.notify(self.table)
+
+    def view(self, chair: int | None) -> Any:
+        """The spectator's view of the board it may see, else what refuses it (and a check of the board begun)."""
+        if self.allowed_deal == self.table.deal_no:
+            return spectator_view(self.table, chair)
+        if self.checking is None or self.checking.done():
+            self.checking = asyncio.get_running_loop().create_task(self._recheck())
+        return {
+            "spectator": True,
+            "table_id": self.table.table_id,
+            "version": self.table.version,
+            "refused": self.refused,
+        }
 
 
 @router.get("/api/tables/{table_id}/watch")
@@ -213,8 +244,8 @@ async def watch(
 ) -> Any:
     """A spectator's view (no token): nothing hidden until the deal is over, or a chair's view its player shares.
     An open event's table only to an entrant (its token) on a board it has finished in the event (403 else)."""
-    table = manager.get(table_id)
-    check_watch(request, table, token_from(authorization))
+    table = await manager.get(table_id)
+    await check_watch(request, table, token_from(authorization))
     return spectator_view(table, chair)
 
 
@@ -246,11 +277,11 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
     """Serve one WebSocket: read the token from its first message (``follow`` other than -1: a spectator, no
     token), subscribe (within the per-table limit), read until it closes. A token in the URL is refused (URLs end
     up in logs)."""
-    table = manager.find(table_id)  # on a shared store, also a table another process created
+    table = await manager.find(table_id)  # on a shared store, also a table another process created
     if table is None:
         await websocket.close(code=4404)
         return
-    manager.refresh(table)
+    await manager.catch_up(table)
     await websocket.accept()
     if "token" in websocket.query_params:
         await websocket.close(code=4400, reason='send the token in the first message {"token": ...}, not the URL')
@@ -259,13 +290,14 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
     event_table = spectator and table.config.get("event") is not None
     try:
         token = await first_message_token(websocket) if not spectator or event_table else None
+        watched = WatchedBoards(websocket, manager, table, token)
         if event_table:
-            check_watch(websocket, table, token)  # (and again at each view: the table moves on to other boards)
-        chair = 0 if spectator else manager.chair_of(table, token)
+            await watched.check()  # (and again at each new board: the table moves on to other boards)
+        chair = 0 if spectator else await manager.chair_of(table, token)
     except Forbidden as exc:
         await websocket.close(code=4403, reason=str(exc)[:120])
         return
-    render = (lambda: watched_view(websocket, table, follow, token)) if spectator else None
+    render = (lambda: watched.view(follow) if event_table else spectator_view(table, follow)) if spectator else None
     try:
         sub = await manager.subscribe(table, chair, websocket, render)
     except TooMany as exc:

@@ -55,7 +55,7 @@ def _people(document: EventDocument, movement: IndividualMovement, table: Sequen
     return names[0], names[1], names[2]
 
 
-def round_due(document: EventDocument, manager: TableManager, now: float) -> bool:
+async def round_due(document: EventDocument, manager: TableManager, now: float) -> bool:
     """Whether the next round should start now (never after the last round or once the results froze)."""
     started = len(document["round_tables"])
     if (
@@ -67,10 +67,10 @@ def round_due(document: EventDocument, manager: TableManager, now: float) -> boo
         return False
     if started == 0:
         return len(document["entries"]) >= document["players"] or now >= document["starts_at"]
-    return all(manager.get(t).boards_over for t in document["round_tables"][-1] if t)
+    return all(table.boards_over for table in [await manager.get(t) for t in document["round_tables"][-1] if t])
 
 
-def start_round(document: EventDocument, manager: TableManager) -> None:
+async def start_round(document: EventDocument, manager: TableManager) -> None:
     """Create the tables of the next round (``round_tables`` grows by one); a table of bots only is skipped."""
     movement = movement_of(document)
     index = len(document["round_tables"])
@@ -86,12 +86,12 @@ def start_round(document: EventDocument, manager: TableManager) -> None:
             continue
         config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
         people = {c: p for c, p in enumerate(table) if chairs[c]["kind"] == "human"}
-        created = entrant_seats(document, manager, config, people)
+        created = await entrant_seats(document, manager, config, people)
         ids.append(created.table_id)
     document["round_tables"].append(ids)
 
 
-def entrant_seats(
+async def entrant_seats(
     document: EventDocument, manager: TableManager, config: dict[str, Any], people: Mapping[int, int]
 ) -> Table:
     """A new table of the event whose chairs ``people`` (chair -> entry) are taken for those entrants at once."""
@@ -105,7 +105,7 @@ def entrant_seats(
             out[chair] = (entry["name"], table_token(secret, entry["token_hash"], table_id, chair))
         return out
 
-    created, _token = manager.create_configured(config, None, f"event:{document['event_id']}", seats=seats)
+    created, _token = await manager.create_configured(config, None, f"event:{document['event_id']}", seats=seats)
     return created
 
 
@@ -116,7 +116,7 @@ def chair_secret(document: EventDocument) -> str:
     return document["chair_secret"]
 
 
-def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
+async def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
     """Every started table of the event with its people and boards, counting what the freeze allows."""
     movement = movement_of(document)
     runs = round_boards(len(document["boards"]), document["rounds"])
@@ -126,7 +126,7 @@ def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTabl
         for t, table_id in enumerate(ids):
             if not table_id:
                 continue
-            table = manager.get(table_id)
+            table = await manager.get(table_id)
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table_id, 0))
             people = _people(document, movement, movement.rounds[r][t])
             out.append(PlayedTable(r + 1, t + 1, people, tuple(runs[r]), table, done))

@@ -6,16 +6,18 @@ the individual form by a token of its own, from which its chair's token at each 
 open an entrant sees the travellers of the boards it has finished, and nobody else sees any; once the event
 has closed (``closes_at`` passed) its results are frozen at the first look (each table counts the boards it had
 finished then) and everything is public. Changes to an event's document are made under a store lease, so
-several server processes on one PostgreSQL add entries without losing any.
+several server processes on one PostgreSQL add entries without losing any; the lease is awaited (with a
+deadline, never slept for on the event loop), and every store call goes through ``store.AsyncStore``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
 
 from tribridge.errors import InvalidInput
@@ -28,7 +30,7 @@ from tribridge.server.events.identity import GUEST, EntrantIdentity, entrant_ide
 from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
 from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
-from tribridge.server.store import Store, token_hash
+from tribridge.server.store import AsyncStore, token_hash
 from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
@@ -62,7 +64,7 @@ class EventService:
         self.closes: dict[str, float] = {}  # event id -> its closes_at (never changes once created)
         manager.gates.append(self.refuse_after_close)
 
-    def refuse_after_close(self, table: Table, action: dict[str, object]) -> None:
+    async def refuse_after_close(self, table: Table, action: dict[str, object]) -> None:
         """Refuse (409) a game action at an event's table once the event has closed: a board finished after
         ``closes_at`` would not count, and ``next`` answers with the event's end."""
         event = table.config.get("event")
@@ -70,7 +72,7 @@ class EventService:
             return
         event_id = event["event_id"]
         if event_id not in self.closes:
-            self.closes[event_id] = self.load(event_id)["closes_at"]
+            self.closes[event_id] = (await self.load(event_id))["closes_at"]
         if self.clock() >= self.closes[event_id]:
             raise Conflict(f"event {event_id!r} has ended: its results are final, and no more boards are played")
 
@@ -78,9 +80,9 @@ class EventService:
         """Start watching the live individual and teams tables for chairs left waiting (once; see ``standins``)."""
         self.standins.leave_seconds = self.limits.leave_seconds
 
-        def live() -> list[tuple[str, str]]:
+        async def live() -> list[tuple[str, str]]:
             out = []
-            for d in self.documents():
+            for d in await self.documents():
                 if d["frozen"] is None and d["form"] == "individual" and d["round_tables"]:
                     out += [(t, d["filler"]) for t in d["round_tables"][-1] if t]
                 elif d["frozen"] is None and d["form"] == "teams":
@@ -90,43 +92,41 @@ class EventService:
         self.standins.start(live)
 
     @property
-    def store(self) -> Store:
+    def store(self) -> AsyncStore:
         """The manager's open store."""
         if self.manager.store is None:
             raise RuntimeError("the store is not open")
         return self.manager.store
 
     # --- documents --------------------------------------------------------------------------------
-    def load(self, event_id: str) -> EventDocument:
+    async def load(self, event_id: str) -> EventDocument:
         """An event's document (404 if unknown)."""
-        text = self.store.load_event(event_id[:64])
+        text = await self.store.load_event(event_id[:64])
         if text is None:
             raise NotFound(f"no event {event_id[:40]!r}")
         document: EventDocument = json.loads(text)
         return document
 
-    def _save(self, document: EventDocument) -> None:
-        self.store.put_event(document["event_id"], json.dumps(document))
+    async def _save(self, document: EventDocument) -> None:
+        await self.store.put_event(document["event_id"], json.dumps(document))
 
-    @contextmanager
-    def _locked(self, event_id: str) -> Iterator[None]:
-        """Hold the event's lease (one writer of its document at a time, over every process)."""
-        key = f"event:{event_id}"
-        deadline = time.monotonic() + LEASE_SECONDS
-        while not self.store.acquire_lease(key, self.owner, LEASE_SECONDS):
-            if time.monotonic() > deadline:
-                raise Conflict("the event is busy; try again")
-            time.sleep(LEASE_WAIT_SECONDS)
+    @asynccontextmanager
+    async def _locked(self, event_id: str) -> AsyncIterator[None]:
+        """Hold the event's lease (one writer of its document at a time, over every process), awaited for
+        ``LEASE_SECONDS`` at most (409 after that)."""
+        key, deadline = f"event:{event_id}", time.monotonic() + LEASE_SECONDS
+        if not await self.store.wait_for_lease(key, self.owner, LEASE_SECONDS, deadline, LEASE_WAIT_SECONDS):
+            raise Conflict("the event is busy; try again")
         try:
             yield
         finally:
-            self.store.release_lease(key, self.owner)
+            await self.store.release_lease(key, self.owner)
 
-    def documents(self) -> list[EventDocument]:
+    async def documents(self) -> list[EventDocument]:
         """Every stored event's document, oldest first."""
         out = []
-        for event_id in self.store.event_ids():
-            text = self.store.load_event(event_id)
+        for event_id in await self.store.event_ids():
+            text = await self.store.load_event(event_id)
             if text is not None:
                 out.append(json.loads(text))
         return out
@@ -136,11 +136,12 @@ class EventService:
         return self.clock() < document["closes_at"]
 
     # --- creating and joining ---------------------------------------------------------------------
-    def create(self, body: object, client: str) -> tuple[EventDocument, str | None]:
+    async def create(self, body: object, client: str) -> tuple[EventDocument, str | None]:
         """A new event from a ``POST /api/events`` body, within the limits (429 past them, checked before the body
-        is read); with its invitation when private (boards from the creator's PBN: ``is_private``)."""
-        self._check_creation_limits(client)
-        request: EventRequest = event_request(body, self.limits)
+        is read, which is read on a worker thread); with its invitation when private (boards from the creator's
+        PBN: ``is_private``)."""
+        await self._check_creation_limits(client)
+        request: EventRequest = await asyncio.to_thread(event_request, body, self.limits)
         now = self.clock()
         document: EventDocument = {
             "event_id": secrets.token_urlsafe(6),
@@ -169,7 +170,7 @@ class EventService:
         if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
             invite = secrets.token_urlsafe(12)
             document["invite_hash"] = token_hash(invite)
-        self._save(document)
+        await self._save(document)
         self.creations.add(client)
         self.creations.add("*")
         return document, invite
@@ -179,10 +180,10 @@ class EventService:
         """Whether only the creator's invitees may enter (an event whose boards came from the creator's PBN)."""
         return "invite_hash" in document
 
-    def _check_creation_limits(self, client: str) -> None:
+    async def _check_creation_limits(self, client: str) -> None:
         """Raise ``TooMany`` past the open events or the creations per minute (the client's or everyone's)."""
         lim = self.limits
-        open_events = [d for d in self.documents() if self.is_open(d)]
+        open_events = [d for d in await self.documents() if self.is_open(d)]
         if sum(1 for d in open_events if d["creator"] == client) >= lim.open_events_per_client:
             raise TooMany(f"too many open events created by this client (limit {lim.open_events_per_client})", 3600)
         if len(open_events) >= lim.open_events:
@@ -199,7 +200,7 @@ class EventService:
                 self.creations.retry_after("*"),
             )
 
-    def join(self, event_id: str, body: object, client: str) -> tuple[EventDocument, EntryJson, str]:
+    async def join(self, event_id: str, body: object, client: str) -> tuple[EventDocument, EntryJson, str]:
         """Enter an open event: (event, entry, token); daily: a table of the entrant's own with two filler bots."""
         if not isinstance(body, dict):
             raise InvalidInput("body", "expected a JSON object with a 'name'")
@@ -207,14 +208,14 @@ class EventService:
         if name.lower().startswith("filler"):
             raise InvalidInput("name", "names starting with 'filler' belong to the bots")
         identity = entrant_identity(client)
-        with self._locked(event_id):
-            document = self.load(event_id)
+        async with self._locked(event_id):
+            document = await self.load(event_id)
             self._check_invite(document, body.get("invite"))
             self._check_entry(document, name, identity)
             if document["form"] == "teams":
                 teams.join_team(document, len(document["entries"]), _team_of(body))
             if document["form"] == "daily":
-                table_id, token = self._daily_table(document, name, client)
+                table_id, token = await self._daily_table(document, name, client)
                 hashed = None
             else:
                 table_id, token = "", secrets.token_urlsafe(24)
@@ -222,8 +223,8 @@ class EventService:
             entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
             entry["identity"], entry["guest"] = identity.key, identity.guest
             document["entries"].append(entry)
-            self._advance(document)
-            self._save(document)
+            await self._advance(document)
+            await self._save(document)
         self.watch()
         return document, entry, token
 
@@ -257,7 +258,7 @@ class EventService:
         if len(document["entries"]) >= most:
             raise Conflict(f"the event is full ({most} entries)")
 
-    def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
+    async def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
         """A daily entrant's table (chair 0 the entrant, two filler bots): its id and chair 0's token."""
         boards = [Board.from_json(b) for b in document["boards"]]
         filler = {"kind": "bot", "bot": document["filler"]}
@@ -265,32 +266,32 @@ class EventService:
         config = event_table_config(
             document["event_id"], boards, [entrant_chair(b) for b in boards], chairs, document["scheme"]
         )
-        table, token = self.manager.create_configured(config, 0, client, name)
+        table, token = await self.manager.create_configured(config, 0, client, name)
         assert token is not None
         return table.table_id, token
 
     # --- what an asker sees -----------------------------------------------------------------------
-    def check_watch(self, table: Table, token: str | None) -> None:
+    async def check_watch(self, table: Table, token: str | None) -> None:
         """Refuse (403) a spectator at an event's table while the event is open, unless the holder of ``token`` (an
         entrant's) has finished the board the table is on in this event (the travellers' rule)."""
         event = table.config.get("event")
         if event is None:
             return
-        document = self.load(event["event_id"])
+        document = await self.load(event["event_id"])
         if not self.is_open(document):
             return
         board = table.config["deals"]["boards"][table.deal_no - 1]["board"]
-        if token is None or board not in self.state(document["event_id"], token).my_boards():
+        if token is None or board not in (await self.state(document["event_id"], token)).my_boards():
             raise Forbidden(
                 f"event {document['event_id']!r} is open: its tables can be watched once it closes, "
                 "or on a board you have finished in it"
             )
 
-    def state(self, event_id: str, token: str | None) -> EventState:
+    async def state(self, event_id: str, token: str | None) -> EventState:
         """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
         self.watch()
-        document = self._frozen_if_closed(self._advanced(self.load(event_id)))
-        tables = self._tables(document)
+        document = await self._frozen_if_closed(await self._advanced(await self.load(event_id)))
+        tables = await self._tables(document)
         hashed = None if token is None else token_hash(token)
         me = None if hashed is None else self._entrant_of(document, tables, hashed)
         boards = tuple(Board.from_json(b) for b in document["boards"])
@@ -299,7 +300,7 @@ class EventService:
         played = tuple(boards_played(travellers, e.name) for e in entrants)
         my_table = None
         if me is not None and token is not None and document["form"] != "daily":
-            my_table = self._seat_person(document, me, token)
+            my_table = await self._seat_person(document, me, token)
         closed = document["frozen"] is not None
         state = EventState(document, closed, me, my_table, boards, entrants, travellers, played)
         if document["form"] != "teams":
@@ -308,16 +309,16 @@ class EventService:
         ranked = tuple(teams.final_standings(document, matches))
         return replace(state, matches=tuple(matches), team_standings=ranked)
 
-    def _tables(self, document: EventDocument) -> list[PlayedTable]:
+    async def _tables(self, document: EventDocument) -> list[PlayedTable]:
         """The event's tables with their people and boards, counting what the freeze allows."""
         if document["form"] == "individual":
-            return individual.tables_of(document, self.manager)
+            return await individual.tables_of(document, self.manager)
         if document["form"] == "teams":
-            return teams.tables_of(document, self.manager)
+            return await teams.tables_of(document, self.manager)
         frozen, out = document["frozen"], []
         every = tuple(range(len(document["boards"])))
         for number, entry in enumerate(document["entries"], 1):
-            table = self.manager.get(entry["table_id"])
+            table = await self.manager.get(entry["table_id"])
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
             people = (entry["name"], "filler 1", "filler 2")
             out.append(PlayedTable(1, number, people, every, table, done))
@@ -334,7 +335,7 @@ class EventService:
                     return i
         return None
 
-    def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
+    async def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
         """(table id, token) of a person at its table of the current round (its chair was taken for it), given back
         to it from a stand-in."""
         find = individual.person_table if document["form"] == "individual" else teams.person_table
@@ -344,44 +345,44 @@ class EventService:
             return None
         table_id, chair = seat
         derived = individual.table_token(secret, token_hash(token), table_id, chair)
-        table = self.manager.get(table_id)
+        table = await self.manager.get(table_id)
         self.standins.give_back(table, chair)
         return table_id, derived
 
-    def _advanced(self, document: EventDocument) -> EventDocument:
+    async def _advanced(self, document: EventDocument) -> EventDocument:
         """The document after starting what is due: rounds (individual), rounds, results and stages (teams)."""
         if document["form"] == "daily" or document["frozen"] is not None:
             return document
-        if document["form"] == "individual" and not individual.round_due(document, self.manager, self.clock()):
+        if document["form"] == "individual" and not await individual.round_due(document, self.manager, self.clock()):
             return document
-        with self._locked(document["event_id"]):
-            document = self.load(document["event_id"])
-            if self._advance(document):
-                self._save(document)
+        async with self._locked(document["event_id"]):
+            document = await self.load(document["event_id"])
+            if await self._advance(document):
+                await self._save(document)
         return document
 
-    def _advance(self, document: EventDocument) -> bool:
+    async def _advance(self, document: EventDocument) -> bool:
         """Start everything due now (the caller holds the lease and saves); True if anything started."""
         changed = False
         if document["form"] == "individual":
-            while individual.round_due(document, self.manager, self.clock()):
-                individual.start_round(document, self.manager)
+            while await individual.round_due(document, self.manager, self.clock()):
+                await individual.start_round(document, self.manager)
                 changed = True
         elif document["form"] == "teams":
-            while teams.advance(document, self.manager, self.clock()):
+            while await teams.advance(document, self.manager, self.clock()):
                 changed = True
         return changed
 
-    def _frozen_if_closed(self, document: EventDocument) -> EventDocument:
+    async def _frozen_if_closed(self, document: EventDocument) -> EventDocument:
         """A closed event's document with its results frozen (done once, at the first look after the close)."""
         if self.is_open(document) or document["frozen"] is not None:
             return document
-        with self._locked(document["event_id"]):
-            document = self.load(document["event_id"])
+        async with self._locked(document["event_id"]):
+            document = await self.load(document["event_id"])
             if document["frozen"] is None:
-                tables = self._tables(document)
+                tables = await self._tables(document)
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
-                self._save(document)
+                await self._save(document)
         return document
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from tribridge.server.tables.manager import TableManager
@@ -35,7 +35,7 @@ class StandIns:
         self.stood_in: dict[tuple[str, int], dict[str, Any]] = {}  # (table, chair) -> the person's chair spec
         self.task: asyncio.Task[None] | None = None
 
-    def start(self, tables: Callable[[], list[tuple[str, str]]]) -> None:
+    def start(self, tables: Callable[[], Awaitable[list[tuple[str, str]]]]) -> None:
         """Start watching the (table id, stand-in bot) pairs ``tables()`` names, every ``check_seconds`` (once; the
         manager cancels the task when it stops)."""
         if self.task is not None and not self.task.done():
@@ -44,11 +44,11 @@ class StandIns:
         self.manager.tasks.add(self.task)
         self.task.add_done_callback(self.manager.tasks.discard)
 
-    async def _watch(self, tables: Callable[[], list[tuple[str, str]]]) -> None:
+    async def _watch(self, tables: Callable[[], Awaitable[list[tuple[str, str]]]]) -> None:
         while not self.manager.stopping:
             try:
-                for table_id, bot in tables():
-                    self.check(self.manager.get(table_id), bot)
+                for table_id, bot in await tables():
+                    self.check(await self.manager.get(table_id), bot)
             except Exception:  # noqa: BLE001 - the watch must go on; log it
                 log.exception("stand-in check failed", extra={"event": "standin_error"})
             await asyncio.sleep(self.check_seconds)

@@ -90,7 +90,7 @@ def _positions(document: EventDocument, stage: int, round_index: int) -> tuple[i
     return tuple((stage - 1) * per_stage + i for i in run)
 
 
-def _start_match_round(document: EventDocument, match: MatchJson, manager: TableManager) -> None:
+async def _start_match_round(document: EventDocument, match: MatchJson, manager: TableManager) -> None:
     """Create the three tables of a match's next round."""
     r = len(match["round_tables"])
     boards = [Board.from_json(document["boards"][i]) for i in _positions(document, match["stage"], r)]
@@ -104,11 +104,11 @@ def _start_match_round(document: EventDocument, match: MatchJson, manager: Table
             if person:
                 people[chair] = document["teams"][team]["members"][member]
         config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
-        ids.append(entrant_seats(document, manager, config, people).table_id)
+        ids.append((await entrant_seats(document, manager, config, people)).table_id)
     match["round_tables"].append(ids)
 
 
-def _plan(document: EventDocument, alive: list[int], manager: TableManager) -> None:
+async def _plan(document: EventDocument, alive: list[int], manager: TableManager) -> None:
     """Begin the next stage with the teams ``alive``: its boards drawn, its matches' first rounds started."""
     stage = len(document["stages"]) + 1
     document["stages"].append(alive)
@@ -125,14 +125,14 @@ def _plan(document: EventDocument, alive: list[int], manager: TableManager) -> N
             "winner": None,
         }
         document["matches"].append(entry)
-        _start_match_round(document, entry, manager)
+        await _start_match_round(document, entry, manager)
 
 
 def _stage_of(document: EventDocument, number: int) -> BracketStage:
     return plan_stage(document["stages"][number - 1], number)
 
 
-def advance(document: EventDocument, manager: TableManager, now: float) -> bool:
+async def advance(document: EventDocument, manager: TableManager, now: float) -> bool:
     """Start what is due (the knockout, a match's next round, a match's result, the next stage); True if changed."""
     if document["frozen"] is not None:
         return False
@@ -140,35 +140,37 @@ def advance(document: EventDocument, manager: TableManager, now: float) -> bool:
         teams = document["teams"]
         full = len(teams) == document["max_teams"] and all(len(t["members"]) == 3 for t in teams)
         if len(teams) >= 2 and (full or now >= document["starts_at"]):
-            _plan(document, list(range(len(teams))), manager)
+            await _plan(document, list(range(len(teams))), manager)
             return True
         return False
     changed = False
     for match in document["matches"]:
-        if match["winner"] is not None or not all(manager.get(t).boards_over for t in match["round_tables"][-1]):
+        if match["winner"] is not None:
+            continue
+        if not all(table.boards_over for table in [await manager.get(t) for t in match["round_tables"][-1]]):
             continue
         changed = True
         if len(match["round_tables"]) < document["rounds"]:
-            _start_match_round(document, match, manager)
+            await _start_match_round(document, match, manager)
         else:
-            match["winner"] = _winner(document, match, manager)
+            match["winner"] = await _winner(document, match, manager)
     stage = len(document["stages"])
     current = [m for m in document["matches"] if m["stage"] == stage]
     if all(m["winner"] is not None for m in current):
         alive = advancing(_stage_of(document, stage), _winners(document, stage))
         if len(alive) > 1:
-            _plan(document, alive, manager)
+            await _plan(document, alive, manager)
             changed = True
     return changed
 
 
-def _match_tables(document: EventDocument, match: MatchJson, manager: TableManager) -> list[PlayedTable]:
+async def _match_tables(document: EventDocument, match: MatchJson, manager: TableManager) -> list[PlayedTable]:
     frozen = document["frozen"]
     section = f"stage {match['stage']} match {match['index'] + 1}"
     out = []
     for r, ids in enumerate(match["round_tables"]):
         for t, table_id in enumerate(ids):
-            table = manager.get(table_id)
+            table = await manager.get(table_id)
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table_id, 0))
             seats = _seats(match, r, t)
             people = [member_names(document, team)[member] for team, member in seats]
@@ -177,9 +179,9 @@ def _match_tables(document: EventDocument, match: MatchJson, manager: TableManag
     return out
 
 
-def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
+async def tables_of(document: EventDocument, manager: TableManager) -> list[PlayedTable]:
     """Every started table of the knockout, match by match."""
-    return [t for match in document["matches"] for t in _match_tables(document, match, manager)]
+    return [t for match in document["matches"] for t in await _match_tables(document, match, manager)]
 
 
 def _team_match(document: EventDocument, match: MatchJson, travellers: list[Traveller]) -> TeamMatch:
@@ -189,9 +191,9 @@ def _team_match(document: EventDocument, match: MatchJson, travellers: list[Trav
     return team_match(match["stage"], match["index"] + 1, travellers, teams, filler)
 
 
-def _winner(document: EventDocument, match: MatchJson, manager: TableManager) -> int:
+async def _winner(document: EventDocument, match: MatchJson, manager: TableManager) -> int:
     boards = [Board.from_json(b) for b in document["boards"]]
-    result = _team_match(document, match, travellers_of(boards, _match_tables(document, match, manager)))
+    result = _team_match(document, match, travellers_of(boards, await _match_tables(document, match, manager)))
     return next(k for k in match["teams"] if _team_name(document, k) == result.winner)
 
 

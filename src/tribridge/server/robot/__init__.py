@@ -4,3 +4,5 @@
 ``three`` (the three-player API at ``/apis/3pab``); ``params`` reads their query parameters and
 ``cardplay`` runs their card decisions. Nothing here keeps state between requests.
 """
+
+ROBOT_DEADLINE_SECONDS = 10.0  # a robot-API request answers within this, or 503 with Retry-After

@@ -135,19 +135,21 @@ def answer_ben_explain(params: Mapping[str, str]) -> BenExplainJson:
 @router.get("/bid")
 async def ben_bid(request: Request) -> JSONResponse:
     """BEN's /bid: the call for the seat on turn."""
-    return await brill.robot_answer(answer_ben_bid, brill.query_of(request))
+    return await brill.robot_answer(request, answer_ben_bid, brill.query_of(request))
 
 
 @router.get("/lead")
 async def ben_lead(request: Request) -> JSONResponse:
     """BEN's /lead: the opening lead."""
-    return await brill.robot_answer(answer_ben_card, brill.query_of(request), True, brill.layouts_for(request))
+    return await brill.robot_answer(request, answer_ben_card, brill.query_of(request), True, brill.layouts_for(request))
 
 
 @router.get("/play")
 async def ben_play(request: Request) -> JSONResponse:
     """BEN's /play: the next card (dummy's when the declarer asks on dummy's turn)."""
-    return await brill.robot_answer(answer_ben_card, brill.query_of(request), False, brill.layouts_for(request))
+    return await brill.robot_answer(
+        request, answer_ben_card, brill.query_of(request), False, brill.layouts_for(request)
+    )
 
 
 @router.get("/explain")

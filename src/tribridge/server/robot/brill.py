@@ -3,6 +3,7 @@ the shared answer builders of BEN's root API (``server/ben.py``), and helpers /a
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ from tribridge.dd.pool import in_solver_process
 from tribridge.four import natural4
 from tribridge.four.natural4.inference import pimc_with_auction
 from tribridge.four.rules import Auction4, to_brill
+from tribridge.server.errors import Overdue
 from tribridge.server.heap import freeze_heap_once
+from tribridge.server.robot import ROBOT_DEADLINE_SECONDS
 from tribridge.server.robot import params as rp
 from tribridge.server.robot.answers import BidAnswerJson, CallCandidate, CardAnswerJson
 
@@ -46,13 +49,23 @@ def answer_json(fn: Callable[[], Mapping[str, object]]) -> JSONResponse:
     return JSONResponse(answer)
 
 
-async def robot_answer(fn: Callable[..., Mapping[str, object]], *args: Any) -> JSONResponse:
+def deadline_for(request: Request) -> float:
+    """Seconds a robot-API request may wait for its answer (``create_app(robot_deadline=...)``)."""
+    return float(getattr(request.app.state, "robot_deadline", ROBOT_DEADLINE_SECONDS))
+
+
+async def robot_answer(request: Request, fn: Callable[..., Mapping[str, object]], *args: Any) -> JSONResponse:
     """One robot-API decision as one ``ROBOT_API`` job on the solver pool, awaited (the event loop never waits).
 
     ``fn`` is a top-level answer builder and ``args`` plain values (the query as a dict), since the job
-    runs in a solver process. Bad input raises ``InvalidInput`` (400); a full queue ``QueueFull`` (503).
+    runs in a solver process. Bad input raises ``InvalidInput`` (400); a full queue ``QueueFull`` (503);
+    no answer within the app's robot deadline ``Overdue`` (503 with ``Retry-After``; the queued job is dropped).
     """
-    answer = await solver_pool().run(fn, *args, priority=Priority.ROBOT_API)
+    deadline = deadline_for(request)
+    try:
+        answer = await asyncio.wait_for(solver_pool().run(fn, *args, priority=Priority.ROBOT_API), deadline)
+    except TimeoutError:
+        raise Overdue(f"no robot answer within {deadline:g} s") from None
     freeze_heap_once("robot answer")  # what the first answer left here (the pool's machinery) lives on: freeze it
     return JSONResponse(answer)
 
@@ -142,7 +155,7 @@ def answer_bid(params: Mapping[str, str]) -> BidAnswerJson:
 @router.get("/apis/brill/bid")
 async def brill_bid(request: Request) -> JSONResponse:
     """The natural bidder's call for the seat on turn."""
-    return await robot_answer(answer_bid, query_of(request))
+    return await robot_answer(request, answer_bid, query_of(request))
 
 
 def on_solver_pool(fn: Callable[..., Answer], *args: Any) -> Answer:
@@ -193,10 +206,10 @@ def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LA
 @router.get("/apis/brill/lead")
 async def brill_lead(request: Request) -> JSONResponse:
     """The opening lead of declarer's left-hand opponent."""
-    return await robot_answer(answer_card, query_of(request), True, layouts_for(request))
+    return await robot_answer(request, answer_card, query_of(request), True, layouts_for(request))
 
 
 @router.get("/apis/brill/play")
 async def brill_play(request: Request) -> JSONResponse:
     """The next card (dummy's when declarer asks on dummy's turn)."""
-    return await robot_answer(answer_card, query_of(request), False, layouts_for(request))
+    return await robot_answer(request, answer_card, query_of(request), False, layouts_for(request))

@@ -159,16 +159,16 @@ async def three_root() -> JSONResponse:
 @router.get("/apis/3pab/bid")
 async def three_bid(request: Request) -> JSONResponse:
     """A bot's call for the three-player seat on turn (every model, ``simulation`` too, on the solver pool)."""
-    return await robot_answer(answer_bid3, query_of(request))
+    return await robot_answer(request, answer_bid3, query_of(request))
 
 
 @router.get("/apis/3pab/lead")
 async def three_lead(request: Request) -> JSONResponse:
     """The opening lead (declarer's left-hand opponent in play seats)."""
-    return await robot_answer(answer_card3, query_of(request), True, layouts_for(request))
+    return await robot_answer(request, answer_card3, query_of(request), True, layouts_for(request))
 
 
 @router.get("/apis/3pab/play")
 async def three_play(request: Request) -> JSONResponse:
     """The next card; the declarer asks for the widow's (dummy's) card."""
-    return await robot_answer(answer_card3, query_of(request), False, layouts_for(request))
+    return await robot_answer(request, answer_card3, query_of(request), False, layouts_for(request))

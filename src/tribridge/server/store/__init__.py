@@ -1,9 +1,11 @@
 """The durable game store: its interface (``interface``), the queries written once (``sql``), the SQLite and
-PostgreSQL backends (``sqlite``, ``postgres``) and copying between stores (``copying``).
+PostgreSQL backends (``sqlite``, ``postgres``), copying between stores (``copying``), and the one way async code
+reaches a store (``facade.AsyncStore``).
 
 Everything a caller needs is re-exported here: ``from tribridge.server.store import Store, open_store``.
 """
 
+from tribridge.server.store.facade import AsyncStore, open_async_store
 from tribridge.server.store.interface import (
     Coordination,
     Documents,
@@ -26,6 +28,7 @@ from tribridge.server.store.interface import (
 )
 
 __all__ = [
+    "AsyncStore",
     "Coordination",
     "Documents",
     "LoggedAction",
@@ -39,6 +42,7 @@ __all__ = [
     "TableLog",
     "is_postgres_url",
     "log_problems",
+    "open_async_store",
     "open_store",
     "sqlite_path",
     "store_label",

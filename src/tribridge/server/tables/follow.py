@@ -6,30 +6,26 @@ are read in one query, one at a time, and the notices that come meanwhile make t
 its own action finds its number taken. The notice of a commit this process is still waiting for (its
 own, most often) is only noted: when the commit is not installed after all, the table follows the
 log then. Every store
-call on these paths runs on the store's threads (``in_store``), so the event loop never waits for
-the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
+call on these paths is awaited through ``store.AsyncStore`` (the store's threads), so the event loop
+never waits for the database. On SQLite (one process) the table in memory is the log's only writer and nothing is
 read back.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from tribridge.server.store import LoggedAction, Seats, Store, StoreUnavailable
+from tribridge.server.store import AsyncStore, LoggedAction, Seats, StoreUnavailable
 from tribridge.server.tables.table import Table
 
 __all__ = ["LogFollower", "install_logged", "uncancelled"]
 
 log = logging.getLogger("tribridge.server.tables")
-
-T = TypeVar("T")
 
 FOLLOW_RETRY_SECONDS = 1.0  # a catch-up the store could not answer is tried again after this
 
@@ -66,8 +62,7 @@ async def uncancelled(work: Awaitable[None]) -> None:
 class LogFollower:
     """Catch-up from the store's log for a ``TableManager`` (which sets the attributes below)."""
 
-    store: Store | None
-    store_threads: ThreadPoolExecutor | None
+    store: AsyncStore | None
     stopping: bool
     news: dict[str, Table]  # the tables that follow the log at the next read
     news_read: dict[str, asyncio.Future[None]]  # table id -> done when the read of its news is installed
@@ -86,34 +81,20 @@ class LogFollower:
             """Start the bot turn and analysis the table calls for (``BotTurns``')."""
             ...
 
-    def refresh(self, table: Table, seats: bool = False) -> bool:
+    async def catch_up(self, table: Table, seats: bool = False) -> bool:
         """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
         if self.store is None or not self.store.shared:
             return False
         before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
-        install_logged(table, self.store.actions_since(table.table_id, table.log_len))
+        install_logged(table, await self.store.actions_since(table.table_id, table.log_len))
         if seats or table.seats_open:  # (the version counts the seats taken: every process must know them all)
-            self._take_seats(table, self.store.seats(table.table_id))
-        return (table.version, table.log_len) != before
-
-    async def catch_up(self, table: Table, seats: bool = False) -> bool:
-        """``refresh`` with the store's reads on the store's threads (the event loop never waits for the database)."""
-        if self.store is None or not self.store.shared:
-            return False
-        before = (table.version, table.log_len)
-        install_logged(table, await self.in_store(self.store.actions_since, table.table_id, table.log_len))
-        if seats or table.seats_open:
-            self._take_seats(table, await self.in_store(self.store.seats, table.table_id))
+            self._take_seats(table, await self.store.seats(table.table_id))
         return (table.version, table.log_len) != before
 
     @staticmethod
     def _take_seats(table: Table, taken: Seats) -> None:
         table.token_hashes.update(taken.token_hashes)
         table.taken_names.update(taken.names)
-
-    async def in_store(self, call: Callable[..., T], *args: Any) -> T:
-        """Run one store call on the store's threads: a wait for the disk or the database never stops the event loop."""
-        return await asyncio.get_running_loop().run_in_executor(self.store_threads, functools.partial(call, *args))
 
     def hear_action(self, table: Table, seq: int) -> None:
         """A notice that action ``seq`` of ``table`` is in the log: the table follows the log unless it holds it."""
@@ -181,8 +162,8 @@ class LogFollower:
     async def _read_news(self, news: dict[str, Table]) -> None:
         """Read the logs of the tables in ``news`` in one query; install, push and schedule what they lack."""
         assert self.store is not None
-        logged = await self.in_store(self.store.actions_after, {t: news[t].log_len for t in news})
-        seats = {t: await self.in_store(self.store.seats, t) for t in news if news[t].seats_open}
+        logged = await self.store.actions_after({t: news[t].log_len for t in news})
+        seats = {t: await self.store.seats(t) for t in news if news[t].seats_open}
         for table_id, table in news.items():
             try:
                 before = (table.version, table.log_len)

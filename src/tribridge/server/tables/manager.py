@@ -5,8 +5,8 @@ nothing, and nothing is acknowledged before it is on disk. Views are pushed by e
 own writer (``server.tables.push``), never on the path of an action. A table of three bots plays only
 while someone watches it.
 
-Store calls on the path of a request (an action's commit, a catch-up's reads) run on the store's
-threads, so the event loop serves other tables while one waits for the disk or the database. On a
+Every store call from this async code goes through ``store.AsyncStore`` (the store's threads), so the
+event loop serves other tables while one waits for the disk or the database. On a
 shared store (PostgreSQL, several processes) an action is judged on the table as this process knows
 it and logged as the next number: when another process took that number first, the table catches
 up from the log and the action is judged again (``follow.LogFollower``, a base class). Bot turns are
@@ -21,7 +21,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -31,13 +31,7 @@ from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
-from tribridge.server.store import (
-    SeqTaken,
-    Store,
-    StoredTable,
-    open_store,
-    token_hash,
-)
+from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, open_async_store, token_hash
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
@@ -58,7 +52,6 @@ T = TypeVar("T")
 ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
 ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
-STORE_THREADS = 4  # threads that wait for the store's commits and reads (SQLite's lock lets one in at a time)
 
 
 def replay_table(stored: StoredTable) -> Table:
@@ -76,7 +69,7 @@ class TableManager(LogFollower, BotTurns):
         self.db_path = str(db_path)
         self.bot_delay = float(bot_delay)
         self.limits = limits or TableLimits()
-        self.store: Store | None = None
+        self.store: AsyncStore | None = None
         self.tables: dict[str, Table] = {}
         self.creators: dict[str, str] = {}  # table id -> the client that created it (this run)
         self.subscribers: dict[str, set[Subscriber]] = {}
@@ -87,20 +80,20 @@ class TableManager(LogFollower, BotTurns):
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
-        self.store_threads: ThreadPoolExecutor | None = None
         self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
         self.news_read: dict[str, asyncio.Future[None]] = {}  # table id -> done when the read of its news is installed
         self.news_task: asyncio.Task[None] | None = None  # the read in flight
         self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
         self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
-        self.gates: list[Callable[[Table, dict[str, Any]], None]] = []  # each may refuse an action (an event's close)
+        self.gates: list[
+            Callable[[Table, dict[str, Any]], Awaitable[None]]
+        ] = []  # each may refuse an action (an event's close)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
         """Open the store, replay every table, start the analysis queue and the bots."""
-        self.store = open_store(self.db_path)
-        self.store_threads = ThreadPoolExecutor(STORE_THREADS, thread_name_prefix="tribridge-store")
+        self.store = await open_async_store(self.db_path)
         self.stopping = False
         solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
@@ -108,8 +101,8 @@ class TableManager(LogFollower, BotTurns):
         run = self._analyse_once if shared else analyse_at_priority
         self.analysis = AnalysisQueue(run, self.analysis_thread, self.notify, self.limits.analysis_queue, keyed=shared)
         self.analysis.start()
-        for table_id in self.store.table_ids():
-            table = self._replay(table_id)
+        for table_id in await self.store.table_ids():
+            table = await self._replay(table_id)
             if table is not None:
                 self.tables[table_id] = table
         if self.store.shared:
@@ -136,48 +129,45 @@ class TableManager(LogFollower, BotTurns):
         if self.peers is not None:
             await self.peers.stop()
             self.peers = None
-        if self.store_threads is not None:
-            self.store_threads.shutdown(wait=True)
-            self.store_threads = None
         if self.store is not None:
-            self.store.close()
+            await self.store.close()
             self.store = None
 
     def table_count(self) -> int:
         """Number of tables known."""
         return len(self.tables)
 
-    def _replay(self, table_id: str) -> Table | None:
+    async def _replay(self, table_id: str) -> Table | None:
         assert self.store is not None
-        stored = self.store.load(table_id)
+        stored = await self.store.load(table_id)
         return None if stored is None else replay_table(stored)
 
     # --- other processes on a shared store ---------------------------------------------------
-    def find(self, table_id: str) -> Table | None:
+    async def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
         table = self.tables.get(table_id)
         if table is None and self.store is not None and self.store.shared:
-            table = self._replay(table_id)
+            table = await self._replay(table_id)
             if table is not None:
                 self.tables.setdefault(table_id, table)
                 table = self.tables[table_id]
                 self.schedule_work(table)
         return table
 
-    def on_change(self, notice: str) -> None:
+    async def on_change(self, notice: str) -> None:
         """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
         if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
             self.hear_action(self.tables[table_id], int(what))
             return
-        targets = list(self.tables.values()) if notice == "*" else [self.find(table_id)]
+        targets = list(self.tables.values()) if notice == "*" else [await self.find(table_id)]
         for table in targets:
             if table is None or (what.isdigit() and int(what) <= table.log_len):
                 continue  # unknown, or an action this process has
-            changed = self.refresh(table, seats=what in ("seat", ""))
+            changed = await self.catch_up(table, seats=what in ("seat", ""))
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
-                document = self.store.get_analysis(table.table_id, table.deal_no)
+                document = await self.store.get_analysis(table.table_id, table.deal_no)
                 if document is not None and table.deal_no not in table.analysis:
                     table.analysis[table.deal_no] = json.loads(document)
                     changed = True
@@ -189,21 +179,22 @@ class TableManager(LogFollower, BotTurns):
     def _analyse_once(
         self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
     ) -> dict[str, Any]:
-        """(In the analysis thread.) The deal's stored analysis, else computed here under a lease and stored."""
+        """(In the analysis thread, off the event loop: the store is called directly.) The deal's stored analysis,
+        else computed here under a lease and stored."""
         assert self.store is not None and self.peers is not None
-        key, owner = f"analysis:{table_id}:{deal_no}", self.peers.owner
+        store, key, owner = self.store.sync, f"analysis:{table_id}:{deal_no}", self.peers.owner
         while not self.stopping:
-            document = self.store.get_analysis(table_id, deal_no)
+            document = store.get_analysis(table_id, deal_no)
             if document is not None:
                 return dict(json.loads(document))
-            if self.store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
+            if store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
                 try:
                     result = analyse_at_priority(state, scheme, seats, names)
-                    self.store.put_analysis(table_id, deal_no, json.dumps(result))
+                    store.put_analysis(table_id, deal_no, json.dumps(result))
                     log.info("analysis computed", extra={"event": "analysis", "table_id": table_id})
                     return result
                 finally:
-                    self.store.release_lease(key, owner)
+                    store.release_lease(key, owner)
             time.sleep(ANALYSIS_POLL_SECONDS)  # another process is computing it
         return busy_analysis("analysis skipped: the server is stopping")
 
@@ -212,11 +203,12 @@ class TableManager(LogFollower, BotTurns):
         return {table_id: len(self.watchers(table_id)) for table_id in list(self.subscribers)}
 
     # --- tables ----------------------------------------------------------------------------
-    def live_tables(self, client: str | None = None) -> int:
+    async def live_tables(self, client: str | None = None) -> int:
         """Tables with activity in the last ``idle_seconds`` (only those ``client`` created, if given)."""
         if self.peers is not None:
             since = time.time() - self.limits.idle_seconds
-            return sum(1 for t in self.peers.store.recent_tables(since) if client is None or t.creator == client)
+            recent = await self.peers.store.recent_tables(since)
+            return sum(1 for t in recent if client is None or t.creator == client)
         since = time.monotonic() - self.limits.idle_seconds
         return sum(
             1
@@ -224,13 +216,13 @@ class TableManager(LogFollower, BotTurns):
             if t.last_active >= since and (client is None or self.creators.get(t.table_id) == client)
         )
 
-    def recent_creations(self, client: str) -> tuple[int, int, int, int]:
+    async def recent_creations(self, client: str) -> tuple[int, int, int, int]:
         """(tables ``client`` created in the last minute, and everyone; seconds until each count drops)."""
         if self.peers is None:
             window = self.creations
             return window.count(client), window.count("*"), window.retry_after(client), window.retry_after("*")
         now = time.time()
-        created = [t for t in self.peers.store.recent_tables(now - 60.0) if t.created >= now - 60.0]
+        created = [t for t in await self.peers.store.recent_tables(now - 60.0) if t.created >= now - 60.0]
         mine = [t.created for t in created if t.creator == client]
         every = [t.created for t in created]
 
@@ -239,16 +231,17 @@ class TableManager(LogFollower, BotTurns):
 
         return len(mine), len(every), retry(mine), retry(every)
 
-    def check_creation_limits(self, client: str) -> None:
+    async def check_creation_limits(self, client: str) -> None:
         """Raise ``TooMany`` when ``client`` (or everyone, on every process of the store) may not create a table now."""
-        check_creation_counts(self.limits, self.live_tables(client), self.live_tables(), self.recent_creations(client))
+        counts = await self.live_tables(client), await self.live_tables(), await self.recent_creations(client)
+        check_creation_counts(self.limits, *counts)
 
-    def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
+    async def create(self, body: Any, client: str = "local") -> tuple[Table, str | None]:
         """Create a table from ``{"chairs", "scheme", "options", "seed" | "deals", "take"}``; returns it and a token."""
         config, take = table_config(body)
-        return self.create_configured(config, take, client)
+        return await self.create_configured(config, take, client)
 
-    def create_configured(
+    async def create_configured(
         self,
         config: dict[str, Any],
         take: int | None,
@@ -259,38 +252,38 @@ class TableManager(LogFollower, BotTurns):
         """Create a table from a checked configuration (``config.py``), within the creation limits; its token.
         ``seats(table_id)`` (chair -> (name, token)): chairs taken at once with the caller's tokens (an event's)."""
         assert self.store is not None
-        self.check_creation_limits(client)
+        await self.check_creation_limits(client)
         table_id = secrets.token_urlsafe(8)
         table = Table(table_id, config)
         table.begin()
-        self.store.create_table(table_id, config, client)
+        await self.store.create_table(table_id, config, client)
         self.tables[table_id] = table
         self.creators[table_id] = client
         self.creations.add(client)
         self.creations.add("*")
         for chair, (person, chosen) in (seats(table_id) if seats is not None else {}).items():
-            self._issue_token(table, chair, person, chosen)
-        token = self._issue_token(table, take, name) if take is not None else None  # (``take``: a checked chair)
+            await self._issue_token(table, chair, person, chosen)
+        token = await self._issue_token(table, take, name) if take is not None else None  # (``take``: a checked chair)
         if table.all_bots:  # a watcher's token (chair 0's view; it cannot act): the table plays while watched
-            token = self._issue_token(table, 0, None)
+            token = await self._issue_token(table, 0, None)
         self.schedule_work(table)
         log.info("table created", extra={"event": "create", "table_id": table_id})
         return table, token
 
-    def get(self, table_id: str) -> Table:
+    async def get(self, table_id: str) -> Table:
         """A table by id, caught up with the store (404 if unknown)."""
-        table = self.find_or_404(table_id)
-        self.refresh(table)
+        table = await self.find_or_404(table_id)
+        await self.catch_up(table)
         return table
 
-    def find_or_404(self, table_id: str) -> Table:
+    async def find_or_404(self, table_id: str) -> Table:
         """A table by id as this process knows it (404 if unknown)."""
-        table = self.find(table_id)
+        table = await self.find(table_id)
         if table is None:
             raise NotFound(f"no table {table_id[:40]!r}")
         return table
 
-    def take_seat(self, table: Table, chair: int, name: str | None = None, token: str | None = None) -> str:
+    async def take_seat(self, table: Table, chair: int, name: str | None = None, token: str | None = None) -> str:
         """Give a free human chair a new token (or ``token``; committed before it is returned) and the player's name."""
         assert self.store is not None
         if not 0 <= chair <= 2:
@@ -300,15 +293,15 @@ class TableManager(LogFollower, BotTurns):
         event = table.config.get("event")
         if event is not None:  # its chairs were taken for its entrants when it was created
             raise Conflict(f"chair {chair} belongs to an entrant of event {event['event_id']!r}: enter the event")
-        self.refresh(table, seats=True)
+        await self.catch_up(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
-        return self._issue_token(table, chair, name, token)
+        return await self._issue_token(table, chair, name, token)
 
-    def _issue_token(self, table: Table, chair: int, name: str | None, token: str | None = None) -> str:
+    async def _issue_token(self, table: Table, chair: int, name: str | None, token: str | None = None) -> str:
         assert self.store is not None
         token = token or secrets.token_urlsafe(24)
-        if not self.store.set_token(table.table_id, chair, token, name):
+        if not await self.store.set_token(table.table_id, chair, token, name):
             raise Conflict(f"chair {chair} is already taken")
         table.token_hashes[chair] = token_hash(token)
         if name:
@@ -316,7 +309,7 @@ class TableManager(LogFollower, BotTurns):
         table.last_active = time.monotonic()
         return token
 
-    def chair_of(self, table: Table, token: str | None) -> int:
+    async def chair_of(self, table: Table, token: str | None) -> int:
         """The chair a bearer token belongs to (403 if none)."""
         if not token:
             raise Forbidden("missing seat token: send 'Authorization: Bearer <token>'")
@@ -325,7 +318,7 @@ class TableManager(LogFollower, BotTurns):
             for chair, h in table.token_hashes.items():
                 if secrets.compare_digest(h, digest):
                     return chair
-            if attempt == 0 and not self.refresh(table, seats=True):  # a seat another process gave?
+            if attempt == 0 and not await self.catch_up(table, seats=True):  # a seat another process gave?
                 break
         raise Forbidden("wrong seat token for this table")
 
@@ -344,7 +337,7 @@ class TableManager(LogFollower, BotTurns):
         keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
         clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
         for gate in self.gates:
-            gate(table, clean)
+            await gate(table, clean)
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
@@ -375,7 +368,7 @@ class TableManager(LogFollower, BotTurns):
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
         with self.logging_as(table, seq):
-            await self.in_store(self.store.append_action, table.table_id, seq, chair, action)
+            await self.store.append_action(table.table_id, seq, chair, action)
             if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
                 table.install(prepared)
 
@@ -406,9 +399,8 @@ class TableManager(LogFollower, BotTurns):
     ) -> Subscriber:
         """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
         others = 0
-        if self.peers is not None:  # the other processes' sockets as last reported (read on the store's threads)
-            count = self.peers.store.socket_count
-            others = await self.in_store(count, table.table_id, self.peers.fresh_seconds, self.peers.owner)
+        if self.peers is not None:  # the other processes' sockets as last reported
+            others = await self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds, self.peers.owner)
         if others + len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))

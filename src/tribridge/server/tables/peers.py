@@ -23,7 +23,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from tribridge.server.store import Store, StoreUnavailable
+from tribridge.server.store import AsyncStore, StoreUnavailable
 
 __all__ = ["Peers", "process_owner"]
 
@@ -44,8 +44,8 @@ class Peers:
 
     def __init__(
         self,
-        store: Store,
-        on_change: Callable[[str], None],
+        store: AsyncStore,
+        on_change: Callable[[str], Awaitable[None]],
         socket_counts: Callable[[], dict[str, int]],
         lease_seconds: float = 5.0,
         beat_seconds: float = 2.0,
@@ -80,12 +80,12 @@ class Peers:
         await asyncio.gather(*tasks, return_exceptions=True)
         self._tasks, self._catching_up, self._reporting = [], None, None
         try:
-            self.store.report_sockets(self.owner, {})
+            await self.store.report_sockets(self.owner, {})
         except Exception:  # noqa: BLE001 - the store may already be unreachable at shutdown
             log.warning("could not withdraw the socket counts at shutdown")
 
     def report_later(self, touch: str | None = None) -> None:
-        """Report this process's sockets (and record activity at table ``touch``) shortly, from a worker thread: the
+        """Report this process's sockets (and record activity at table ``touch``) shortly, on the store's threads: the
         changes of a burst of subscribes make one or two reports."""
         self._report_due = True
         if touch is not None:
@@ -100,23 +100,23 @@ class Peers:
             try:
                 await self.report_soon()
                 for table_id in touch:
-                    await asyncio.to_thread(self.store.touch, table_id)
+                    await self.store.touch(table_id)
             except Exception:  # noqa: BLE001 - a store that is briefly away: the heartbeat reports again
                 log.warning("socket report failed", exc_info=True)
                 return
 
     async def report_soon(self) -> None:
-        """Report this process's sockets from a worker thread (the counts are taken here, on the event loop)."""
-        await asyncio.to_thread(self.store.report_sockets, self.owner, self.socket_counts())
+        """Report this process's sockets on the store's threads (the counts are taken here, on the event loop)."""
+        await self.store.report_sockets(self.owner, self.socket_counts())
 
     async def _listen(self) -> None:
         async for payload in self.store.listen():
-            self.hear(payload)
+            await self.hear(payload)
 
-    def hear(self, payload: str) -> None:
+    async def hear(self, payload: str) -> None:
         """Hand one notice to ``on_change``; when the store cannot answer it, ``*`` follows soon."""
         try:
-            self.on_change(payload)
+            await self.on_change(payload)
         except StoreUnavailable as exc:
             log.warning("change notice %s not read (%s); re-reading everything soon", payload, exc)
             if self._catching_up is None or self._catching_up.done():
@@ -129,7 +129,7 @@ class Peers:
         while True:
             await asyncio.sleep(CATCH_UP_SECONDS)
             try:
-                self.on_change("*")
+                await self.on_change("*")
                 return
             except StoreUnavailable:
                 continue
@@ -142,9 +142,11 @@ class Peers:
                 log.warning("heartbeat failed", exc_info=True)
             await asyncio.sleep(self.beat_seconds)
 
-    async def with_lease(self, key: str, work: Callable[[], Awaitable[T]], still_due: Callable[[], bool]) -> T | None:
+    async def with_lease(
+        self, key: str, work: Callable[[], Awaitable[T]], still_due: Callable[[], Awaitable[bool]]
+    ) -> T | None:
         """Run ``work`` once it holds the lease ``key`` (None when ``still_due()`` turns false while waiting)."""
-        while self._due(still_due):
+        while await self._due(still_due):
             if await self._acquire(key):
                 renewing = asyncio.get_running_loop().create_task(self._renew(key))
                 try:
@@ -157,24 +159,24 @@ class Peers:
         return None
 
     @staticmethod
-    def _due(still_due: Callable[[], bool]) -> bool:
+    async def _due(still_due: Callable[[], Awaitable[bool]]) -> bool:
         """``still_due()``, taken as true while the store cannot answer it (the work is tried again later)."""
         try:
-            return still_due()
+            return await still_due()
         except StoreUnavailable:
             return True
 
     async def _acquire(self, key: str) -> bool:
         """Take or renew the lease ``key``; False also when the store cannot be reached."""
         try:
-            return await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds)
+            return await self.store.acquire_lease(key, self.owner, self.lease_seconds)
         except StoreUnavailable as exc:
             log.warning("lease %s not taken: %s", key, exc)
             return False
 
     async def _release(self, key: str) -> None:
         try:
-            await asyncio.to_thread(self.store.release_lease, key, self.owner)
+            await self.store.release_lease(key, self.owner)
         except StoreUnavailable as exc:
             log.warning("lease %s not released (it expires by itself): %s", key, exc)
 
@@ -182,7 +184,7 @@ class Peers:
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
             try:
-                renewed = await asyncio.to_thread(self.store.acquire_lease, key, self.owner, self.lease_seconds)
+                renewed = await self.store.acquire_lease(key, self.owner, self.lease_seconds)
             except StoreUnavailable as exc:
                 log.warning("lease %s not renewed: %s; trying again", key, exc)
                 continue

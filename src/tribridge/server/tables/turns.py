@@ -49,7 +49,7 @@ class BotTurns:
             """The open subscribers of a table (``TableManager``'s)."""
             ...
 
-        def refresh(self, table: Table, seats: bool = False) -> bool:
+        async def catch_up(self, table: Table, seats: bool = False) -> bool:
             """Catch a table up with the shared store (``TableManager``'s)."""
             ...
 
@@ -120,8 +120,8 @@ class BotTurns:
                 await self._bot_act(table, chair, version, started)
                 return
 
-            def still_due() -> bool:
-                self.refresh(table)
+            async def still_due() -> bool:
+                await self.catch_up(table)
                 return table.version == version and not self.stopping
 
             key = f"bot:{table.table_id}:{version}"  # one process takes the turn; another when it dies

@@ -1,0 +1,76 @@
+"""Finding what blocks the event loop: asyncio's debug mode with a slow-callback threshold, on request.
+
+Every table of a process shares its one event loop, so a callback that holds the loop (a store call made
+on it, a sleep, a long computation) stalls them all. With ``TRIBRIDGE_SLOW_CALLBACK_MS`` set, the server
+turns on asyncio's debug mode with that threshold while it serves (not during start-up, before the first
+connection is accepted, whose heap freeze holds the loop about 0.2 s): asyncio then logs (logger ``asyncio``,
+WARNING, "Executing <callback> took 0.061 seconds") every callback that ran longer, and raises on calls
+made from the wrong thread. With ``TRIBRIDGE_SLOW_CALLBACK_REPORT`` naming a file, each such warning is
+also appended to it, one line each, so a test can run whole suites of servers and read what blocked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+
+__all__ = ["REPORT_ENV", "SLOW_CALLBACK_ENV", "slow_callback_seconds", "stop_watching_the_loop", "watch_the_loop"]
+
+SLOW_CALLBACK_ENV = "TRIBRIDGE_SLOW_CALLBACK_MS"
+REPORT_ENV = "TRIBRIDGE_SLOW_CALLBACK_REPORT"
+
+_report_lock = threading.Lock()
+
+
+class _ReportSlowCallbacks(logging.Handler):
+    """Append asyncio's slow-callback warnings to a file (one line each, process id first)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(logging.WARNING)
+        self.path = path
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if not message.startswith("Executing") or " took " not in message:
+            return
+        with _report_lock, open(self.path, "a", encoding="utf-8") as report:
+            report.write(f"{os.getpid()} {' '.join(message.split())}\n")
+
+
+def slow_callback_seconds() -> float | None:
+    """The threshold ``TRIBRIDGE_SLOW_CALLBACK_MS`` asks for, in seconds (None when unset)."""
+    text = os.environ.get(SLOW_CALLBACK_ENV, "").strip()
+    if not text:
+        return None
+    try:
+        milliseconds = float(text)
+    except ValueError:
+        raise ValueError(f"{SLOW_CALLBACK_ENV}: expected milliseconds, got {text!r}") from None
+    if not milliseconds > 0:
+        raise ValueError(f"{SLOW_CALLBACK_ENV}: expected a positive number of milliseconds, got {text!r}")
+    return milliseconds / 1000.0
+
+
+def watch_the_loop() -> float | None:
+    """Turn on asyncio's debug mode on the running loop when ``TRIBRIDGE_SLOW_CALLBACK_MS`` asks (its threshold)."""
+    seconds = slow_callback_seconds()
+    if seconds is None:
+        return None
+    loop = asyncio.get_running_loop()
+    asyncio.constants.DEBUG_STACK_DEPTH = 0  # no source traceback per callback: its os.stat calls would be measured
+    loop.set_debug(True)
+    loop.slow_callback_duration = seconds
+    logger = logging.getLogger("asyncio")
+    logger.setLevel(logging.WARNING)
+    path = os.environ.get(REPORT_ENV)
+    if path and not any(isinstance(h, _ReportSlowCallbacks) and h.path == path for h in logger.handlers):
+        logger.addHandler(_ReportSlowCallbacks(path))
+    return seconds
+
+
+def stop_watching_the_loop() -> None:
+    """Turn asyncio's debug mode off again when ``watch_the_loop`` turned it on (the server stops serving)."""
+    if slow_callback_seconds() is not None:
+        asyncio.get_running_loop().set_debug(False)
