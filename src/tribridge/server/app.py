@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
 
 from tribridge import __version__
 from tribridge.dd import solver_pool
@@ -121,6 +122,39 @@ class LogMiddleware:
             )
 
 
+async def warm_the_routes(app: FastAPI) -> None:
+    """Have the router build every route's handler now, at start-up, rather than on the first request.
+
+    FastAPI builds a route's handler (its dependencies, its parameters) the first time a request is
+    matched against it; for the first request of a process that is every route, 50–100 ms on the event
+    loop. One request for a path no route matches, sent straight to the router, builds them all."""
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/-/warm-up",
+        "raw_path": b"/-/warm-up",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [],
+        "app": app,
+        "http_version": "1.1",
+        "scheme": "http",
+        "server": None,
+        "client": None,
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        return None
+
+    try:
+        await app.router(scope, receive, send)
+    except HTTPException:  # the static files' mount, last, answers every unmatched path with 404
+        pass
+
+
 def create_app(
     db_path: str | Path | None = None,
     bot_delay: float = 0.6,
@@ -161,6 +195,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
         log.info("store open", extra={"event": "startup", "db": store_label(path)})
+        await warm_the_routes(app)
         freeze_heap()  # what is loaded by now lives as long as the server: out of the collector's full passes
         watch_the_loop()  # while serving, asyncio's debug mode when TRIBRIDGE_SLOW_CALLBACK_MS asks (loop_watch)
         try:

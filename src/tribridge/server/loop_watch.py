@@ -5,7 +5,10 @@ on it, a sleep, a long computation) stalls them all. With ``TRIBRIDGE_SLOW_CALLB
 turns on asyncio's debug mode with that threshold while it serves (not during start-up, before the first
 connection is accepted, whose heap freeze holds the loop about 0.2 s): asyncio then logs (logger ``asyncio``,
 WARNING, "Executing <callback> took 0.061 seconds") every callback that ran longer, and raises on calls
-made from the wrong thread. With ``TRIBRIDGE_SLOW_CALLBACK_REPORT`` naming a file, each such warning is
+made from the wrong thread. Debug mode also records where each callback and future was made, a walk of the
+stack with an ``os.stat`` per frame that would be measured as the server's own time: the watch keeps no
+such record (``asyncio.constants.DEBUG_STACK_DEPTH`` 0) for callbacks; futures made by the C accelerator
+still take theirs. With ``TRIBRIDGE_SLOW_CALLBACK_REPORT`` naming a file, each such warning is
 also appended to it, one line each, so a test can run whole suites of servers and read what blocked.
 """
 
