@@ -63,7 +63,7 @@ def watch_the_loop() -> float | None:
     if seconds is None:
         return None
     loop = asyncio.get_running_loop()
-    asyncio_constants.DEBUG_STACK_DEPTH = 0  # no source traceback per callback: its os.stat calls would be measured
+    asyncio_constants.DEBUG_STACK_DEPTH = 0  # type: ignore[misc]  # no source traceback per callback: its os.stat calls would be measured
     loop.set_debug(True)
     loop.slow_callback_duration = seconds
     logger = logging.getLogger("asyncio")
