@@ -49,12 +49,27 @@ async def until(condition: Any, seconds: float = 10.0) -> None:
         await asyncio.sleep(0.01)
 
 
+class Socket:
+    """A chair's WebSocket as the manager uses it: the views sent to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        return None
+
+
 async def seated(first: TableManager, second: TableManager) -> tuple[Table, Table]:
-    """A table of three people made on ``first``, and the same table as ``second`` knows it once it has the seats."""
+    """A table of three people made on ``first``, and the same table as ``second`` knows it once it has the seats,
+    with a socket on ``second`` (a process follows the log of a table whose sockets it holds)."""
     table, _token = await first.create(HUMANS)
     for chair in (1, 2):
         await first.take_seat(table, chair)
     mirror = await second.find_or_404(table.table_id)
+    await second.subscribe(mirror, 0, Socket())
     await until(lambda: mirror.version == table.version)
     return table, mirror
 
@@ -96,6 +111,35 @@ def test_notices_make_the_other_process_read_and_this_one_not(pg_server):
             gate.set()
             await until(lambda: all(m.log_len == t.log_len for t, m in tables))
             assert others == [{tables[1][0].table_id: 0}, {t.table_id: 0 for t, _m in tables[2:]}]
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_without_the_tables_sockets_reads_its_log_only_when_asked(pg_server):
+    """Table affinity: the process that holds none of a table's sockets does no work for its actions (a proxy that
+    keeps each table on one process makes the others idle for it), and still serves it, caught up, when asked."""
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            table, _token = await first.create(HUMANS)
+            for chair in (1, 2):
+                await first.take_seat(table, chair)
+            mirror = await second.find_or_404(table.table_id)
+            await asyncio.sleep(0.3)  # (the seats' notices are heard)
+            reads = counted_reads(second)
+            for call in ("1N", "P", "P"):
+                await opening(first, table, call)
+            await asyncio.sleep(0.5)  # (the notices of the three actions have reached the second process)
+            assert reads == [] and mirror.log_len < table.log_len
+            asked = await second.get(table.table_id)  # a request reaching the second process
+            assert asked is mirror and mirror.version == table.version and len(reads) == 1
         finally:
             await second.stop()
             await first.stop()

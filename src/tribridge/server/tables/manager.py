@@ -143,6 +143,12 @@ class TableManager(LogFollower, BotTurns):
         return None if stored is None else replay_table(stored)
 
     # --- other processes on a shared store ---------------------------------------------------
+    def follows(self, table: Table) -> bool:
+        """Whether this process reads ``table``'s log as other processes write it: while it holds a socket of the
+        table or the table has bots (whose turns any process may take); any other table is caught up only when a
+        request reaches it here, so with a proxy that keeps each table on one process the others do no work for it."""
+        return bool(self.watchers(table.table_id)) or len(table.people) < 3
+
     async def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
         table = self.tables.get(table_id)
@@ -159,8 +165,9 @@ class TableManager(LogFollower, BotTurns):
         assert self.store is not None
         table_id, _, what = notice.partition(":")
         if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
-            self.hear_action(self.tables[table_id], int(what))
-            return
+            if self.follows(self.tables[table_id]):
+                self.hear_action(self.tables[table_id], int(what))
+            return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
         targets = list(self.tables.values()) if notice == "*" else [await self.find(table_id)]
         for table in targets:
             if table is None or (what.isdigit() and int(what) <= table.log_len):
@@ -406,6 +413,8 @@ class TableManager(LogFollower, BotTurns):
         text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))
         sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
+        if self.peers is not None:
+            self._follow(table)  # what other processes logged before this socket made the table followed here
         table.last_active = time.monotonic()
         if self.peers is not None:
             self.peers.report_later(table.table_id)
