@@ -25,7 +25,8 @@ NGINX = "/usr/sbin/nginx"
 
 
 def play_a_little(base, ws_base=None):
-    """Create a table of three people through ``base``, make its six calls, and check a socket's pushes follow."""
+    """Create a table of three people through ``base``, make its six calls, and check a socket's pushes follow; the
+    table's id and its chairs' tokens."""
     made = httpx.post(f"{base}/api/tables", json={"chairs": [{"kind": "human"}] * 3, "take": 0}).json()
     tid, tokens = made["table_id"], {0: made["token"]}
     for chair in (1, 2):
@@ -49,7 +50,7 @@ def play_a_little(base, ws_base=None):
             while pushed["version"] < version:
                 pushed = json.loads(ws.recv(timeout=10))
             assert pushed["version"] == version
-    return tid
+    return tid, tokens
 
 
 def test_serve_with_two_workers_on_one_port(pg_server):
@@ -82,8 +83,33 @@ def nginx_config(upstreams, port, folder):
     )
     return (
         f"daemon off; worker_processes 1; pid {folder}/nginx.pid; error_log {folder}/error.log;\n"
-        f"events {{}}\nhttp {{ access_log off; {temps}\n{block}\n}}\n"
+        f"events {{}}\nhttp {{ log_format routed '$request_uri $upstream_addr';\n"
+        f"access_log {folder}/access.log routed; {temps}\n{block}\n}}\n"
     )
+
+
+def table_owners(access_log: Path) -> dict[str, set[str]]:
+    """Table id -> the upstream addresses nginx sent that table's requests to (from the ``routed`` access log)."""
+    owners: dict[str, set[str]] = {}
+    for line in access_log.read_text(encoding="utf-8").splitlines():
+        uri, _, upstream = line.partition(" ")
+        found = re.match(r"/api/tables/([^/?]+)/", uri)
+        if found:
+            owners.setdefault(found.group(1), set()).add(upstream)
+    return owners
+
+
+def act_on(base: str, tid: str, tokens: dict[int, str]) -> int:
+    """The chair on turn at table ``tid`` plays its first legal card through ``base``, which must be accepted; the new
+    version."""
+    head = httpx.get(f"{base}/api/tables/{tid}/state", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    auth = {"Authorization": f"Bearer {tokens[head['turn_chair']]}"}
+    mine = httpx.get(f"{base}/api/tables/{tid}/state", headers=auth).json()
+    r = httpx.post(
+        f"{base}/api/tables/{tid}/actions", headers=auth, json={"type": "play", "card": mine["legal_cards"][0]}
+    )
+    assert r.status_code == 200, r.text
+    return int(r.json()["version"])
 
 
 @pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is missing: apt-get install nginx")
@@ -96,6 +122,7 @@ def test_two_processes_behind_the_documented_nginx(pg_server):
     conf = Path(folder) / "nginx.conf"
     conf.write_text(nginx_config([int(u.rsplit(":", 1)[1]) for _p, u in servers], port, folder))
     nginx = subprocess.Popen([NGINX, "-c", str(conf), "-p", folder], stderr=subprocess.PIPE, text=True)
+    access_log = Path(folder) / "access.log"
     try:
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 15
@@ -107,9 +134,24 @@ def test_two_processes_behind_the_documented_nginx(pg_server):
                 pass
             assert time.monotonic() < deadline and nginx.poll() is None, "nginx did not start"
             time.sleep(0.1)
-        tid = play_a_little(base)
-        for _proc, url in servers:  # both processes know the table played through the proxy
-            assert httpx.get(f"{url}/api/tables/{tid}").json()["version"] == 9
+        played = dict(play_a_little(base) for _ in range(3))
+        while len(set().union(*table_owners(access_log).values())) < 2 and len(played) < 20:
+            played.update([play_a_little(base)])  # until the hash has given tables to both processes
+        for _proc, url in servers:  # both processes know the tables played through the proxy
+            assert all(httpx.get(f"{url}/api/tables/{tid}").json()["version"] == 9 for tid in played)
+        owners = table_owners(access_log)
+        assert all(len(owners[tid]) == 1 for tid in played), owners  # each table's requests reached one process
+        assert len({next(iter(owners[tid])) for tid in played}) == 2, owners  # and the tables were spread
+
+        tid = next(
+            iter(played)
+        )  # the process that served it stops: the proxy sends the table to the other, which goes on
+        owner = next(iter(owners[tid]))
+        stopped = next(proc for proc, url in servers if url.endswith(owner.rsplit(":", 1)[1]))
+        stopped.send_signal(signal.SIGTERM)
+        stopped.communicate(timeout=30)
+        assert act_on(base, tid, played[tid]) == 10  # the opening lead, taken by the process left
+        assert httpx.get(f"{base}/api/tables/{tid}").json()["version"] == 10
     finally:
         nginx.send_signal(signal.SIGQUIT)
         nginx.wait(15)
