@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,12 @@ from tribridge.testing import start_server as launch_server
 from tribridge.testing import ws_token_message
 
 
-def start_server(db: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str]:
-    """Start `tribridge serve` on a free port, quietly; the process and its URL once /healthz answers."""
-    return launch_server(db, *extra, bot_delay=bot_delay, log_level="warning")
+def start_server(
+    db: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = (), prefix: Sequence[str] = ()
+) -> tuple[subprocess.Popen, str]:
+    """Start `tribridge serve` on a free port, quietly (through the command ``prefix``, if any); the process and its
+    URL once /healthz answers."""
+    return launch_server(db, *extra, bot_delay=bot_delay, log_level="warning", prefix=prefix)
 
 
 def stop_server(proc: subprocess.Popen) -> tuple[int, str]:

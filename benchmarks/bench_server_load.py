@@ -429,7 +429,8 @@ def bench_abuse(
 
 async def _fresh_loads(url: str, seconds: float) -> tuple[list[float], dict[str, int]]:
     """New visitors' page loads (each on new connections) over ``seconds``: their times and failures."""
-    stop, loads, failures = asyncio.Event(), [], Counter[str]()
+    stop, failures = asyncio.Event(), Counter[str]()
+    loads: list[float] = []
     task = asyncio.create_task(server_attacks.fresh_page_loads(url, stop, loads, failures))
     await asyncio.sleep(seconds)
     stop.set()

@@ -1,20 +1,31 @@
-"""Benchmark: the server past one process. Human tables driven as fast as they go, on three set-ups in one run.
+"""Benchmark: the server past one process. Human tables driven as fast as they go, on several set-ups in one run.
 
     .venv/bin/python -m benchmarks server_scale                    # 12 tables, 20 s per set-up
     .venv/bin/python -m benchmarks server_scale --tables 30 --seconds 30 --json
+    .venv/bin/python -m benchmarks server_scale --cpu-quota 0.25 --processes 1,2,4 --tables 40   # as root
     .venv/bin/python -m benchmarks server_scale --db-url postgresql://me@localhost/bench   # an existing database
 
-Set-ups: one `tribridge serve` on an SQLite file; one on PostgreSQL; two on the same PostgreSQL
-database. Each table has three people, each with a WebSocket; with two processes the chairs' sockets
-and the actions alternate between them (no sticky sessions), so most pushes cross processes. A
-table's driver sends the action of the chair on turn (the opener bids 1NT, the others pass, then
-each card is the first legal one; ``next`` after the last trick), waits for the push of the new view
-to the chair that acts next, and acts again. Measured: actions acknowledged per second (all tables),
-acknowledgement latency (POST to answer) p50 and p99, and push latency (POST sent to the push of
-that version arriving on another chair's socket) p50 and p99, split into pushes from the process
-that took the action and pushes from the other process; the processor time of the servers (per action)
-and of the load generator, which runs in a process of its own at a lower CPU priority (nice 10). Without ``--db-url`` a throwaway
-PostgreSQL is started from Debian's binaries (``apt-get install postgresql``) in a temporary folder.
+Set-ups: one `tribridge serve` on an SQLite file; then, for each count of ``--processes`` (default 1,2),
+that many on the same PostgreSQL database, with and without table affinity (``--affinity``). Each table
+has three people, each with a WebSocket. With affinity, a table's requests and sockets all go to one
+process, the one a proxy hashing on the table id would choose (``owner_of``: CRC-32 of the id, modulo
+the processes; docs/deploy.md's nginx does the same); without it ("spread"), the chairs' sockets and
+the actions alternate between the processes (no sticky sessions), so most pushes cross processes. A
+table's driver sends the action of the chair on turn (the opener bids 1NT, the others pass, then each
+card is the first legal one; ``next`` after the last trick), waits for the push of the new view to the
+chair that acts next, and acts again. Measured: actions acknowledged per second (all tables),
+acknowledgement latency (POST to answer) p50 and p99, and push latency (POST sent to the push of that
+version arriving on another chair's socket) p50 and p99, split into pushes from the process that took
+the action and pushes from the other process; the processor time of each server (with its solver
+children) per action it acknowledged, and of the load generator, which runs in a process of its own at a
+lower CPU priority (nice 10).
+
+``--cpu-quota Q`` puts each server process in a cgroup of its own limited to ``Q`` of one core
+(``benchmarks.cpu_quota``; needs root), so the servers, not the machine, are the bottleneck; each
+process's share of its quota used is reported, and a set-up counts (``counts``) only where every server
+used at least 90 % of its quota and its solver children (the post-deal analyses, at a lower priority, which
+fill whatever quota the actions leave) at most 10 %: then the actions were what the quota limited. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's
+binaries (``apt-get install postgresql``) in a temporary folder.
 """
 
 from __future__ import annotations
@@ -25,8 +36,10 @@ import json
 import multiprocessing
 import os
 import resource
+import sys
 import tempfile
 import time
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,10 +49,12 @@ import websockets
 
 from benchmarks.bench_server import percentile, print_results, process_tree_cpu_seconds, start_server, stop_server
 from benchmarks.bench_server_load import wait_until_ready
+from benchmarks.cpu_quota import QuotaGroup, make_groups
 from benchmarks.raw_http import KeepAlive
 from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
+QUOTA_USED_TO_COUNT = 0.9  # a set-up under quota counts where every server used this share of its quota
 
 
 @dataclass
@@ -47,6 +62,7 @@ class Samples:
     """Latencies in seconds, and the count of acknowledged actions."""
 
     actions: int = 0
+    per_process: dict[int, int] = field(default_factory=dict)  # process index -> actions it acknowledged
     ack: list[float] = field(default_factory=list)
     push_same: list[float] = field(default_factory=list)
     push_cross: list[float] = field(default_factory=list)
@@ -87,41 +103,52 @@ async def follow(url: str, table_id: str, chair: Chair, sent: dict[int, tuple[fl
                 (out.push_same if when[1] == chair.process else out.push_cross).append(delay)
 
 
-async def drive(urls: list[str], index: int, until: float, out: Samples) -> None:
+def owner_of(table_id: str, processes: int) -> int:
+    """The process a proxy hashing on the table id keeps the table on (CRC-32 of the id, modulo ``processes``)."""
+    return zlib.crc32(table_id.encode("ascii")) % processes
+
+
+async def drive(urls: list[str], index: int, until: float, out: Samples, affinity: bool) -> None:
     """Create one table, take its chairs, open its three sockets and play until ``until`` (a keep-alive HTTP
     connection to each process)."""
     links = [KeepAlive(url) for url in urls]
     try:
-        await play_table(urls, links, index, until, out)
+        await play_table(urls, links, index, until, out, affinity)
     finally:
         for link in links:
             await link.close()
 
 
-async def play_table(urls: list[str], links: list[KeepAlive], index: int, until: float, out: Samples) -> None:
-    """``drive``'s table: created on the first process, chairs and actions spread over all of them."""
-    status, made = await links[0].request("POST", "/api/tables", {"chairs": HUMANS, "take": 0})
+async def play_table(
+    urls: list[str], links: list[KeepAlive], index: int, until: float, out: Samples, affinity: bool
+) -> None:
+    """``drive``'s table: created on one process, then kept on its owner (``affinity``) or spread over all."""
+    count = len(urls)
+    status, made = await links[index % count].request("POST", "/api/tables", {"chairs": HUMANS, "take": 0})
     if status != 200:
         raise RuntimeError(f"table not created ({status}): {made}")
     table_id, tokens = made["table_id"], [made["token"]]
+    owner = owner_of(table_id, count)
+
+    def process_for(step: int) -> int:
+        return owner if affinity else (index + step) % count
+
     for chair in (1, 2):
-        status, taken = await links[(index + chair) % len(urls)].request(
-            "POST", f"/api/tables/{table_id}/seats/{chair}"
-        )
+        status, taken = await links[process_for(chair)].request("POST", f"/api/tables/{table_id}/seats/{chair}")
         tokens.append(taken["token"])
-    chairs = [Chair(tokens[c], (index + c) % len(urls)) for c in range(3)]
+    chairs = [Chair(tokens[c], process_for(c)) for c in range(3)]
     sent: dict[int, tuple[float, int]] = {}
     readers = [asyncio.create_task(follow(urls[c.process], table_id, c, sent, out)) for c in chairs]
     try:
         auth = {"authorization": f"Bearer {tokens[0]}"}
-        _status, first = await links[0].request("GET", f"/api/tables/{table_id}/state", headers=auth)
+        _status, first = await links[process_for(0)].request("GET", f"/api/tables/{table_id}/state", headers=auth)
         actor, version, step = first["turn_chair"], first["version"], 0
         while time.perf_counter() < until:
             chair = chairs[actor]
             while chair.view.get("version", -1) < version:  # the push of the newest view to the chair on turn
                 chair.fresh.clear()
                 await asyncio.wait_for(chair.fresh.wait(), 30)
-            process = (index + step) % len(urls)
+            process = process_for(step)
             step += 1
             sent[version + 1] = (time.perf_counter(), process)
             start = time.perf_counter()
@@ -135,6 +162,7 @@ async def play_table(urls: list[str], links: list[KeepAlive], index: int, until:
                 raise RuntimeError(f"action refused ({status}): {answer}")
             out.ack.append(time.perf_counter() - start)
             out.actions += 1
+            out.per_process[process] = out.per_process.get(process, 0) + 1
             version = answer["version"]
             actor = next_presser(answer) if answer["phase"] == "done" else answer["turn_chair"]
     finally:
@@ -143,12 +171,12 @@ async def play_table(urls: list[str], links: list[KeepAlive], index: int, until:
         await asyncio.gather(*readers, return_exceptions=True)
 
 
-async def run_load(urls: list[str], tables: int, seconds: float) -> dict[str, Any]:
+async def run_load(urls: list[str], tables: int, seconds: float, affinity: bool) -> dict[str, Any]:
     """Drive ``tables`` tables on the servers at ``urls`` for ``seconds``; the summary."""
     out = Samples()
     until = time.perf_counter() + seconds
     started = time.perf_counter()
-    await asyncio.gather(*(drive(urls, i, until, out) for i in range(tables)))
+    await asyncio.gather(*(drive(urls, i, until, out, affinity) for i in range(tables)))
     elapsed = time.perf_counter() - started
 
     def ms(values: list[float], q: float) -> float | None:
@@ -167,25 +195,35 @@ async def run_load(urls: list[str], tables: int, seconds: float) -> dict[str, An
         "push_cross_process_p99_ms": ms(out.push_cross, 99),
         "pushes_timed": len(out.push_same) + len(out.push_cross),
         "actions": out.actions,
+        "actions_per_process": [out.per_process.get(p, 0) for p in range(len(urls))],
     }
 
 
 LOAD_NICENESS = 10  # the load generator yields the cores to the servers and the database
 
 
-def niced_load(urls: list[str], tables: int, seconds: float) -> dict[str, Any]:
+def niced_load(urls: list[str], tables: int, seconds: float, affinity: bool) -> dict[str, Any]:
     """(In a child process.) Lower this process's CPU priority, drive the tables; the summary and its own CPU."""
     os.nice(LOAD_NICENESS)
     before = resource.getrusage(resource.RUSAGE_SELF)
-    summary = asyncio.run(run_load(urls, tables, seconds))
+    summary = asyncio.run(run_load(urls, tables, seconds, affinity))
     after = resource.getrusage(resource.RUSAGE_SELF)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary["load_generator_cpu_s"] = round(used, 2)
     return summary
 
 
-def bench_setup(db: str, processes: int, tables: int, seconds: float) -> dict[str, Any]:
-    """Start ``processes`` servers on ``db``, drive the tables from a niced process, stop them; the summary."""
+def own_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of the process ``pid`` alone, not its children (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_setup(
+    db: str, processes: int, tables: int, seconds: float, affinity: bool = False, quota: float | None = None
+) -> dict[str, Any]:
+    """Start ``processes`` servers on ``db`` (each in a cgroup of ``quota`` of a core, if given), drive the tables from
+    a niced process, stop them; the summary with each server's CPU and share of its quota."""
     extra = (
         "--max-tables-per-client",
         "1000",
@@ -194,24 +232,106 @@ def bench_setup(db: str, processes: int, tables: int, seconds: float) -> dict[st
         "--max-connections-per-client",
         "1000",
     )
-    procs = [start_server(db, extra=extra) for _ in range(processes)]
+    groups: list[QuotaGroup] = []
+    if quota is not None:
+        groups, why_not = make_groups(processes, quota)
+        if why_not is not None:
+            raise SystemExit(f"--cpu-quota: {why_not}")
+    procs = [start_server(db, extra=extra, prefix=g.join_command()) for g in groups] or [
+        start_server(db, extra=extra) for _ in range(processes)
+    ]
     try:
         for _proc, url in procs:
             wait_until_ready(url)  # the solver processes' start-up is not part of the measurement
         cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]
+        own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
+        throttled_before = [g.throttled() for g in groups]
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child:
-            summary = child.submit(niced_load, [url for _p, url in procs], tables, seconds).result()
-        used = sum(process_tree_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, cpu_before))
-        summary["servers_cpu_s"] = round(used, 2)
-        summary["server_cpu_ms_per_action"] = round(1000 * used / max(1, summary["actions"]), 2)
+            summary = child.submit(niced_load, [url for _p, url in procs], tables, seconds, affinity).result()
+        used = [process_tree_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, cpu_before)]
+        own = [own_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, own_before)]
+        summary["affinity"] = affinity
+        summary["server_process_cpu_s_per_process"] = [round(o, 2) for o in own]  # the rest: its solver children
+        summary["server_process_ms_per_action_per_process"] = [
+            round(1000 * o / max(1, n), 2) for o, n in zip(own, summary["actions_per_process"])
+        ]
+        summary["servers_cpu_s"] = round(sum(used), 2)
+        summary["server_cpu_ms_per_action"] = round(1000 * sum(used) / max(1, summary["actions"]), 2)
+        summary["cpu_ms_per_action_per_process"] = [
+            round(1000 * u / max(1, n), 2) for u, n in zip(used, summary["actions_per_process"])
+        ]
+        if groups:
+            summary.update(quota_use(groups, used, own, throttled_before, summary["seconds"]))
         return summary
     finally:
         for proc, _url in procs:
             stop_server(proc)
+        for group in groups:
+            group.remove()
+
+
+def quota_use(
+    groups: list[QuotaGroup],
+    used: list[float],
+    own: list[float],
+    throttled_before: list[tuple[int, int]],
+    seconds: float,
+) -> dict[str, Any]:
+    """Each server's share of its quota used (all of it, and by its solver children: the post-deal analyses, which
+    run at a lower priority and fill what the actions leave), the periods it was throttled in, and whether the
+    set-up counts: every server used its quota, and the actions, not the analyses, used it."""
+    shares = [round(u / (seconds * g.share), 3) for u, g in zip(used, groups)]
+    children = [round((u - o) / (seconds * g.share), 3) for u, o, g in zip(used, own, groups)]
+    throttled = []
+    for group, (periods_before, throttled_before_n) in zip(groups, throttled_before):
+        periods, times = group.throttled()
+        throttled.append(round((times - throttled_before_n) / max(1, periods - periods_before), 3))
+    return {
+        "cpu_quota_per_process": groups[0].share,
+        "quota_used_per_process": shares,
+        "quota_used_by_solver_children_per_process": children,
+        "throttled_periods_share_per_process": throttled,
+        "counts": min(shares) >= QUOTA_USED_TO_COUNT and max(children) <= 1 - QUOTA_USED_TO_COUNT,
+    }
+
+
+def setup_name(processes: int, affinity: bool) -> str:
+    """The result's key of a PostgreSQL set-up."""
+    plural = "es" if processes > 1 else ""
+    return f"postgres_{processes}_process{plural}" + ("_affinity" if affinity and processes > 1 else "")
+
+
+def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
+    """Actions per second of each PostgreSQL set-up against one process, and CPU per action against one process's."""
+    one = results.get(setup_name(1, False))
+    out: dict[str, Any] = {}
+    sqlite = results["sqlite_1_process"]["actions_per_s"] if "sqlite_1_process" in results else None
+    if one is not None and sqlite:
+        out["postgres_1_vs_sqlite"] = round(one["actions_per_s"] / sqlite, 3)
+    for processes in counts:
+        for affinity in (False, True):
+            found = results.get(setup_name(processes, affinity))
+            if found is None or one is None or processes == 1:
+                continue
+            key = f"{processes}_vs_1" + ("_affinity" if affinity else "_spread")
+            out[f"actions_per_s_{key}"] = round(found["actions_per_s"] / one["actions_per_s"], 3)
+            out[f"cpu_per_action_{key}"] = round(found["server_cpu_ms_per_action"] / one["server_cpu_ms_per_action"], 3)
+    return out
+
+
+def parse_counts(text: str) -> list[int]:
+    """``--processes``: whole numbers >= 1, comma-separated."""
+    try:
+        counts = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected whole numbers such as 1,2,4, got {text!r}") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"expected whole numbers >= 1 such as 1,2,4, got {text!r}")
+    return sorted(set(counts))
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the three set-ups and print the results."""
+    """Run the set-ups and print the results."""
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks server_scale",
         description=__doc__,
@@ -219,36 +339,55 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--processes", type=parse_counts, default=[1, 2], help="PostgreSQL set-ups (default 1,2)")
+    parser.add_argument(
+        "--affinity", choices=["both", "on", "off"], default="both", help="of the multi-process set-ups"
+    )
+    parser.add_argument("--cpu-quota", type=float, default=None, help="share of one core per server process (root)")
+    parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite set-up")
     parser.add_argument("--db-url", default=None, help="an empty PostgreSQL database to use (default: a throwaway one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.tables < 1 or args.seconds <= 0:
+        parser.error("--tables and --seconds must be positive")
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
-    with tempfile.TemporaryDirectory() as folder:
-        results["sqlite_1_process"] = bench_setup(str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds)
+    quota = args.cpu_quota
+    if quota is not None:
+        try:
+            _none, why_not = make_groups(0, quota)  # the share checked and the controller found; groups per set-up
+        except ValueError as exc:
+            parser.error(str(exc))
+        probe, why_not = make_groups(1, quota) if why_not is None else ([], why_not)
+        for group in probe:
+            group.remove()
+        if why_not is not None:
+            print(f"--cpu-quota: {why_not}; running without quotas", file=sys.stderr)
+            results["machine"]["cpu_quota_unavailable"] = why_not
+            quota = None
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as folder:
+            results["sqlite_1_process"] = bench_setup(
+                str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds, quota=quota
+            )
     pg = None
     if args.db_url is None:
         bin_dir = pg_bin_dir()
         if bin_dir is None:
             raise SystemExit("PostgreSQL's binaries are missing: apt-get install postgresql, or give --db-url")
         pg = PgServer(bin_dir, fsync=True).start()
+    modes = {"both": (False, True), "on": (True,), "off": (False,)}[args.affinity]
     try:
-        for processes in (1, 2):
-            url = args.db_url if args.db_url is not None and processes == 1 else None
-            if url is None:
+        for processes in args.processes:
+            for affinity in modes if processes > 1 else (False,):
                 url = args.db_url if pg is None else pg.new_database()
-            results[f"postgres_{processes}_process{'es' if processes > 1 else ''}"] = bench_setup(
-                url, processes, args.tables, args.seconds
-            )
+                results[setup_name(processes, affinity)] = bench_setup(
+                    url, processes, args.tables, args.seconds, affinity, quota
+                )
     finally:
         if pg is not None:
             pg.stop()
-    sqlite, pg1, pg2 = (
-        results[k]["actions_per_s"] for k in ("sqlite_1_process", "postgres_1_process", "postgres_2_processes")
-    )
-    results["ratios"] = {
-        "postgres_1_vs_sqlite": round(pg1 / sqlite, 3) if sqlite else None,
-        "postgres_2_vs_postgres_1": round(pg2 / pg1, 3) if pg1 else None,
-    }
+    results["machine"]["loadavg_at_end"] = os.getloadavg()
+    results["ratios"] = ratios(results, args.processes)
     print_results(results, args.json)
     return 0
 

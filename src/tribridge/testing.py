@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -90,15 +90,20 @@ def child_pids(pid: int) -> list[int]:
 
 
 def start_server(
-    db: Path | str, *extra: str, bot_delay: float = 0.0, log_level: str | None = None, wait_s: float = 20.0
+    db: Path | str,
+    *extra: str,
+    bot_delay: float = 0.0,
+    log_level: str | None = None,
+    wait_s: float = 20.0,
+    prefix: Sequence[str] = (),
 ) -> tuple[subprocess.Popen, str]:
-    """Start ``tribridge serve`` on ``db`` (a file or a store URL) with ``extra`` arguments; the process and its URL
-    once /healthz answers."""
+    """Start ``tribridge serve`` on ``db`` (a file or a store URL) with ``extra`` arguments (through the command
+    ``prefix`` names, if any, such as one that joins a cgroup); the process and its URL once /healthz answers."""
     command = [sys.executable, "-m", "tribridge.cli.main", "serve", "--port", "0", "--db", str(db)]
     command += ["--bot-delay", str(bot_delay), "--no-access-log"]
     if log_level:
         command += ["--log-level", log_level]
-    proc = subprocess.Popen([*command, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([*prefix, *command, *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline() if proc.stdout else ""
     if "http://" not in line:
         proc.kill()

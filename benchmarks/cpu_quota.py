@@ -1,0 +1,94 @@
+"""CPU quotas for benchmarked processes: a cgroup of its own per process, with a share of one core.
+
+On a machine with few cores, several server processes and their load generator compete for the same
+cores, so the machine rather than the servers is the bottleneck. A quota per server process (a cgroup
+with ``cpu.max`` under cgroup v2, ``cpu.cfs_quota_us`` under v1) makes each server the bottleneck of
+its own share: ``python -m benchmarks server_scale --cpu-quota 0.25`` gives every server process a
+quarter of a core, and its solver children with it (they are forked inside the group).
+
+Making a group needs root (or a delegated cgroup tree); where it cannot be made, ``make_groups``
+says why and the benchmark runs without quotas.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["QuotaGroup", "make_groups"]
+
+V2_ROOT = Path("/sys/fs/cgroup")
+V1_CPU = Path("/sys/fs/cgroup/cpu")
+PERIOD_US = 100_000
+
+
+@dataclass
+class QuotaGroup:
+    """One cgroup with a CPU quota (``share`` of one core) that a command joins before it starts."""
+
+    path: Path
+    version: int
+    share: float
+
+    def join_command(self) -> list[str]:
+        """A prefix that moves the command's process into this group, then runs it (``exec``)."""
+        return ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', str(self.path)]
+
+    def throttled(self) -> tuple[int, int]:
+        """(periods with work, periods the quota was used up in) so far (``cpu.stat``)."""
+        stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if " " in line)
+        return int(stat.get("nr_periods", 0)), int(stat.get("nr_throttled", 0))
+
+    def remove(self) -> None:
+        """Remove the group (its processes have ended)."""
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
+def _cgroup_version() -> int | None:
+    """2 or 1 where the CPU controller is mounted that way, else None."""
+    controllers = V2_ROOT / "cgroup.controllers"
+    if controllers.exists() and "cpu" in controllers.read_text().split():
+        return 2
+    if (V1_CPU / "cpu.cfs_quota_us").exists():
+        return 1
+    return None
+
+
+def _make_one(name: str, share: float, version: int) -> QuotaGroup:
+    """Create the group ``name`` with a quota of ``share`` of one core."""
+    quota_us = max(1000, int(share * PERIOD_US))
+    if version == 2:
+        subtree = V2_ROOT / "cgroup.subtree_control"
+        if "cpu" not in subtree.read_text().split():
+            subtree.write_text("+cpu")
+        path = V2_ROOT / name
+        path.mkdir(exist_ok=True)
+        (path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+    else:
+        path = V1_CPU / name
+        path.mkdir(exist_ok=True)
+        (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        (path / "cpu.cfs_quota_us").write_text(str(quota_us))
+    return QuotaGroup(path, version, share)
+
+
+def make_groups(count: int, share: float, label: str = "tribridge-bench") -> tuple[list[QuotaGroup], str | None]:
+    """``count`` groups of ``share`` of a core each, and None; or no groups and the reason they could not be made."""
+    if not 0 < share <= (os.cpu_count() or 1):
+        raise ValueError(f"--cpu-quota: expected a share of a core in (0, {os.cpu_count()}], got {share}")
+    version = _cgroup_version()
+    if version is None:
+        return [], "no cgroup CPU controller is mounted (neither cgroup v2's cpu.max nor v1's cpu.cfs_quota_us)"
+    groups: list[QuotaGroup] = []
+    try:
+        for index in range(count):
+            groups.append(_make_one(f"{label}-{os.getpid()}-{index}", share, version))
+    except OSError as exc:
+        for group in groups:
+            group.remove()
+        return [], f"cannot make a cgroup (cgroup v{version}): {exc.strerror}; run as root"
+    return groups, None
