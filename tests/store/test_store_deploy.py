@@ -10,6 +10,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import zlib
 from pathlib import Path
 
 import httpx
@@ -64,6 +65,61 @@ def test_serve_with_two_workers_on_one_port(pg_server):
         _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err[-2000:]
     assert err.count("tribridge server stopped") == 2
+
+
+def holder_of(client: tuple[str, int], pids: list[int]) -> int | None:
+    """Which of ``pids`` holds the server's end of the TCP connection whose client end is at ``client`` (Linux /proc)."""
+    wanted = f"{client[1]:04X}"
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[2].endswith(":" + wanted):  # the remote address of the server's end is the client's
+            inodes.add(fields[9])
+    for pid in pids:
+        folder = Path(f"/proc/{pid}/fd")
+        for fd in folder.iterdir() if folder.is_dir() else ():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in inodes:
+                return pid
+    return None
+
+
+def socket_holder(url: str, tid: str, token: str, workers: list[int]) -> int | None:
+    """The worker that serves a WebSocket opened to table ``tid`` through ``url``."""
+    with connect(url.replace("http://", "ws://") + f"/api/tables/{tid}/ws", open_timeout=10) as ws:
+        ws.send(ws_token_message(token))
+        ws.recv(timeout=10)
+        return holder_of(ws.socket.getsockname()[:2], workers)
+
+
+def test_workers_keep_each_table_on_one_worker_and_the_other_takes_over(pg_server):
+    proc, url = start_server(pg_server.new_database(), "--workers", "2")
+    try:
+        workers = child_pids(proc.pid)
+        holders: dict[int, set[int]] = {0: set(), 1: set()}  # the table id's hash -> the workers its sockets were on
+        for played in range(20):
+            tid, tokens = play_a_little(url)
+            holders[zlib.crc32(tid.encode()) % 2].add(socket_holder(url, tid, tokens[0], workers))
+            if played >= 3 and all(holders.values()):
+                break
+        assert all(len(h) == 1 for h in holders.values()), holders  # each hash's tables on one worker
+        assert holders[0] != holders[1] and None not in holders[0] | holders[1], holders  # one hash each
+
+        (victim,) = holders[0]
+        os.kill(victim, signal.SIGKILL)  # a worker dies: the tables that hash to it are served by the other
+        time.sleep(0.5)
+        for _ in range(20):
+            tid, tokens = play_a_little(url)
+            if zlib.crc32(tid.encode()) % 2 == 0:
+                break
+        assert zlib.crc32(tid.encode()) % 2 == 0
+        assert socket_holder(url, tid, tokens[0], workers) in holders[1]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
 
 
 def test_workers_need_a_shared_store(tmp_path):

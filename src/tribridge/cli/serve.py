@@ -144,6 +144,7 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_host, normalize_origin
     from tribridge.server.protocols import uvicorn_options
+    from tribridge.server.routing import RoutedServer
     from tribridge.server.store import is_postgres_url, sqlite_path, store_label
     from tribridge.server.workers import run_workers
 
@@ -198,7 +199,7 @@ def run(args: argparse.Namespace) -> int:
     workers = f", {args.workers} workers" if args.workers > 1 else ""
     print(f"tribridge serving on http://{shown_host}:{port}/  (store: {store_label(db)}{workers})", flush=True)
 
-    def serve_one() -> int:
+    def serve_one(channel: socket.socket | None = None) -> int:
         config = uvicorn.Config(
             app,
             log_level="warning",
@@ -207,15 +208,16 @@ def run(args: argparse.Namespace) -> int:
             timeout_graceful_shutdown=5,
             **uvicorn_options(connections),
         )
-        server = uvicorn.Server(config)
+        # one process accepts on the socket; a worker serves the connections the parent routes to it
+        server = uvicorn.Server(config) if channel is None else RoutedServer(config, channel)
         # uvicorn shuts down gracefully on SIGINT/SIGTERM and then re-raises the signal to the handler
         # that was installed before it: make that one a no-op so a clean shutdown exits with status 0.
         received: list[int] = []
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, lambda number, frame: received.append(number))
-        server.run(sockets=[sock])
+        server.run(sockets=[sock] if channel is None else [])
         shutdown_pool(wait=False)  # solver jobs still running are of no use now: end them rather than wait
         print("tribridge server stopped", file=sys.stderr, flush=True)
         return 0
 
-    return run_workers(args.workers, serve_one) if args.workers > 1 else serve_one()
+    return run_workers(args.workers, sock, serve_one) if args.workers > 1 else serve_one()
