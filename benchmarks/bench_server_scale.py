@@ -21,7 +21,9 @@ children) per action it acknowledged, and of the load generator, which runs in a
 lower CPU priority (nice 10).
 
 ``--cpu-quota Q`` puts each server process in a cgroup of its own limited to ``Q`` of one core
-(``benchmarks.cpu_quota``; needs root), so the servers, not the machine, are the bottleneck; each
+(``benchmarks.cpu_quota``; needs root), so the servers, not the machine, are the bottleneck (the groups,
+and one without a quota for the load generator and PostgreSQL, weigh ten times the default, so other work
+on the machine does not take their share); each
 process's share of its quota used is reported, and a set-up counts (``counts``) only where every server
 used at least 90 % of its quota and its solver children (the post-deal analyses, at a lower priority, which
 fill whatever quota the actions leave) at most 10 %: then the actions were what the quota limited. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's
@@ -49,7 +51,7 @@ import websockets
 
 from benchmarks.bench_server import percentile, print_results, process_tree_cpu_seconds, start_server, stop_server
 from benchmarks.bench_server_load import wait_until_ready
-from benchmarks.cpu_quota import QuotaGroup, make_groups
+from benchmarks.cpu_quota import QuotaGroup, make_groups, make_weighted_group
 from benchmarks.raw_http import KeepAlive
 from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
@@ -202,9 +204,15 @@ async def run_load(urls: list[str], tables: int, seconds: float, affinity: bool)
 LOAD_NICENESS = 10  # the load generator yields the cores to the servers and the database
 
 
-def niced_load(urls: list[str], tables: int, seconds: float, affinity: bool) -> dict[str, Any]:
-    """(In a child process.) Lower this process's CPU priority, drive the tables; the summary and its own CPU."""
-    os.nice(LOAD_NICENESS)
+def niced_load(
+    urls: list[str], tables: int, seconds: float, affinity: bool, group: str | None = None
+) -> dict[str, Any]:
+    """(In a child process.) Join the cgroup folder ``group`` if given, else lower this process's CPU priority; drive
+    the tables; the summary and its own CPU."""
+    if group is not None:
+        Path(group, "cgroup.procs").write_text(str(os.getpid()))
+    else:
+        os.nice(LOAD_NICENESS)
     before = resource.getrusage(resource.RUSAGE_SELF)
     summary = asyncio.run(run_load(urls, tables, seconds, affinity))
     after = resource.getrusage(resource.RUSAGE_SELF)
@@ -220,7 +228,13 @@ def own_cpu_seconds(pid: int) -> float:
 
 
 def bench_setup(
-    db: str, processes: int, tables: int, seconds: float, affinity: bool = False, quota: float | None = None
+    db: str,
+    processes: int,
+    tables: int,
+    seconds: float,
+    affinity: bool = False,
+    quota: float | None = None,
+    load_group: QuotaGroup | None = None,
 ) -> dict[str, Any]:
     """Start ``processes`` servers on ``db`` (each in a cgroup of ``quota`` of a core, if given), drive the tables from
     a niced process, stop them; the summary with each server's CPU and share of its quota."""
@@ -247,7 +261,8 @@ def bench_setup(
         own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
         throttled_before = [g.throttled() for g in groups]
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child:
-            summary = child.submit(niced_load, [url for _p, url in procs], tables, seconds, affinity).result()
+            folder = None if load_group is None else str(load_group.path)
+            summary = child.submit(niced_load, [url for _p, url in procs], tables, seconds, affinity, folder).result()
         used = [process_tree_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, cpu_before)]
         own = [own_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, own_before)]
         summary["affinity"] = affinity
@@ -280,8 +295,9 @@ def quota_use(
     """Each server's share of its quota used (all of it, and by its solver children: the post-deal analyses, which
     run at a lower priority and fill what the actions leave), the periods it was throttled in, and whether the
     set-up counts: every server used its quota, and the actions, not the analyses, used it."""
-    shares = [round(u / (seconds * g.share), 3) for u, g in zip(used, groups)]
-    children = [round((u - o) / (seconds * g.share), 3) for u, o, g in zip(used, own, groups)]
+    quotas = [seconds * (g.share or 0.0) for g in groups]
+    shares = [round(u / q, 3) for u, q in zip(used, quotas)]
+    children = [round((u - o) / q, 3) for u, o, q in zip(used, own, quotas)]
     throttled = []
     for group, (periods_before, throttled_before_n) in zip(groups, throttled_before):
         periods, times = group.throttled()
@@ -364,10 +380,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"--cpu-quota: {why_not}; running without quotas", file=sys.stderr)
             results["machine"]["cpu_quota_unavailable"] = why_not
             quota = None
+    load_group = make_weighted_group() if quota is not None else None  # the load generator's and the database's
     if not args.no_sqlite:
         with tempfile.TemporaryDirectory() as folder:
             results["sqlite_1_process"] = bench_setup(
-                str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds, quota=quota
+                str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds, quota=quota, load_group=load_group
             )
     pg = None
     if args.db_url is None:
@@ -375,17 +392,21 @@ def main(argv: list[str] | None = None) -> int:
         if bin_dir is None:
             raise SystemExit("PostgreSQL's binaries are missing: apt-get install postgresql, or give --db-url")
         pg = PgServer(bin_dir, fsync=True).start()
+        if load_group is not None:  # the postmaster: the backends it forks for each connection follow it
+            load_group.add(int((pg.data / "postmaster.pid").read_text().split()[0]))
     modes = {"both": (False, True), "on": (True,), "off": (False,)}[args.affinity]
     try:
         for processes in args.processes:
             for affinity in modes if processes > 1 else (False,):
                 url = args.db_url if pg is None else pg.new_database()
                 results[setup_name(processes, affinity)] = bench_setup(
-                    url, processes, args.tables, args.seconds, affinity, quota
+                    url, processes, args.tables, args.seconds, affinity, quota, load_group
                 )
     finally:
         if pg is not None:
             pg.stop()
+        if load_group is not None:
+            load_group.remove()
     results["machine"]["loadavg_at_end"] = os.getloadavg()
     results["ratios"] = ratios(results, args.processes)
     print_results(results, args.json)

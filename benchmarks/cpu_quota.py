@@ -4,7 +4,10 @@ On a machine with few cores, several server processes and their load generator c
 cores, so the machine rather than the servers is the bottleneck. A quota per server process (a cgroup
 with ``cpu.max`` under cgroup v2, ``cpu.cfs_quota_us`` under v1) makes each server the bottleneck of
 its own share: ``python -m benchmarks server_scale --cpu-quota 0.25`` gives every server process a
-quarter of a core, and its solver children with it (they are forked inside the group).
+quarter of a core, and its solver children with it (they are forked inside the group). A quota is a
+ceiling, not a promise: on a machine that other work keeps busy the groups also get a CPU weight ten
+times the default (``cpu.weight`` under v2, ``cpu.shares`` under v1), so they get their quota first; the
+benchmark's load generator and database go in a group of the same weight without a quota.
 
 Making a group needs root (or a delegated cgroup tree); where it cannot be made, ``make_groups``
 says why and the benchmark runs without quotas.
@@ -16,11 +19,12 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["QuotaGroup", "make_groups"]
+__all__ = ["QuotaGroup", "make_groups", "make_weighted_group"]
 
 V2_ROOT = Path("/sys/fs/cgroup")
 V1_CPU = Path("/sys/fs/cgroup/cpu")
 PERIOD_US = 100_000
+WEIGHT = 10  # the groups' CPU weight, in multiples of the default
 
 
 @dataclass
@@ -29,11 +33,15 @@ class QuotaGroup:
 
     path: Path
     version: int
-    share: float
+    share: float | None  # of one core; None: no quota, only the weight
 
     def join_command(self) -> list[str]:
         """A prefix that moves the command's process into this group, then runs it (``exec``)."""
         return ["sh", "-c", 'echo $$ > "$0/cgroup.procs" && exec "$@"', str(self.path)]
+
+    def add(self, pid: int) -> None:
+        """Move the running process ``pid`` into this group (the processes it forks later follow it)."""
+        (self.path / "cgroup.procs").write_text(str(pid))
 
     def throttled(self) -> tuple[int, int]:
         """(periods with work, periods the quota was used up in) so far (``cpu.stat``)."""
@@ -58,22 +66,37 @@ def _cgroup_version() -> int | None:
     return None
 
 
-def _make_one(name: str, share: float, version: int) -> QuotaGroup:
-    """Create the group ``name`` with a quota of ``share`` of one core."""
-    quota_us = max(1000, int(share * PERIOD_US))
+def _make_one(name: str, share: float | None, version: int) -> QuotaGroup:
+    """Create the group ``name`` with a quota of ``share`` of one core (None: none) and ``WEIGHT`` times the weight."""
     if version == 2:
         subtree = V2_ROOT / "cgroup.subtree_control"
         if "cpu" not in subtree.read_text().split():
             subtree.write_text("+cpu")
         path = V2_ROOT / name
         path.mkdir(exist_ok=True)
-        (path / "cpu.max").write_text(f"{quota_us} {PERIOD_US}")
+        (path / "cpu.weight").write_text(str(100 * WEIGHT))
+        if share is not None:
+            (path / "cpu.max").write_text(f"{max(1000, int(share * PERIOD_US))} {PERIOD_US}")
     else:
         path = V1_CPU / name
         path.mkdir(exist_ok=True)
-        (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-        (path / "cpu.cfs_quota_us").write_text(str(quota_us))
+        (path / "cpu.shares").write_text(str(1024 * WEIGHT))
+        if share is not None:
+            (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+            (path / "cpu.cfs_quota_us").write_text(str(max(1000, int(share * PERIOD_US))))
     return QuotaGroup(path, version, share)
+
+
+def make_weighted_group(label: str = "tribridge-bench-load") -> QuotaGroup | None:
+    """A group without a quota, of the quota groups' weight (for the load generator and the database); None where
+    groups cannot be made."""
+    version = _cgroup_version()
+    if version is None:
+        return None
+    try:
+        return _make_one(f"{label}-{os.getpid()}", None, version)
+    except OSError:
+        return None
 
 
 def make_groups(count: int, share: float, label: str = "tribridge-bench") -> tuple[list[QuotaGroup], str | None]:
