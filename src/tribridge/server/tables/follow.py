@@ -1,4 +1,4 @@
-"""How a ``TableManager`` keeps its tables caught up with the store's log (its base class ``LogFollower``).
+"""How a ``TableManager`` keeps its tables caught up with the store's log (its part ``LogFollower``).
 
 On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
 installs what others logged when their commit notice arrives (``hear_action``; the tables with news
@@ -16,9 +16,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tribridge.server.store import AsyncStore, LoggedAction, Seats, StoreUnavailable
 from tribridge.server.tables.table import Table
@@ -60,30 +60,30 @@ async def uncancelled(work: Awaitable[None]) -> None:
 
 
 class LogFollower:
-    """Catch-up from the store's log for a ``TableManager`` (which sets the attributes below)."""
+    """Catch-up from the store's log for the tables of one ``TableManager`` (one of its parts)."""
 
-    store: AsyncStore | None
-    stopping: bool
-    news: dict[str, Table]  # the tables that follow the log at the next read
-    news_read: dict[str, asyncio.Future[None]]  # table id -> done when the read of its news is installed
-    news_task: asyncio.Task[None] | None  # the read in flight
-    committing: dict[str, int]  # table id -> the number this process is committing an action as
-    heard: dict[str, int]  # table id -> the highest number noticed meanwhile
-    tasks: set[asyncio.Task[Any]]
-
-    if TYPE_CHECKING:  # provided by TableManager and its other base class
-
-        def notify(self, table: Table) -> None:
-            """Mark every subscriber's view of ``table`` stale (``TableManager``'s)."""
-            ...
-
-        def schedule_work(self, table: Table) -> None:
-            """Start the bot turn and analysis the table calls for (``BotTurns``')."""
-            ...
+    def __init__(
+        self,
+        store: AsyncStore,
+        tasks: set[asyncio.Task[Any]],
+        stopping: Callable[[], bool],
+        changed: Callable[[Table], None],
+    ) -> None:
+        """``tasks``: the manager's tasks (cancelled when it stops); ``stopping()``: whether it is stopping;
+        ``changed(table)``: called when a read of the log installed something (views pushed, bots scheduled)."""
+        self.store = store
+        self.tasks = tasks
+        self.stopping = stopping
+        self.changed = changed
+        self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
+        self.news_read: dict[str, asyncio.Future[None]] = {}  # table id -> done when the read of its news is installed
+        self.news_task: asyncio.Task[None] | None = None  # the read in flight
+        self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
+        self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
 
     async def catch_up(self, table: Table, seats: bool = False) -> bool:
         """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
-        if self.store is None or not self.store.shared:
+        if not self.store.shared:
             return False
         before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
         install_logged(table, await self.store.actions_since(table.table_id, table.log_len))
@@ -103,7 +103,7 @@ class LogFollower:
         if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
             self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
             return
-        self._follow(table)
+        self.follow(table)
 
     @contextmanager
     def logging_as(self, table: Table, seq: int) -> Iterator[None]:
@@ -115,9 +115,9 @@ class LogFollower:
         finally:
             del self.committing[table.table_id]
             if self.heard.pop(table.table_id, 0) > table.log_len:
-                self._follow(table)
+                self.follow(table)
 
-    def _follow(self, table: Table) -> None:
+    def follow(self, table: Table) -> None:
         """Catch ``table`` up with the log and push its views: the tables with news are read together, one read at a
         time (the notices that come meanwhile make the next one)."""
         self.news[table.table_id] = table
@@ -129,8 +129,7 @@ class LogFollower:
             self.news_task.add_done_callback(self.tasks.discard)
 
     async def _follow_news(self) -> None:
-        assert self.store is not None
-        while self.news and not self.stopping:
+        while self.news and not self.stopping():
             news, self.news = self.news, {}
             read = [self.news_read.pop(t) for t in news if t in self.news_read]
             failed = False
@@ -147,7 +146,7 @@ class LogFollower:
                         done.set_result(None)
             if failed:
                 for table in news.values():
-                    self._follow(table)
+                    self.follow(table)
                 await asyncio.sleep(FOLLOW_RETRY_SECONDS)
 
     async def caught_up_by_news(self, table: Table) -> bool:
@@ -160,8 +159,7 @@ class LogFollower:
         return (table.version, table.log_len) != before
 
     async def _read_news(self, news: dict[str, Table]) -> None:
-        """Read the logs of the tables in ``news`` in one query; install, push and schedule what they lack."""
-        assert self.store is not None
+        """Read the logs of the tables in ``news`` in one query; install what they lack and say which changed."""
         logged = await self.store.actions_after({t: news[t].log_len for t in news})
         seats = {t: await self.store.seats(t) for t in news if news[t].seats_open}
         for table_id, table in news.items():
@@ -172,7 +170,6 @@ class LogFollower:
                     self._take_seats(table, seats[table_id])
                 if (table.version, table.log_len) != before:
                     table.last_active = time.monotonic()
-                    self.notify(table)
-                    self.schedule_work(table)
+                    self.changed(table)
             except Exception:  # noqa: BLE001 - the next notice (or request) catches the table up
                 log.exception("catching up failed", extra={"table_id": table_id, "event": "listen_error"})

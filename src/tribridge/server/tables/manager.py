@@ -9,8 +9,9 @@ Every store call from this async code goes through ``store.AsyncStore`` (the sto
 event loop serves other tables while one waits for the disk or the database. On a
 shared store (PostgreSQL, several processes) an action is judged on the table as this process knows
 it and logged as the next number: when another process took that number first, the table catches
-up from the log and the action is judged again (``follow.LogFollower``, a base class). Bot turns are
-``turns.BotTurns`` (the other base class);
+up from the log and the action is judged again (``follow.LogFollower``, one of its parts). Bot turns
+are ``turns.BotTurns`` (the other part); each part is given what it needs of the manager when ``start``
+makes it;
 the post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class.
 """
 
@@ -62,8 +63,9 @@ def replay_table(stored: StoredTable) -> Table:
     return table
 
 
-class TableManager(LogFollower, BotTurns):
-    """Owns the store, the tables in memory, the WebSocket subscribers, the bot tasks and the analysis queue."""
+class TableManager:
+    """Owns the store, the tables in memory, the WebSocket subscribers, the bot tasks and the analysis queue; its
+    parts, made when it starts: the catch-up from the store's log (``follower``) and the bot turns (``turns``)."""
 
     def __init__(self, db_path: str | Path, bot_delay: float = 0.6, limits: TableLimits | None = None) -> None:
         self.db_path = str(db_path)
@@ -74,17 +76,12 @@ class TableManager(LogFollower, BotTurns):
         self.creators: dict[str, str] = {}  # table id -> the client that created it (this run)
         self.subscribers: dict[str, set[Subscriber]] = {}
         self.tasks: set[asyncio.Task[Any]] = set()
-        self.bots_pending: set[tuple[str, int]] = set()  # (table id, version) with a bot task on its way
-        self.bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]] = {}  # table id -> (version, its bot's task)
         self.creations = RateWindow(60.0)
         self.analysis: AnalysisQueue | None = None
         self.stopping = False
         self.analysis_thread: ThreadPoolExecutor | None = None
-        self.news: dict[str, Table] = {}  # the tables that follow the log at the next read
-        self.news_read: dict[str, asyncio.Future[None]] = {}  # table id -> done when the read of its news is installed
-        self.news_task: asyncio.Task[None] | None = None  # the read in flight
-        self.committing: dict[str, int] = {}  # table id -> the number this process is committing an action as
-        self.heard: dict[str, int] = {}  # table id -> the highest number noticed meanwhile
+        self.follower: LogFollower | None = None  # the parts, made by ``start``
+        self.turns: BotTurns | None = None
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
         self.gates: list[
             Callable[[Table, dict[str, Any]], Awaitable[None]]
@@ -95,6 +92,7 @@ class TableManager(LogFollower, BotTurns):
         """Open the store, replay every table, start the analysis queue and the bots."""
         self.store = await open_async_store(self.db_path)
         self.stopping = False
+        self.follower = LogFollower(self.store, self.tasks, self.is_stopping, self._changed)
         solver_pool().warm(warm_up)  # the solver processes start now, not at the first person's bot
         self.analysis_thread = ThreadPoolExecutor(1, thread_name_prefix="tribridge-analysis")
         shared = self.store.shared
@@ -107,9 +105,44 @@ class TableManager(LogFollower, BotTurns):
                 self.tables[table_id] = table
         if self.store.shared:
             self.peers = Peers(self.store, self.on_change, self.socket_counts)
+        self.turns = BotTurns(
+            self.bot_delay,
+            self.tasks,
+            self.is_stopping,
+            self.watchers,
+            self.catch_up,
+            self.act,
+            self.peers,
+            self.analysis,
+        )
+        if self.peers is not None:
             self.peers.start()
         for table in self.tables.values():
             self.schedule_work(table)
+
+    def is_stopping(self) -> bool:
+        """Whether the manager is stopping (its parts start no new work then)."""
+        return self.stopping
+
+    def parts(self) -> tuple[LogFollower, BotTurns]:
+        """The catch-up from the log and the bot turns (made by ``start``)."""
+        if self.follower is None or self.turns is None:
+            raise RuntimeError("the table manager is not started")
+        return self.follower, self.turns
+
+    async def catch_up(self, table: Table, seats: bool = False) -> bool:
+        """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
+        return False if self.follower is None else await self.follower.catch_up(table, seats)
+
+    def schedule_work(self, table: Table) -> None:
+        """Start the bot turn and the analysis that the table's state calls for, if any."""
+        if self.turns is not None:
+            self.turns.schedule_work(table)
+
+    def _changed(self, table: Table) -> None:
+        """A read of the log installed something at ``table``: push its views, start what it calls for."""
+        self.notify(table)
+        self.schedule_work(table)
 
     async def stop(self) -> None:
         """Cancel bot tasks and the analysis queue, close sockets and the store."""
@@ -166,7 +199,7 @@ class TableManager(LogFollower, BotTurns):
         table_id, _, what = notice.partition(":")
         if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
             if self.follows(self.tables[table_id]):
-                self.hear_action(self.tables[table_id], int(what))
+                self.parts()[0].hear_action(self.tables[table_id], int(what))
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
         targets = list(self.tables.values()) if notice == "*" else [await self.find(table_id)]
         for table in targets:
@@ -348,7 +381,9 @@ class TableManager(LogFollower, BotTurns):
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
-            await self.caught_up_by_news(table)  # a notice heard, its read under way: judged on what it brings
+            await self.parts()[0].caught_up_by_news(
+                table
+            )  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)
@@ -374,7 +409,7 @@ class TableManager(LogFollower, BotTurns):
     ) -> None:
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
-        with self.logging_as(table, seq):
+        with self.parts()[0].logging_as(table, seq):
             await self.store.append_action(table.table_id, seq, chair, action)
             if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
                 table.install(prepared)
@@ -414,7 +449,7 @@ class TableManager(LogFollower, BotTurns):
         sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         if self.peers is not None:
-            self._follow(table)  # what other processes logged before this socket made the table followed here
+            self.parts()[0].follow(table)  # what other processes logged before this socket made the table followed here
         table.last_active = time.monotonic()
         if self.peers is not None:
             self.peers.report_later(table.table_id)

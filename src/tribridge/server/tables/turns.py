@@ -1,4 +1,4 @@
-"""The bot side of ``TableManager`` (its base class): whether a bot must act, its decision, its commit.
+"""The bot side of ``TableManager`` (one of its parts): whether a bot must act, its decision, its commit.
 
 A bot's whole decision (its sampling and its solves) is one job on the solver pool
 (``tribridge.dd.pool``), so no bot's work competes with the server's own process: a bot at a table
@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
 from tribridge.dd import Priority, QueueFull, solver_pool
 from tribridge.errors import InvalidInput
@@ -24,7 +25,7 @@ from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Table
 
-__all__ = ["BotTurns"]
+__all__ = ["BotAct", "BotTurns"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -32,37 +33,49 @@ BUSY_RETRY_SECONDS = 0.5  # a bot whose solver queue was full tries again after 
 COMMIT_RETRY_SECONDS = 1.0  # a bot action the store failed to commit is tried again after this
 
 
+class BotAct(Protocol):
+    """The manager's ``act``: check, commit and install one action."""
+
+    def __call__(
+        self,
+        table: Table,
+        chair: int | None,
+        action: dict[str, Any],
+        expect_version: Any = None,
+        by_bot: bool = False,
+    ) -> Awaitable[None]:
+        """Act at ``table`` for ``chair``."""
+        ...
+
+
 class BotTurns:
-    """Bot turns and post-deal analysis requests of a ``TableManager`` (which sets the attributes below)."""
+    """Bot turns and post-deal analysis requests of a ``TableManager`` (one of its parts)."""
 
-    stopping: bool
-    bot_delay: float
-    peers: Peers | None
-    analysis: AnalysisQueue | None
-    tasks: set[asyncio.Task[Any]]
-    bots_pending: set[tuple[str, int]]  # (table id, version) with a bot task on its way
-    bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]]  # table id -> (version, its bot's task)
-
-    if TYPE_CHECKING:  # provided by TableManager and its other base class
-
-        def watchers(self, table_id: str) -> set[Subscriber]:
-            """The open subscribers of a table (``TableManager``'s)."""
-            ...
-
-        async def catch_up(self, table: Table, seats: bool = False) -> bool:
-            """Catch a table up with the shared store (``TableManager``'s)."""
-            ...
-
-        async def act(
-            self,
-            table: Table,
-            chair: int | None,
-            action: dict[str, Any],
-            expect_version: Any = None,
-            by_bot: bool = False,
-        ) -> None:
-            """Check, commit and install one action (``TableManager``'s)."""
-            ...
+    def __init__(
+        self,
+        bot_delay: float,
+        tasks: set[asyncio.Task[Any]],
+        stopping: Callable[[], bool],
+        watchers: Callable[[str], set[Subscriber]],
+        catch_up: Callable[[Table], Awaitable[bool]],
+        act: BotAct,
+        peers: Peers | None = None,
+        analysis: AnalysisQueue | None = None,
+    ) -> None:
+        """``tasks``: the manager's tasks (cancelled when it stops); ``stopping()``: whether it is stopping;
+        ``watchers(table_id)``: a table's open subscribers; ``catch_up(table)``: the table caught up with a shared
+        store; ``act``: the manager's check, commit and install of one action; ``peers``: the other processes on a
+        shared store (a bot turn is taken under a lease); ``analysis``: the post-deal analysis queue."""
+        self.bot_delay = bot_delay
+        self.tasks = tasks
+        self.stopping = stopping
+        self.watchers = watchers
+        self.catch_up = catch_up
+        self.act = act
+        self.peers = peers
+        self.analysis = analysis
+        self.bots_pending: set[tuple[str, int]] = set()  # (table id, version) with a bot task on its way
+        self.bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]] = {}  # table id -> (version, its bot's task)
 
     def bot_chair_due(self, table: Table) -> tuple[bool, int | None]:
         """(whether a bot must act now, which chair; None for the table's ``next`` at an all-bot table)."""
@@ -85,7 +98,7 @@ class BotTurns:
 
     def schedule_work(self, table: Table) -> None:
         """Start the bot turn and the analysis that the table's state calls for, if any."""
-        if self.stopping or table.state is None:
+        if self.stopping() or table.state is None:
             return
         if table.current().phase == "done" and not table.all_bots and self.analysis is not None:
             self.analysis.request(table)
@@ -122,7 +135,7 @@ class BotTurns:
 
             async def still_due() -> bool:
                 await self.catch_up(table)
-                return table.version == version and not self.stopping
+                return table.version == version and not self.stopping()
 
             key = f"bot:{table.table_id}:{version}"  # one process takes the turn; another when it dies
             await self.peers.with_lease(key, lambda: self._bot_act(table, chair, version, started), still_due)
@@ -134,7 +147,7 @@ class BotTurns:
     async def _bot_act(self, table: Table, chair: int | None, version: int, started: float) -> None:
         """Decide and act for the bot on turn ``bot_delay`` after ``started``, unless the table moved on meanwhile."""
         action = await self._bot_decision(table, chair, version)
-        if action is None or table.version != version or self.stopping:
+        if action is None or table.version != version or self.stopping():
             return
         wait = self.bot_delay - (time.monotonic() - started)
         if wait > 0:
@@ -143,7 +156,7 @@ class BotTurns:
 
     async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> None:
         """Act for the bot; a commit the store failed is tried again until it lands or the table moves on."""
-        while table.version == version and not self.stopping:
+        while table.version == version and not self.stopping():
             try:
                 await self.act(table, chair, action, expect_version=version, by_bot=True)
                 return
@@ -161,7 +174,7 @@ class BotTurns:
             return {"type": "next"}
         priority = Priority.BATCH if table.all_bots else Priority.INTERACTIVE
         bot_name = table.config["chairs"][chair]["bot"]
-        while table.version == version and not self.stopping:
+        while table.version == version and not self.stopping():
             try:
                 action, problems = await solver_pool().run(
                     bot_decision, bot_name, table.current(), table.player_of(chair), chair, priority, priority=priority
