@@ -20,14 +20,15 @@ from tribridge.server.tables.bots import bot_action
 CHEAP = ["paper", "random", "learned"]
 
 
-def _random_auction(seed: int, calls: int) -> AuctionState:
-    """An auction of up to ``calls`` random legal calls (passes half the time) that is not over."""
+def _bid_auction(seed: int, calls: int, bidder) -> AuctionState:
+    """Up to ``calls`` calls that ``bidder`` makes on a random deal, stopped before the auction is over (so every
+    seat's earlier calls are ones the bidder makes with some hand)."""
     rng = random_stream(seed)
+    deal = Deal.from_owners(rng.permutation(np.repeat(np.arange(4), 13)))
     state = AuctionState.start(Seat(int(rng.integers(4))))
     for _ in range(calls):
-        legal = state.legal_calls()
-        call = PASS if PASS in legal and rng.random() < 0.5 else legal[int(rng.integers(len(legal)))]
-        after = state.apply(call)
+        seat = Seat(state.turn)
+        after = state.apply(bidder.bid(bidding_view(seat, deal[seat], state)))
         if after.is_over:
             break
         state = after
@@ -48,11 +49,11 @@ def _fits(meaning: call_meaning.CallMeaning, hand: Hand) -> bool:
 @given(st.integers(0, 2**32 - 1), st.integers(0, 5), st.sampled_from(CHEAP))
 @settings(max_examples=12, deadline=None)
 def test_the_description_holds_for_the_stated_share_of_the_hands_that_make_the_call(seed, calls, name):
-    auction = _random_auction(seed, calls)
     bidder = get_bidder(name)
+    auction = _bid_auction(seed, calls, bidder)
     position = sample_position(bidder, auction, name, seed=seed, runs=150)
     assert position.runs <= 150
-    seat = auction.turn
+    seat = Seat(auction.turn)
     for call in set(position.calls):
         meaning = position.of(call)
         made = [Hand.from_cards(int(c) for c in row) for row, c in zip(position.hands, position.calls) if c == call]

@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 SHARE = 0.8  # the share of the hands that make a call for which the description must hold
-RUNS = 2000  # bidder runs per position (the sample budget), earlier turns of the seat included
+RUNS = 600  # bidder runs per position (the sample budget), earlier turns of the seat included
 CACHE_SIZE = 256  # positions kept
 # A feature is stated only when at most this share of all the hands sampled at this turn have it too.
 POINTS_TELL, SUIT_TELL = 0.75, 0.5
@@ -255,10 +255,10 @@ def sample_position(
 
 
 BidderFactory = Callable[[str], Bidder]
-# Bidder runs per position by bidder: a run of the paper, random or learned bidder takes a millisecond or two,
-# of the estimate and learned-sim bidders about 40 ms, of the simulation bidder 150-280 ms (docs/bots.md).
-RUNS_BY_BIDDER = {"random": RUNS, "paper": RUNS, "learned": 400, "estimate": 64, "learned-sim": 64, "simulation": 32}
-PLUGIN_RUNS = 32
+# Bidder runs per position by bidder, so that an uncached position costs about a second or less beside a bot's
+# own call (the simulation bidder a few seconds): ``python -m benchmarks call_meaning`` measures it (docs/bots.md).
+RUNS_BY_BIDDER = {"random": 1000, "paper": 600, "learned": 400, "estimate": 48, "learned-sim": 48, "simulation": 24}
+PLUGIN_RUNS = 24
 
 
 def registry_bidder(name: str) -> Bidder:
