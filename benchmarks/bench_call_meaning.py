@@ -48,11 +48,13 @@ def measure(name: str, auctions: list[AuctionState], seed: int) -> dict[str, flo
     """Median seconds of one call and of one position's meaning for the bidder ``name``."""
     bidder = get_bidder(name)
     hand = Hand.from_cards(int(c) for c in random_stream(seed).permutation(52)[:13])
-    bidder.bid(bidding_view(Seat(auctions[0].turn), hand, auctions[0]))  # load models and kernels outside the timing
+    bidder.bid(
+        bidding_view(call_meaning.calling_seat(auctions[0]), hand, auctions[0])
+    )  # load models and kernels outside the timing
     calls, meanings, kept = [], [], []
     for auction in auctions:
         start = time.perf_counter()
-        bidder.bid(bidding_view(Seat(auction.turn), hand, auction))
+        bidder.bid(bidding_view(call_meaning.calling_seat(auction), hand, auction))
         calls.append(time.perf_counter() - start)
         call_meaning.cache_clear()
         start = time.perf_counter()

@@ -27,7 +27,7 @@ def _bid_auction(seed: int, calls: int, bidder) -> AuctionState:
     deal = Deal.from_owners(rng.permutation(np.repeat(np.arange(4), 13)))
     state = AuctionState.start(Seat(int(rng.integers(4))))
     for _ in range(calls):
-        seat = Seat(state.turn)
+        seat = call_meaning.calling_seat(state)
         after = state.apply(bidder.bid(bidding_view(seat, deal[seat], state)))
         if after.is_over:
             break
@@ -53,7 +53,7 @@ def test_the_description_holds_for_the_stated_share_of_the_hands_that_make_the_c
     auction = _bid_auction(seed, calls, bidder)
     position = sample_position(bidder, auction, name, seed=seed, runs=150)
     assert position.runs <= 150
-    seat = Seat(auction.turn)
+    seat = call_meaning.calling_seat(auction)
     for call in set(position.calls):
         meaning = position.of(call)
         made = [Hand.from_cards(int(c) for c in row) for row, c in zip(position.hands, position.calls) if c == call]

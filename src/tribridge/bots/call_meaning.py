@@ -27,7 +27,7 @@ import numpy as np
 from tribridge.bots import get_bidder, plugins
 from tribridge.bots.belief import position_seed
 from tribridge.bots.protocols import Bidder
-from tribridge.cards import Hand
+from tribridge.cards import Hand, Seat
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import AuctionState, Call
@@ -42,6 +42,7 @@ __all__ = [
     "RUNS_BY_BIDDER",
     "cache_clear",
     "cache_info",
+    "calling_seat",
     "registry_bidder",
     "runs_for",
     "PositionMeanings",
@@ -218,6 +219,13 @@ def _earlier_turns(auction: AuctionState) -> list[tuple[AuctionState, Call]]:
     return out
 
 
+def calling_seat(auction: AuctionState) -> Seat:
+    """The seat to call now (an auction that is over is refused)."""
+    if auction.turn is None:
+        raise InvalidInput("auction", "the auction is over: no seat is to call")
+    return auction.turn
+
+
 def sample_position(
     bidder: Bidder, auction: AuctionState, key: str, seed: int = 0, runs: int = RUNS
 ) -> PositionMeanings:
@@ -225,9 +233,7 @@ def sample_position(
 
     Stops when ``runs`` bidder runs are spent; ``key`` names the bidder in the seed.
     """
-    if auction.turn is None:
-        raise InvalidInput("auction", "the auction is over: no seat is to call")
-    seat = auction.turn
+    seat = calling_seat(auction)
     earlier = _earlier_turns(auction)
     rng = random_stream(
         seed,
