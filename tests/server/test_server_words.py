@@ -23,3 +23,15 @@ def test_every_bidder_explains_its_calls_in_its_own_words() -> None:
     random_words = texts.pop("random")
     for bidder, words in texts.items():
         assert all(w and w != random_words[0] for w in words), bidder
+
+
+def test_every_bot_leads_with_what_its_call_shows_and_keeps_how_it_chose_second() -> None:
+    """Each registry bot's explanation: first what the call shows (measured), then its own words on how it chose."""
+    before = AuctionState.from_calls("N", ["P"])
+    how = {"random": "A random legal call", "paper": "No-Trump call rule", "pimc": "scored best", "dd": "No-Trump"}
+    for bot in BOT_PAIRS:
+        call = Call.parse("P")
+        lines = explain_call(bot, call, before).split("\n")
+        assert len(lines) == 2, (bot, lines)
+        assert lines[0].startswith(("Shows ", "No hand ")), (bot, lines[0])
+        assert how.get(bot, "") in lines[1] and lines[1] not in lines[0], (bot, lines)

@@ -42,7 +42,6 @@ export function renderAuction(view, act) {
     head.append(th);
   }
   table.tHead.replaceChildren(head);
-  if (view.phase === "auction" && !(view.auction || []).length) $("call-explain").textContent = "";
   const body = table.tBodies[0];
   body.replaceChildren();
   let row = null;
@@ -56,9 +55,10 @@ export function renderAuction(view, act) {
     td.append(callFragment(call));
     td.dataset.call = normCall(call);
     td.dataset.chair = String(typeof entry === "object" && typeof entry.chair === "number" ? entry.chair : chairs[index % 3]);
-    if (typeof entry === "object" && entry.explain) explainable(td, view, entry);
+    if (typeof entry === "object" && entry.explain) explainable(td, view, entry, index);
     row.append(td);
   });
+  followLatestExplained(view);
   if (view.phase === "auction") {
     if (!row || row.childElementCount === 3) {
       row = document.createElement("tr");
@@ -72,17 +72,113 @@ export function renderAuction(view, act) {
   renderBiddingBox(view, act);
 }
 
-/** A bot's call explains itself on hover (its title) and on a tap or click (the line under the auction). */
-function explainable(td, view, entry) {
-  td.title = entry.explain;
+/** An explanation's two lines: what the call shows, then how the bot chose it. */
+function explainLines(text) {
+  const at = text.indexOf("\n");
+  return at < 0 ? [text, ""] : [text.slice(0, at), text.slice(at + 1)];
+}
+
+/** The call's name as players say it ("Pass" for P). */
+function callWords(call) {
+  return normCall(call) === "P" ? "Pass" : call;
+}
+
+/** Fill ``box`` with a call's explanation: who and which call, what it shows, then how it was chosen. */
+function fillExplanation(box, view, entry) {
+  const [shows, how] = explainLines(entry.explain);
+  const head = document.createElement("span");
+  head.className = "explain-shows";
+  head.textContent = `${chairLabel(view, entry.chair)}, ${callWords(entry.call)}: ${shows}`;
+  box.replaceChildren(head);
+  if (how) {
+    const second = document.createElement("span");
+    second.className = "explain-how";
+    second.textContent = how;
+    box.append(second);
+  }
+}
+
+/** The line under the auction: the explained call a player tapped, until a later bot call explains itself. */
+let shownLatest = null; // "deal:index" of the latest explained call the line has followed
+
+function followLatestExplained(view) {
+  const line = $("call-explain");
+  const entries = view.auction || [];
+  let latest = -1;
+  entries.forEach((entry, index) => {
+    if (typeof entry === "object" && entry.explain) latest = index;
+  });
+  const key = latest < 0 ? null : `${view.table_id || ""}:${view.deal_no ?? ""}:${latest}`;
+  if (key === shownLatest) return;
+  shownLatest = key;
+  if (latest < 0) {
+    line.replaceChildren();
+    delete line.dataset.index;
+  } else tellOnLine(view, entries[latest], latest);
+}
+
+/** The line under the auction explains the call at ``index``. */
+function tellOnLine(view, entry, index) {
+  const line = $("call-explain");
+  fillExplanation(line, view, entry);
+  line.dataset.index = String(index);
+}
+
+/** Hide every open call tooltip but ``keep``. */
+function hideTips(keep = null) {
+  for (const tip of document.querySelectorAll("#auction-table .call-tip:not([hidden])")) {
+    if (tip !== keep) tip.hidden = true;
+  }
+}
+
+/** Shift an open tooltip sideways so that it stays inside the window (narrow phones, the outer columns). */
+function keepOnScreen(tip) {
+  tip.style.marginLeft = "0px";
+  const box = tip.getBoundingClientRect();
+  const room = document.documentElement.clientWidth;
+  let shift = 0;
+  if (box.left < 4) shift = 4 - box.left;
+  else if (box.right > room - 4) shift = room - 4 - box.right;
+  tip.style.marginLeft = `${shift}px`;
+}
+
+/** A bot's call explains itself in a tooltip of its own cell (hover, focus or tap) and on the line under the auction. */
+function explainable(td, view, entry, index) {
   td.tabIndex = 0;
   td.classList.add("explained");
-  const tell = () => {
-    $("call-explain").textContent = `${chairLabel(view, entry.chair)}, ${normCall(entry.call) === "P" ? "Pass" : entry.call}: ${entry.explain}`;
+  const tip = document.createElement("span");
+  tip.className = "call-tip";
+  tip.id = `call-tip-${index}`;
+  tip.setAttribute("role", "tooltip");
+  tip.hidden = true;
+  fillExplanation(tip, view, entry);
+  td.append(tip);
+  td.setAttribute("aria-describedby", tip.id);
+  const show = () => {
+    hideTips(tip);
+    tip.hidden = false;
+    keepOnScreen(tip);
   };
+  const hide = () => {
+    tip.hidden = true;
+  };
+  const tell = () => {
+    show();
+    tellOnLine(view, entry, index);
+  };
+  // hover is a mouse's: a tap ends with a synthetic mouse leave, and the tooltip it opened should stay open
+  td.addEventListener("pointerenter", (event) => {
+    if (event.pointerType === "mouse") show();
+  });
+  td.addEventListener("pointerleave", (event) => {
+    if (event.pointerType === "mouse") hide();
+  });
+  td.addEventListener("focus", show);
+  td.addEventListener("blur", hide);
   td.addEventListener("click", tell);
   td.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") tell();
+    if (event.key === "Escape") hide();
   });
 }
 

@@ -1,6 +1,8 @@
 """What a bot's call shows, in words: the explanation the auction shows on hover and tap.
 
-The three-player bidders (``bots.bidding``) carry no explanation text, so one is derived from what
+Its first line is what the call shows, measured from the bidder's own policy (``bots.call_meaning``: the
+hands that make this call at this point of the auction); its second line is how the bidder chose it.
+For that second line: the three-player bidders (``bots.bidding``) carry no explanation text, so one is derived from what
 each bidder uses: the paper bidder's No-Trump call rule (a no-trump bid shows a hand that qualifies
 at that level or higher, a pass one that does not qualify for the cheapest no-trump bid), the
 estimate bidder's trick estimate with a guessed widow, the simulation bidder's sampled layouts.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 from tribridge.bots import bot_parts
 from tribridge.bots.bidding import cheapest_nt
+from tribridge.bots.call_meaning import meaning_of
 from tribridge.rules.auction import AuctionState, Call, Denom
 
 __all__ = ["explain_call"]
@@ -50,8 +53,17 @@ def _simulation(call: Call) -> str:
 
 
 def explain_call(bot_name: str, call: Call, before: AuctionState) -> str:
-    """What ``call`` by the bot ``bot_name`` shows, made in the auction ``before``."""
+    """What ``call`` by the bot ``bot_name``, made in the auction ``before``, shows; a second line says how it chose.
+
+    The first line is measured from the bidder's own policy over the public position (``bots.call_meaning``),
+    so it is the same whatever the cards of the deal are.
+    """
     bidder, _player = bot_parts(bot_name)
+    return f"{meaning_of(bidder, call, before).text}\n{_how_chosen(bidder, call, before)}"
+
+
+def _how_chosen(bidder: str, call: Call, before: AuctionState) -> str:
+    """How the bidder ``bidder`` chose ``call`` (the rule or search behind it)."""
     if bidder == "paper":
         cheapest = cheapest_nt(before)
         return _paper(call, None if cheapest is None else cheapest.to_pbn())
