@@ -7,6 +7,7 @@ import time
 import pytest
 from store_games import HUMANS, played_table
 
+from account_helpers import every_cell
 from tribridge.server.store import open_store, token_hash
 from tribridge.server.store import postgres as pg_backend
 from tribridge.server.store import sqlite as sqlite_backend
@@ -90,25 +91,6 @@ def test_an_account_holds_seats(store):
     store.hold_seat("a1", "t1", 2)
     store.hold_seat("a1", "t1", 2)
     assert [(s.table_id, s.chair) for s in store.seats_of("a1")] == [("t1", 2)]
-
-
-def every_cell(store) -> list[str]:
-    """Every value in every table of the store, as text (the deletion test looks for the account in all)."""
-    with store.transaction() as tx:
-        if hasattr(store, "path"):
-            names = [r[0] for r in tx.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
-        else:
-            names = [
-                r[0]
-                for r in tx.execute(
-                    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
-                ).fetchall()
-            ]
-        cells = []
-        for name in names:
-            for row in tx.execute(f"SELECT * FROM {name}").fetchall():
-                cells.extend(str(v) for v in row)
-    return cells
 
 
 def test_a_deleted_account_leaves_no_row_in_any_table(store):

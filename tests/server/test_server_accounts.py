@@ -1,0 +1,203 @@
+"""Accounts on a live server, both stores: cookies, CSRF, session fixation, logout everywhere, brute force,
+equal answers for unknown names, another account's data, deletion from every table, guests unchanged."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from account_helpers import every_cell
+from live_server import start_server
+from tribridge.server.store import open_store
+
+COOKIE = "tribridge_session"
+PASSWORD = "a long enough phrase"
+GUEST_TABLE = {"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "take": 0}
+
+
+@pytest.fixture(scope="module")
+def live(module_db_url):
+    proc, url = start_server(module_db_url)
+    yield url, module_db_url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def browser(url: str) -> httpx.Client:
+    """A client that acts as this site's page: its requests carry the site's Origin."""
+    return httpx.Client(base_url=url, headers={"Origin": url}, timeout=30)
+
+
+def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
+    client = browser(url)
+    answer = client.post("/api/accounts", json={"username": username, "password": password})
+    assert answer.status_code == 201, answer.text
+    return client
+
+
+def test_sign_up_sets_an_httponly_lax_session_cookie_and_logs_in(live):
+    url, _db = live
+    client = browser(url)
+    answer = client.post("/api/accounts", json={"username": "cookie_anna", "password": PASSWORD})
+    assert answer.status_code == 201
+    header = answer.headers["set-cookie"].lower()
+    assert "httponly" in header and "samesite=lax" in header and "secure" not in header  # plain http here
+    assert client.get("/api/account").json()["username"] == "cookie_anna"
+    assert httpx.get(url + "/api/account").status_code == 401, "no cookie, no account"
+
+
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [("short", "at least 8"), ("password123", "common"), ("qwertyuiop", "common"), ("rules_bob", "username")],
+)
+def test_passwords_that_break_the_rules_are_refused_with_the_rule(live, password, why):
+    url, _db = live
+    answer = browser(url).post("/api/accounts", json={"username": "rules_bob", "password": password})
+    assert answer.status_code == 400 and "password" in answer.json()["error"] and why in answer.json()["error"]
+
+
+def test_a_long_passphrase_without_composition_is_accepted(live):
+    url, _db = live
+    sign_up(url, "phrase_carl", "correct horse battery staple " * 4)
+
+
+def test_a_taken_username_is_refused_whatever_its_case(live):
+    url, _db = live
+    sign_up(url, "taken_dora")
+    answer = browser(url).post("/api/accounts", json={"username": "TAKEN_dora", "password": PASSWORD})
+    assert answer.status_code == 400 and "taken" in answer.json()["error"]
+
+
+def test_a_cross_origin_form_post_with_the_cookie_is_refused(live):
+    url, _db = live
+    client = sign_up(url, "csrf_erin")
+    secret = client.cookies[COOKIE]
+    evil = {"Origin": "https://evil.example", "Cookie": f"{COOKIE}={secret}"}
+    form = httpx.post(
+        url + "/api/account/logout-everywhere",
+        headers={**evil, "Content-Type": "application/x-www-form-urlencoded"},
+        content=b"keep_this=false",
+    )
+    assert form.status_code in (403, 415)
+    as_json = httpx.post(url + "/api/account/delete", headers=evil, json={"password": PASSWORD})
+    assert as_json.status_code == 403
+    no_origin = httpx.post(
+        url + "/api/account/delete", headers={"Cookie": f"{COOKIE}={secret}"}, json={"password": PASSWORD}
+    )
+    assert no_origin.status_code == 403 and "Origin" in no_origin.json()["error"]
+    assert client.get("/api/account").status_code == 200, "the account and its session survived"
+
+
+def test_the_session_id_changes_at_login(live):
+    url, _db = live
+    sign_up(url, "fixation_finn")
+    planted = {"Origin": url, "Cookie": f"{COOKIE}=planted-by-an-attacker"}
+    login = {"username": "fixation_finn", "password": PASSWORD}
+    answer = httpx.post(url + "/api/session", headers=planted, json=login)
+    assert answer.status_code == 200
+    first = answer.cookies[COOKIE]
+    assert first and first != "planted-by-an-attacker"
+    assert httpx.get(url + "/api/account", headers=planted).status_code == 401, "the planted id stays nobody's"
+    assert httpx.get(url + "/api/account", headers={"Cookie": f"{COOKIE}={first}"}).status_code == 200
+    again = httpx.post(url + "/api/session", headers={"Origin": url, "Cookie": f"{COOKIE}={first}"}, json=login)
+    assert again.cookies[COOKIE] != first, "every login makes a new session"
+
+
+def test_logout_and_logout_everywhere(live):
+    url, _db = live
+    phone = sign_up(url, "everywhere_gus")
+    laptop = browser(url)
+    assert laptop.post("/api/session", json={"username": "everywhere_gus", "password": PASSWORD}).status_code == 200
+    tablet = browser(url)
+    assert tablet.post("/api/session", json={"username": "everywhere_gus", "password": PASSWORD}).status_code == 200
+    listed = phone.get("/api/account/sessions").json()["sessions"]
+    assert len(listed) == 3 and sum(s["current"] for s in listed) == 1
+    tablet_id = [s for s in tablet.get("/api/account/sessions").json()["sessions"] if s["current"]][0]["session_id"]
+    assert phone.delete(f"/api/account/sessions/{tablet_id}").status_code == 200
+    assert tablet.get("/api/account").status_code == 401, "a revoked session is over"
+    assert phone.post("/api/account/logout-everywhere", json={"keep_this": True}).json() == {"ended": 1}
+    assert laptop.get("/api/account").status_code == 401 and phone.get("/api/account").status_code == 200
+    assert phone.delete("/api/session").status_code == 200
+    assert phone.get("/api/account").status_code == 401
+
+
+def test_another_accounts_sessions_and_export_are_out_of_reach(live):
+    url, _db = live
+    hana = sign_up(url, "other_hana")
+    ivan = sign_up(url, "other_ivan")
+    hana_session = hana.get("/api/account/sessions").json()["sessions"][0]["session_id"]
+    assert ivan.delete(f"/api/account/sessions/{hana_session}").status_code == 404
+    assert hana.get("/api/account").status_code == 200
+    exported = ivan.get("/api/account/export").json()
+    assert exported["account"]["username"] == "other_ivan"
+    assert "other_hana" not in str(exported) and hana_session not in str(exported)
+    assert httpx.get(url + "/api/account/export").status_code == 401
+
+
+def test_the_eleventh_wrong_password_in_a_window_gets_429(live):
+    url, _db = live
+    sign_up(url, "brute_jan")
+    statuses = []
+    for n in range(11):  # each from another address would be the same: the account's count decides
+        answer = browser(url).post("/api/session", json={"username": "brute_jan", "password": f"guess number {n}"})
+        statuses.append(answer.status_code)
+    assert statuses == [401] * 10 + [429]
+    assert int(answer.headers["retry-after"]) > 0
+    right = browser(url).post("/api/session", json={"username": "brute_jan", "password": PASSWORD})
+    assert right.status_code == 429, "not even the right password is tried while the account is limited"
+
+
+def test_unknown_and_known_usernames_get_equal_answers(live):
+    url, _db = live
+    sign_up(url, "known_kim")
+    known = browser(url).post("/api/session", json={"username": "known_kim", "password": "not the password"})
+    unknown = browser(url).post("/api/session", json={"username": "nobody_here", "password": "not the password"})
+    assert (known.status_code, known.json()) == (unknown.status_code, unknown.json()) == (401, known.json())
+    assert "set-cookie" not in known.headers and "set-cookie" not in unknown.headers
+
+
+def test_a_password_change_needs_the_old_one_and_ends_the_other_sessions(live):
+    url, _db = live
+    main = sign_up(url, "change_lea")
+    other = browser(url)
+    other.post("/api/session", json={"username": "change_lea", "password": PASSWORD})
+    wrong = main.post("/api/account/password", json={"current": "not it at all", "new": "another long phrase"})
+    assert wrong.status_code == 400 and "current" in wrong.json()["error"]
+    assert (
+        main.post("/api/account/password", json={"current": PASSWORD, "new": "another long phrase"}).status_code == 200
+    )
+    assert other.get("/api/account").status_code == 401 and main.get("/api/account").status_code == 200
+    old = browser(url).post("/api/session", json={"username": "change_lea", "password": PASSWORD})
+    assert old.status_code == 401
+    new = browser(url).post("/api/session", json={"username": "change_lea", "password": "another long phrase"})
+    assert new.status_code == 200
+
+
+def test_a_deleted_account_is_gone_from_every_table_of_the_store(live):
+    url, db = live
+    client = sign_up(url, "delete_mona")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()
+    held = client.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]})
+    assert held.status_code == 200, held.text
+    assert client.get("/api/account/tables").json()["tables"][0]["table_id"] == table["table_id"]
+    secret = client.cookies[COOKIE]
+    assert client.post("/api/account/delete", json={"password": "wrong one"}).status_code == 400
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert httpx.get(url + "/api/account", headers={"Cookie": f"{COOKIE}={secret}"}).status_code == 401
+    store = open_store(db)
+    try:
+        assert not [c for c in every_cell(store) if "delete_mona" in c]
+        assert store.account_by_key("delete_mona") is None
+    finally:
+        store.close()
+    again = browser(url).post("/api/session", json={"username": "delete_mona", "password": PASSWORD})
+    assert again.status_code == 401
+
+
+def test_bearer_seat_tokens_and_guest_play_are_unchanged(live):
+    url, _db = live
+    guest = sign_up(url, "guest_nils")  # a logged-in browser plays its guest table by its seat token as before
+    table = guest.post("/api/tables", json=GUEST_TABLE).json()
+    bearer = {"Authorization": f"Bearer {table['token']}"}
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=bearer).status_code == 200
+    assert guest.get(f"/api/tables/{table['table_id']}/state").status_code == 403, "the cookie is no seat token"
