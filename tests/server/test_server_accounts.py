@@ -201,3 +201,27 @@ def test_bearer_seat_tokens_and_guest_play_are_unchanged(live):
     bearer = {"Authorization": f"Bearer {table['token']}"}
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=bearer).status_code == 200
     assert guest.get(f"/api/tables/{table['table_id']}/state").status_code == 403, "the cookie is no seat token"
+
+
+def test_a_guests_table_follows_the_account_and_the_seat_is_taken_back_elsewhere(live):
+    url, _db = live
+    phone = sign_up(url, "follow_olga")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()  # played as a guest before signing up
+    old = {"Authorization": f"Bearer {table['token']}"}
+    assert phone.post("/api/account/seats", json={"table_id": table["table_id"], "token": "not it"}).status_code == 403
+    assert phone.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).json() == {
+        "table_id": table["table_id"],
+        "chair": 0,
+    }
+    laptop = browser(url)
+    assert laptop.post("/api/session", json={"username": "follow_olga", "password": PASSWORD}).status_code == 200
+    listed = laptop.get("/api/account/tables").json()["tables"]
+    assert [(t["table_id"], t["chair"]) for t in listed] == [(table["table_id"], 0)]
+    stranger = sign_up(url, "follow_pete")
+    path = f"/api/account/tables/{table['table_id']}/seats/0/token"
+    assert stranger.post(path).status_code == 404, "only the account holding the chair takes it"
+    back = laptop.post(path)
+    assert back.status_code == 200
+    new = {"Authorization": f"Bearer {back.json()['token']}"}
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=new).status_code == 200
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=old).status_code == 403

@@ -128,3 +128,17 @@ def test_a_store_made_before_accounts_opens_keeps_its_games_and_gains_them(db_ur
         assert store.create_account("a1", "Anna", "anna", "h")
     finally:
         store.close()
+
+
+def test_a_held_seat_takes_a_new_token_and_a_deleted_account_leaves_a_neutral_name(store):
+    store.create_account("a1", "Anna", "anna", "h")
+    store.create_table("t1", CONFIG)
+    store.set_token("t1", 0, "first", "Anna Smith")
+    store.set_token("t1", 1, "other", "Bob")
+    assert not store.replace_seat_token("a1", "t1", 0, token_hash("second")), "not held yet"
+    store.hold_seat("a1", "t1", 0)
+    assert store.replace_seat_token("a1", "t1", 0, token_hash("second"))
+    assert not store.replace_seat_token("a1", "t1", 1, token_hash("x")), "a chair the account does not hold"
+    assert store.seats("t1").token_hashes == {0: token_hash("second"), 1: token_hash("other")}
+    store.delete_account("a1", "anna")
+    assert store.seats("t1").names == {0: "former player", 1: "Bob"}

@@ -8,6 +8,7 @@ request came over https). Every state-changing request the cookie authenticates 
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
@@ -20,6 +21,7 @@ from tribridge.server.accounts.service import SESSION_SECONDS, AccountService, L
 from tribridge.server.api.deps import Manager
 from tribridge.server.api.tables import client_of, read_json
 from tribridge.server.errors import Forbidden
+from tribridge.server.store import token_hash
 from tribridge.server.store.accounts import Account
 
 __all__ = ["COOKIE", "router"]
@@ -191,3 +193,16 @@ async def my_tables(accounts: Accounts, who: Me) -> Any:
     """The chairs the account holds, from any device."""
     seats = await accounts.store.call(accounts.store.sync.seats_of, who.account.account_id)
     return {"tables": [{"table_id": s.table_id, "chair": s.chair, "since": s.created} for s in seats]}
+
+
+@router.post("/api/account/tables/{table_id}/seats/{chair}/token")
+async def take_seat_back(accounts: Accounts, manager: Manager, who: Me, table_id: str, chair: int) -> Any:
+    """A new token for a chair the account holds (the seat taken back on this device; the old token stops working)."""
+    table = await manager.get(table_id)
+    token = secrets.token_urlsafe(24)
+    digest = token_hash(token)
+    store = accounts.store
+    if not await store.call(store.sync.replace_seat_token, who.account.account_id, table.table_id, chair, digest):
+        raise HTTPException(404, "this account holds no such chair")
+    table.token_hashes[chair] = digest
+    return {"table_id": table.table_id, "chair": chair, "token": token}

@@ -57,6 +57,7 @@ CREATE TABLE account_seats (
 """
 
 # every table holding an account's rows, children first (``delete_account`` and the tests read it)
+NEUTRAL_NAME = "former player"  # a deleted account's name at the tables it sat at
 ACCOUNT_TABLES = ("account_seats", "account_sessions", "accounts")
 
 
@@ -158,6 +159,10 @@ class Accounts(Protocol):
     def seats_of(self, account_id: str) -> list[AccountSeat]:
         """The chairs the account holds, oldest first."""
 
+    def replace_seat_token(self, account_id: str, table_id: str, chair: int, digest: str) -> bool:
+        """Give a chair the account holds a new token hash (the seat taken back on another device); False if the
+        account holds no such chair."""
+
 
 def _account(row: Any) -> Account:
     return Account(str(row[0]), str(row[1]), str(row[2]), float(row[3]), bool(row[4]))
@@ -181,6 +186,9 @@ class AccountsSql:
     def is_duplicate(self, exc: Exception) -> bool:
         """Whether ``exc`` is a unique violation."""
         raise NotImplementedError
+
+    def announce(self, tx: _Tx, table_id: str, what: str) -> None:
+        """Tell the other processes, at commit, that ``what`` changed at a table (the backend's)."""
 
     def create_account(self, account_id: str, username: str, username_key: str, password_hash: str) -> bool:
         """Store a new account; False if ``username_key`` (the folded username) is taken."""
@@ -231,6 +239,11 @@ class AccountsSql:
     def delete_account(self, account_id: str, username_key: str) -> None:
         """Remove the account and every row of it: sessions, seats, login failures, the account."""
         with self.transaction() as tx:
+            tx.execute(  # the finished results stay in the travellers, under a neutral name
+                "UPDATE seat_tokens SET name = ? WHERE name IS NOT NULL AND EXISTS (SELECT 1 FROM account_seats a "
+                "WHERE a.account_id = ? AND a.table_id = seat_tokens.table_id AND a.chair = seat_tokens.chair)",
+                (NEUTRAL_NAME, account_id),
+            )
             for table in ACCOUNT_TABLES:
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM login_failures WHERE limit_key = ?", (f"account:{username_key}",))
@@ -321,3 +334,17 @@ class AccountsSql:
                 (account_id,),
             ).fetchall()
         return [AccountSeat(str(t), int(c), float(m)) for t, c, m in rows]
+
+    def replace_seat_token(self, account_id: str, table_id: str, chair: int, digest: str) -> bool:
+        """Give a chair the account holds a new token hash (the seat taken back on another device); False if the
+        account holds no such chair."""
+        with self.transaction() as tx:
+            done = tx.execute(
+                "UPDATE seat_tokens SET token_hash = ? WHERE table_id = ? AND chair = ? AND EXISTS "
+                "(SELECT 1 FROM account_seats a WHERE a.account_id = ? AND a.table_id = ? AND a.chair = ?) "
+                "RETURNING chair",
+                (digest, table_id, chair, account_id, table_id, chair),
+            ).fetchall()
+            if done:
+                self.announce(tx, table_id, "seat")
+        return bool(done)
