@@ -134,6 +134,11 @@ class HashPool:
         matched = await self._run(functools.partial(_matches, self.hasher, stored, normalise(password)))
         return matched and known
 
+    @staticmethod
+    def hash_now(password: str) -> str:
+        """The Argon2id hash of a password, on this thread (for the command line, never the server)."""
+        return PasswordHasher().hash(normalise(password))
+
     def needs_rehash(self, stored: str) -> bool:
         """Whether a stored hash was made with other parameters than today's (rehash it at the next login)."""
         return self.hasher.check_needs_rehash(stored)
