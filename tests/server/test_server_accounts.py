@@ -3,11 +3,14 @@ equal answers for unknown names, another account's data, deletion from every tab
 
 from __future__ import annotations
 
+import itertools
+
 import httpx
 import pytest
 
 from account_helpers import every_cell
 from live_server import start_server
+from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
 from tribridge.server.store import open_store
 
 COOKIE = "tribridge_session"
@@ -17,15 +20,21 @@ GUEST_TABLE = {"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], 
 
 @pytest.fixture(scope="module")
 def live(module_db_url):
-    proc, url = start_server(module_db_url)
+    proc, url = start_server(module_db_url, "--forwarded-allow-ips", "127.0.0.1")
     yield url, module_db_url
     proc.terminate()
     proc.wait(timeout=20)
 
 
+ADDRESSES = itertools.count(1)
+
+
 def browser(url: str) -> httpx.Client:
-    """A client that acts as this site's page: its requests carry the site's Origin."""
-    return httpx.Client(base_url=url, headers={"Origin": url}, timeout=30)
+    """A client that acts as this site's page from an address of its own (forwarded by the trusted proxy, so each
+    test's limits are its own): its requests carry the site's Origin."""
+    n = next(ADDRESSES)
+    address = f"10.0.{n // 250}.{n % 250 + 1}"
+    return httpx.Client(base_url=url, headers={"Origin": url, "X-Forwarded-For": address}, timeout=30)
 
 
 def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
@@ -225,3 +234,25 @@ def test_a_guests_table_follows_the_account_and_the_seat_is_taken_back_elsewhere
     new = {"Authorization": f"Bearer {back.json()['token']}"}
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=new).status_code == 200
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=old).status_code == 403
+
+
+def test_sign_ups_from_one_address_are_limited(live):
+    url, _db = live
+    client = browser(url)
+    for n in range(SIGN_UPS_PER_CLIENT):
+        answer = client.post("/api/accounts", json={"username": f"many_{n}", "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        client.cookies.clear()
+    refused = client.post("/api/accounts", json={"username": "many_more", "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
+    assert browser(url).post("/api/accounts", json={"username": "many_more", "password": PASSWORD}).status_code == 201
+
+
+def test_wrong_passwords_from_one_address_are_limited_across_usernames(live):
+    url, _db = live
+    client = browser(url)
+    statuses = [
+        client.post("/api/session", json={"username": f"spray_{n % 3}", "password": "a wrong guess"}).status_code
+        for n in range(CLIENT_FAILURES + 1)
+    ]
+    assert statuses == [401] * CLIENT_FAILURES + [429]

@@ -49,10 +49,10 @@ def test_sessions_are_found_by_their_hash_until_they_expire_and_end_one_or_all(s
     now = time.time()
     store.create_session(session("a1", "s1", now + 100), token_hash("secret-1"))
     store.create_session(session("a1", "s2", now + 100), token_hash("secret-2"))
-    store.create_session(session("a1", "old", now - 1), token_hash("secret-old"))
+    store.create_session(session("a1", "old", now + 50), token_hash("secret-old"))
     store.create_session(session("b1", "s3", now + 100), token_hash("secret-3"))
     assert store.session_by_hash(token_hash("secret-1"), now).session_id == "s1"
-    assert store.session_by_hash(token_hash("secret-old"), now) is None, "an expired session is no session"
+    assert store.session_by_hash(token_hash("secret-old"), now + 60) is None, "an expired session is no session"
     assert store.session_by_hash("secret-1", now) is None, "the secret itself is not the key"
     assert not store.delete_session("a1", "s3"), "an account cannot end another account's session"
     assert store.delete_session("a1", "s2")
@@ -142,3 +142,12 @@ def test_a_held_seat_takes_a_new_token_and_a_deleted_account_leaves_a_neutral_na
     assert store.seats("t1").token_hashes == {0: token_hash("second"), 1: token_hash("other")}
     store.delete_account("a1", "anna")
     assert store.seats("t1").names == {0: "former player", 1: "Bob"}
+
+
+def test_a_new_session_ends_the_expired_ones_and_the_oldest_beyond_those_kept(store):
+    store.create_account("a1", "Anna", "anna", "h")
+    now = time.time()
+    store.create_session(AccountSession("gone", "a1", now - 10, now - 1, "c", "b"), token_hash("gone"))
+    for n in range(6):
+        store.create_session(AccountSession(f"s{n}", "a1", now + n, now + 100, "c", "b"), token_hash(f"k{n}"), keep=4)
+    assert [s.session_id for s in store.sessions_of("a1")] == ["s2", "s3", "s4", "s5"]

@@ -127,9 +127,9 @@ class HashPool:
         """Whether ``password`` matches the ``stored`` hash; with None (no such account) a hash of the same cost
         is checked all the same, so the answer takes as long either way."""
         known = stored is not None
+        if self._dummy is None:  # made at the first login of any kind, so no first answer takes longer than others
+            self._dummy = await self.hash("no account has this password")
         if stored is None:
-            if self._dummy is None:
-                self._dummy = await self.hash("no account has this password")
             stored = self._dummy
         matched = await self._run(functools.partial(_matches, self.hasher, stored, normalise(password)))
         return matched and known

@@ -41,6 +41,10 @@ ACCOUNT_FAILURES = 10  # wrong passwords for one username in the window; the nex
 CLIENT_FAILURES = 30  # wrong passwords from one client address in the window (many people share an address)
 FAILURE_WINDOW = 15 * 60.0
 SESSION_SECONDS = 30 * 24 * 3600.0
+SESSIONS_KEPT = 20  # sessions of one account at most; a new login ends the oldest beyond
+SIGN_UPS_PER_CLIENT = 20  # new accounts from one client address per ``SIGN_UP_WINDOW``
+SIGN_UP_WINDOW = 3600.0
+PRUNE_SECONDS = 60.0  # how often the counted attempts past every window are forgotten
 AGENT_CHARS = 120
 WRONG = "wrong username or password"
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{2,23}")
@@ -86,6 +90,7 @@ class AccountService:
     def __init__(self, manager: TableManager, hashes: HashPool | None = None) -> None:
         self.manager = manager
         self.hashes = hashes or HashPool()
+        self._pruned = 0.0
 
     @property
     def store(self) -> AsyncStore:
@@ -99,12 +104,14 @@ class AccountService:
         body = _object(body)
         username = check_username(body.get("username"))
         password = check_new_password(body.get("password"), username)
+        await self._check_sign_ups(client)
         digest = await self.hashes.hash(password)
         account_id = secrets.token_urlsafe(12)
         if not await self.store.call(
             self.store.sync.create_account, account_id, username, username_key(username), digest
         ):
             raise InvalidInput("username", "this username is taken; choose another")
+        await self.store.call(self.store.sync.record_login_failure, [f"signup:{client}"], time.time())
         account = await self.store.call(self.store.sync.account_by_id, account_id)
         assert account is not None
         return account, await self._new_session(account, client, agent)
@@ -131,7 +138,21 @@ class AccountService:
             await self.store.call(self.store.sync.set_password_hash, account.account_id, digest)
         return account, await self._new_session(account, client, agent)
 
+    async def _check_sign_ups(self, client: str) -> None:
+        now = time.time()
+        times = await self.store.call(self.store.sync.login_failures, f"signup:{client}", now - SIGN_UP_WINDOW)
+        if len(times) >= SIGN_UPS_PER_CLIENT:
+            retry = max(1, int(times[len(times) - SIGN_UPS_PER_CLIENT] + SIGN_UP_WINDOW - now) + 1)
+            raise TooMany(f"too many new accounts from this address: try again in {retry} s", retry_after=retry)
+
+    async def _prune(self) -> None:
+        now = time.time()
+        if now - self._pruned >= PRUNE_SECONDS:
+            self._pruned = now
+            await self.store.call(self.store.sync.prune_login_failures, now - max(FAILURE_WINDOW, SIGN_UP_WINDOW))
+
     async def _check_failures(self, keys: list[str]) -> None:
+        await self._prune()
         now = time.time()
         since = now - FAILURE_WINDOW
         for key, allowed in zip(keys, (ACCOUNT_FAILURES, CLIENT_FAILURES)):
@@ -151,7 +172,7 @@ class AccountService:
             client,
             shorten(agent, AGENT_CHARS),
         )
-        await self.store.call(self.store.sync.create_session, session, token_hash(secret))
+        await self.store.call(self.store.sync.create_session, session, token_hash(secret), SESSIONS_KEPT)
         return secret
 
     async def logged_in(self, secret: str | None) -> LoggedIn | None:

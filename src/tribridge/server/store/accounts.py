@@ -2,8 +2,8 @@
 
 An account is a username with an Argon2id password hash (``server.accounts.passwords``); a session is a
 random secret whose SHA-256 only is stored (``session_hash``), with a public ``session_id`` by which its
-owner lists and revokes it; ``login_failures`` keeps the times of wrong passwords per limit key (an account's
-username, a client's address) so every server process on one store counts the same attempts; ``account_seats``
+owner lists and revokes it; ``login_failures`` keeps the times of counted attempts per limit key (wrong passwords
+by ``account:<username>`` and ``client:<address>``, new accounts by ``signup:<address>``) so every server process on one store counts the same attempts; ``account_seats``
 ties chairs of tables to the account that holds them. Deleting an account removes its rows from every one of
 these tables. This module imports nothing of the store package (``sql`` and ``interface`` import it).
 """
@@ -47,6 +47,7 @@ CREATE TABLE account_sessions (
 CREATE INDEX account_sessions_account ON account_sessions (account_id);
 CREATE TABLE login_failures (limit_key TEXT NOT NULL, at {time} NOT NULL);
 CREATE INDEX login_failures_key ON login_failures (limit_key, at);
+CREATE INDEX login_failures_at ON login_failures (at);
 CREATE TABLE account_seats (
     account_id TEXT NOT NULL REFERENCES accounts(account_id),
     table_id TEXT NOT NULL REFERENCES game_tables(table_id),
@@ -126,8 +127,9 @@ class Accounts(Protocol):
     def delete_account(self, account_id: str, username_key: str) -> None:
         """Remove the account and every row of it: sessions, seats, login failures, the account."""
 
-    def create_session(self, session: AccountSession, session_hash: str) -> None:
-        """Store a session under the hash of its secret."""
+    def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
+        """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
+        the newest ``keep``."""
 
     def session_by_hash(self, session_hash: str, now: float) -> AccountSession | None:
         """The unexpired session of a secret's hash, or None."""
@@ -248,13 +250,20 @@ class AccountsSql:
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM login_failures WHERE limit_key = ?", (f"account:{username_key}",))
 
-    def create_session(self, session: AccountSession, session_hash: str) -> None:
-        """Store a session under the hash of its secret."""
+    def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
+        """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
+        the newest ``keep``."""
         s = session
         with self.transaction() as tx:
             tx.execute(
                 f"INSERT INTO account_sessions (session_hash, {SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (session_hash, s.session_id, s.account_id, s.created, s.expires, s.client, s.agent),
+            )
+            tx.execute("DELETE FROM account_sessions WHERE account_id = ? AND expires <= ?", (s.account_id, s.created))
+            tx.execute(
+                "DELETE FROM account_sessions WHERE account_id = ? AND session_hash NOT IN (SELECT session_hash FROM "
+                "account_sessions WHERE account_id = ? ORDER BY created DESC, session_id LIMIT ?)",
+                (s.account_id, s.account_id, keep),
             )
 
     def session_by_hash(self, session_hash: str, now: float) -> AccountSession | None:
