@@ -4,6 +4,7 @@ equal answers for unknown names, another account's data, deletion from every tab
 from __future__ import annotations
 
 import itertools
+import time
 
 import httpx
 import pytest
@@ -15,7 +16,10 @@ from tribridge.server.store import open_store
 
 COOKIE = "tribridge_session"
 PASSWORD = "a long enough phrase"
-GUEST_TABLE = {"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "take": 0}
+GUEST_TABLE = {
+    "chairs": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+    "take": 0,
+}
 
 
 @pytest.fixture(scope="module")
@@ -256,3 +260,52 @@ def test_wrong_passwords_from_one_address_are_limited_across_usernames(live):
         for n in range(CLIENT_FAILURES + 1)
     ]
     assert statuses == [401] * CLIENT_FAILURES + [429]
+
+
+def play_out(url: str, table: dict, deals: int) -> None:
+    """Play (passing where it may, else the first legal call and card) at a table of one person and two bots until ``deals`` deals are finished."""
+    bearer = {"Authorization": f"Bearer {table['token']}"}
+    path = f"{url}/api/tables/{table['table_id']}"
+    for _ in range(400):
+        view = httpx.get(path + "/state", headers=bearer).json()
+        if view["phase"] == "done" and view["score_sheet"]["deals_total"] >= deals:
+            return
+        if view["phase"] == "done":
+            act = {"type": "next"}
+        elif view["my_turn"] and view["legal_calls"]:
+            act = {"type": "call", "call": "P" if "P" in view["legal_calls"] else view["legal_calls"][0]}
+        elif view["my_turn"] and view["legal_cards"]:
+            act = {"type": "play", "card": view["legal_cards"][0]}
+        else:
+            time.sleep(0.05)
+            continue
+        httpx.post(path + "/actions", headers=bearer, json={**act, "version": view["version"]})
+    raise AssertionError("the deals did not finish")
+
+
+def test_my_deals_lists_filters_and_exports_only_the_accounts_own(live):
+    url, _db = live
+    rita = sign_up(url, "deals_rita")
+    table = rita.post("/api/tables", json=GUEST_TABLE).json()
+    assert (
+        rita.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).status_code
+        == 200
+    )
+    play_out(url, table, 2)
+    deals = rita.get("/api/account/deals").json()["deals"]
+    assert len(deals) >= 2 and {d["table_id"] for d in deals} == {table["table_id"]}
+    assert all(d["chair"] == 0 and d["role"] in ("declarer", "defender", "passed") for d in deals)
+    for role in ("declarer", "defender", "passed"):
+        listed = rita.get("/api/account/deals", params={"role": role}).json()["deals"]
+        assert listed == [d for d in deals if d["role"] == role]
+    assert rita.get("/api/account/deals", params={"role": "dummy"}).status_code == 400
+    picked = ",".join(f"{d['table_id']}:{d['deal_no']}" for d in deals[:2])
+    pbn = rita.get("/api/account/deals/export.pbn", params={"deals": picked})
+    assert pbn.status_code == 200 and pbn.text.count("[Board ") == 2
+    lin = rita.get("/api/account/deals/export.lin", params={"deals": picked})
+    assert lin.status_code == 200 and len(lin.text.strip().splitlines()) == 2
+    sam = sign_up(url, "deals_sam")
+    assert sam.get("/api/account/deals").json()["deals"] == []
+    assert sam.get("/api/account/deals/export.pbn", params={"deals": picked}).status_code == 404
+    exported = rita.get("/api/account/export").json()
+    assert len(exported["deals"]) == len(deals) and exported["deals_pbn"].count("[Board ") == len(deals)

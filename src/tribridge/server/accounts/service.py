@@ -11,6 +11,7 @@ the same cost, and the same count of failures.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 import time
@@ -20,6 +21,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 
 from tribridge.errors import InvalidInput, shorten
+from tribridge.server.accounts.deals import my_deals, selected_records, selection_text
 from tribridge.server.accounts.passwords import MAX_LENGTH, HashPool, check_new_password, normalise
 from tribridge.server.store import AsyncStore, token_hash
 from tribridge.server.store.accounts import Account, AccountSession
@@ -226,13 +228,18 @@ class AccountService:
         await self.store.call(self.store.sync.delete_account, account.account_id, username_key(account.username))
 
     async def export(self, who: LoggedIn) -> dict[str, Any]:
-        """The account's own data as JSON: the account, its sessions and the chairs it holds."""
+        """The account's own data as JSON: the account, its sessions, the chairs it holds, and every finished deal
+        at them (the list, and all of them as PBN)."""
         account = who.account
         seats = await self.store.call(self.store.sync.seats_of, account.account_id)
+        rows = await my_deals(self.manager, account.account_id)
+        grouped = await selected_records(self.manager, account.account_id, [(r.table_id, r.deal_no) for r in rows])
         return {
             "account": {"username": account.username, "created": account.created},
             "sessions": [session_json(s, who) for s in await self.sessions(who)],
             "seats": [{"table_id": s.table_id, "chair": s.chair, "since": s.created} for s in seats],
+            "deals": [r.to_json() for r in rows],
+            "deals_pbn": await asyncio.to_thread(selection_text, grouped, "pbn"),
         }
 
 

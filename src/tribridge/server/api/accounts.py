@@ -8,6 +8,7 @@ request came over https). Every state-changing request the cookie authenticates 
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -17,6 +18,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import HTTPConnection
 
 from tribridge.errors import InvalidInput
+from tribridge.server.accounts.deals import DealFilter, my_deals, parse_selection, selected_records, selection_text
 from tribridge.server.accounts.service import SESSION_SECONDS, AccountService, LoggedIn, session_json
 from tribridge.server.api.deps import Manager
 from tribridge.server.api.tables import client_of, read_json
@@ -206,3 +208,33 @@ async def take_seat_back(accounts: Accounts, manager: Manager, who: Me, table_id
         raise HTTPException(404, "this account holds no such chair")
     table.token_hashes[chair] = digest
     return {"table_id": table.table_id, "chair": chair, "token": token}
+
+
+@router.get("/api/account/deals")
+async def list_deals(request: Request, manager: Manager, who: Me) -> Any:
+    """ "My deals": every finished deal at the account's chairs, filtered (``role``, ``contract``, ``event``,
+    ``since``, ``until``)."""
+    keep = DealFilter.from_query(dict(request.query_params))
+    rows = [r for r in await my_deals(manager, who.account.account_id) if keep.keeps(r)]
+    return {"deals": [r.to_json() for r in rows]}
+
+
+async def _selection(request: Request, manager: Manager, who: LoggedIn, kind: str) -> str:
+    cache = request.app.state.exports
+    cache.check_rate(client_of(request), manager.limits.exports_per_minute_per_client)
+    grouped = await selected_records(
+        manager, who.account.account_id, parse_selection(request.query_params.get("deals"))
+    )
+    return await asyncio.to_thread(selection_text, grouped, kind)
+
+
+@router.get("/api/account/deals/export.pbn")
+async def deals_pbn(request: Request, manager: Manager, who: Me) -> Response:
+    """The picked deals (``deals=TABLE:DEAL,...``, the account's own) as PBN."""
+    return Response(await _selection(request, manager, who, "pbn"), media_type="application/x-chess-pbn")
+
+
+@router.get("/api/account/deals/export.lin")
+async def deals_lin(request: Request, manager: Manager, who: Me) -> Response:
+    """The picked deals (``deals=TABLE:DEAL,...``, the account's own) as LIN, one line a deal."""
+    return Response(await _selection(request, manager, who, "lin"), media_type="text/plain; charset=utf-8")
