@@ -309,3 +309,31 @@ def test_my_deals_lists_filters_and_exports_only_the_accounts_own(live):
     assert sam.get("/api/account/deals/export.pbn", params={"deals": picked}).status_code == 404
     exported = rita.get("/api/account/export").json()
     assert len(exported["deals"]) == len(deals) and exported["deals_pbn"].count("[Board ") == len(deals)
+
+
+def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(live):
+    url, _db = live
+    tess = sign_up(url, "rated_tess")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()  # one deal as a guest, rated once tied
+    play_out(url, table, 1)
+    assert (
+        tess.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).status_code
+        == 200
+    )
+    play_out(url, table, 3)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # the ratings are applied in a task after each deal
+        profile = httpx.get(f"{url}/api/players/rated_tess").json()
+        if profile["rating"]["games"] == 6:  # three deals, each against both bots
+            break
+        time.sleep(0.2)
+    assert profile["rating"]["games"] == 6 and len(profile["history"]) == 6
+    assert profile["rating"]["sigma"] < 8.3334, "games make the rating surer"
+    leaders = httpx.get(f"{url}/api/ratings", params={"min_games": 6}).json()["leaders"]
+    assert "rated_tess" in [r["name"] for r in leaders] and "bot:random" in [r["name"] for r in leaders]
+    svg = httpx.get(f"{url}/api/players/rated_tess/rating.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.count("<polyline") == 1
+    assert httpx.get(f"{url}/api/players/nobody_at_all").status_code == 404
+    assert tess.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert httpx.get(f"{url}/api/players/rated_tess").status_code == 404
+    assert "rated_tess" not in str(httpx.get(f"{url}/api/ratings", params={"min_games": 0}).json())

@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "capture": "tribridge.cli.capture",
     "event": "tribridge.cli.event",
     "accounts": "tribridge.cli.accounts",
+    "ratings": "tribridge.cli.ratings",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 

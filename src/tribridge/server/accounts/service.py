@@ -225,6 +225,8 @@ class AccountService:
         """``{"password"}``: remove the account and every row of it from the store."""
         await self._confirm(who, _object(body), "password")
         account = who.account
+        neutral = f"former:{secrets.token_urlsafe(9)}"  # its games stay in the others' ratings, under no name
+        await self.store.call(self.store.sync.forget_entity, f"acct:{account.account_id}", neutral)
         await self.store.call(self.store.sync.delete_account, account.account_id, username_key(account.username))
 
     async def export(self, who: LoggedIn) -> dict[str, Any]:

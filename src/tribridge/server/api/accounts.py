@@ -187,6 +187,7 @@ async def hold_seat(request: Request, accounts: Accounts, manager: Manager, who:
     table = await manager.get(body["table_id"])
     chair = await manager.chair_of(table, token)
     await accounts.store.call(accounts.store.sync.hold_seat, who.account.account_id, table.table_id, chair)
+    await request.app.state.ratings.rate_table(table)  # the deals played before the chair was the account's
     return {"table_id": table.table_id, "chair": chair}
 
 

@@ -165,6 +165,9 @@ class Accounts(Protocol):
         """Give a chair the account holds a new token hash (the seat taken back on another device); False if the
         account holds no such chair."""
 
+    def holders_of(self, table_id: str) -> list[tuple[str, int]]:
+        """The accounts holding chairs of a table: (account id, chair)."""
+
 
 def _account(row: Any) -> Account:
     return Account(str(row[0]), str(row[1]), str(row[2]), float(row[3]), bool(row[4]))
@@ -357,3 +360,11 @@ class AccountsSql:
             if done:
                 self.announce(tx, table_id, "seat")
         return bool(done)
+
+    def holders_of(self, table_id: str) -> list[tuple[str, int]]:
+        """The accounts holding chairs of a table: (account id, chair)."""
+        with self.transaction() as tx:
+            rows = tx.execute(
+                "SELECT account_id, chair FROM account_seats WHERE table_id = ? ORDER BY chair, account_id", (table_id,)
+            ).fetchall()
+        return [(str(a), int(c)) for a, c in rows]

@@ -89,6 +89,7 @@ class TableManager(LogFollower, BotTurns):
         self.gates: list[
             Callable[[Table, dict[str, Any]], Awaitable[None]]
         ] = []  # each may refuse an action (an event's close)
+        self.deal_listeners: list[Callable[[Table], None]] = []  # told of each finished deal (the ratings)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tribridge.dd import Priority, QueueFull, solver_pool
@@ -42,6 +43,7 @@ class BotTurns:
     tasks: set[asyncio.Task[Any]]
     bots_pending: set[tuple[str, int]]  # (table id, version) with a bot task on its way
     bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]]  # table id -> (version, its bot's task)
+    deal_listeners: list[Callable[[Table], None]]  # told of each finished deal (perhaps more than once)
 
     if TYPE_CHECKING:  # provided by TableManager and its other base class
 
@@ -89,6 +91,9 @@ class BotTurns:
             return
         if table.current().phase == "done" and not table.all_bots and self.analysis is not None:
             self.analysis.request(table)
+        if table.current().phase == "done":
+            for listener in self.deal_listeners:
+                listener(table)
         self._cancel_stale_bot(table)
         due, chair = self.bot_chair_due(table)
         key = (table.table_id, table.version)
