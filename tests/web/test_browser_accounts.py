@@ -1,5 +1,6 @@
 """Accounts in Chromium: sign up, play a deal, log in from a second browser context, see the table there and take
-the seat back (screenshots ``account-tables.png`` and ``account-seat-back.png`` in pytest's temporary folder)."""
+the seat back, with the deal in "My deals" and the rating graph drawn (screenshots ``account-tables.png`` and
+``account-seat-back.png`` in pytest's temporary folder)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def test_sign_up_play_and_take_the_seat_back_in_another_browser(page, browser, s
         other.click("[data-testid=login-submit]")
         other.wait_for_selector("[data-testid=take-seat-back]")
         assert table_id in other.inner_text("[data-testid=my-tables]")
+        other.wait_for_selector("[data-testid=deal-row]")  # the deal played in the first browser, in "My deals"
+        assert table_id in other.inner_text("[data-testid=my-deals]")
+        other.wait_for_function(  # the rating graph is a picture that loaded, drawn after the rated deal
+            "() => { const g = document.querySelector('[data-testid=rating-graph]');"
+            " return g.complete && g.naturalWidth > 0; }"
+        )
+        assert "after 2 games" in other.inner_text("[data-testid=rating-text]")
         other.screenshot(path=str(tmp_path / "account-tables.png"))
         other.click("[data-testid=take-seat-back]")
         other.click("[data-testid=my-table-link]")

@@ -85,11 +85,56 @@ async function renderSessions() {
   }
 }
 
+async function renderRating(username) {
+  $("rating-graph").src = `/api/players/${encodeURIComponent(username)}/rating.svg?at=${Date.now()}`;
+  const profile = await call("GET", `/api/players/${encodeURIComponent(username)}`);
+  const r = profile.rating;
+  $("rating-text").textContent = `${r.mu.toFixed(1)} ± ${(2 * r.sigma).toFixed(1)} after ${r.games} games`;
+}
+
+function cellOf(row, text) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  row.append(td);
+}
+
+async function renderDeals() {
+  const query = new URLSearchParams();
+  for (const [key, value] of new FormData($("deal-filters")).entries()) if (value) query.set(key, value);
+  const { deals } = await call("GET", `/api/account/deals?${query}`);
+  const body = $("deal-rows");
+  body.replaceChildren();
+  for (const d of deals) {
+    const row = document.createElement("tr");
+    row.dataset.testid = "deal-row";
+    const tick = document.createElement("td");
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = `${d.table_id}:${d.deal_no}`;
+    tick.append(box);
+    row.append(tick);
+    const link = document.createElement("td");
+    const a = document.createElement("a");
+    a.href = d.table_url;
+    a.textContent = d.table_id;
+    link.append(a);
+    row.append(link);
+    for (const text of [d.deal_no, d.role, d.contract || "passed out", d.result, d.score,
+      d.par_diff === null ? "" : d.par_diff]) cellOf(row, String(text));
+    body.append(row);
+  }
+}
+
+function downloadTicked(kind) {
+  const picked = [...document.querySelectorAll("#deal-rows input:checked")].map((box) => box.value);
+  if (picked.length) location.href = `/api/account/deals/export.${kind}?deals=${encodeURIComponent(picked.join(","))}`;
+}
+
 async function showMember(account) {
   $("guest").hidden = true;
   $("member").hidden = false;
   $("username").textContent = account.username;
-  await Promise.all([renderTables(), renderSessions()]);
+  await Promise.all([renderTables(), renderSessions(), renderDeals(), renderRating(account.username)]);
 }
 
 function showGuest() {
@@ -132,6 +177,12 @@ async function start() {
     await call("POST", "/api/account/delete", values);
     showGuest();
   });
+  $("deal-filters").addEventListener("submit", (event) => {
+    event.preventDefault();
+    renderDeals().catch((err) => { $("member-error").textContent = err.message; });
+  });
+  $("download-pbn").addEventListener("click", () => downloadTicked("pbn"));
+  $("download-lin").addEventListener("click", () => downloadTicked("lin"));
   $("logout").addEventListener("click", async () => {
     await call("DELETE", "/api/session");
     showGuest();
