@@ -2,9 +2,10 @@
 
 An account is a username with an Argon2id password hash (``server.accounts.passwords``); a session is a
 random secret whose SHA-256 only is stored (``session_hash``), with a public ``session_id`` by which its
-owner lists and revokes it; ``login_failures`` keeps the times of counted attempts per limit key (wrong passwords
-by ``account:<username>`` and ``client:<address>``, new accounts by ``signup:<address>``) so every server process on one store counts the same attempts; ``account_seats``
-ties chairs of tables to the account that holds them. Deleting an account removes its rows from every one of
+owner lists and revokes it; ``login_failures`` keeps the times of counted attempts per limit key (wrong
+passwords by ``account:<username>`` and ``client:<address>``, new accounts by ``signup:<address>``), so every
+server process on one store counts the same attempts; ``account_seats`` ties chairs of tables to the account
+that holds them. Deleting an account removes its rows from every one of
 these tables. This module imports nothing of the store package (``sql`` and ``interface`` import it).
 """
 
