@@ -42,6 +42,8 @@ COMMANDS: dict[str, str] = {
     "nt-call": "tribridge.cli.nt_call",
     "capture": "tribridge.cli.capture",
     "event": "tribridge.cli.event",
+    "accounts": "tribridge.cli.accounts",
+    "ratings": "tribridge.cli.ratings",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 

@@ -23,8 +23,12 @@ from starlette.exceptions import HTTPException
 
 from tribridge import __version__
 from tribridge.dd import solver_pool
+from tribridge.server.accounts.rating_service import RatingService
+from tribridge.server.accounts.service import AccountService
+from tribridge.server.api import accounts as account_routes
 from tribridge.server.api import events as event_routes
 from tribridge.server.api import exports, review
+from tribridge.server.api import ratings as rating_routes
 from tribridge.server.api import tables as routes
 from tribridge.server.assets import StaticAssets
 from tribridge.server.edge import (
@@ -219,6 +223,8 @@ def create_app(
     app.state.robot_layouts = int(robot_layouts)
     app.state.robot_deadline = float(robot_deadline)
     app.state.exports = exports.ExportCache()
+    app.state.accounts = AccountService(manager)
+    app.state.ratings = RatingService(manager)
 
     app.add_middleware(EdgeMiddleware, policy=policy)
     app.add_middleware(LogMiddleware, log_requests=log_requests)
@@ -245,6 +251,8 @@ def create_app(
     app.include_router(exports.router)
     app.include_router(review.router)
     app.include_router(event_routes.router)
+    app.include_router(account_routes.router)
+    app.include_router(rating_routes.router)
     if STATIC_DIR.is_dir():
         app.mount("/", StaticAssets(STATIC_DIR), name="static")
     return app

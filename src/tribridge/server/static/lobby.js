@@ -38,6 +38,16 @@ export function rememberSeat(tableId, token, chair) {
   const tables = storedTables();
   tables[tableId] = { token, chair, at: Date.now() };
   localStorage.setItem(STORE_KEY, JSON.stringify(tables));
+  holdForAccount(tableId, token);
+}
+
+/** Tie the chair to the logged-in account, if any (a guest's answer is 401, and nothing changes). */
+function holdForAccount(tableId, token) {
+  fetch("/api/account/seats", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: JSON.stringify({ table_id: tableId, token }),
+  }).catch(() => null);
 }
 
 /** Forget this browser's chair at a table. */

@@ -26,6 +26,8 @@ from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 from tribridge.errors import InvalidInput
+from tribridge.server.store.accounts import Accounts
+from tribridge.server.store.ratings import Ratings
 
 __all__ = [
     "Coordination",
@@ -208,8 +210,9 @@ class Documents(Protocol):
         """Every stored event id, oldest first."""
 
 
-class Store(TableLog, Coordination, Documents, Protocol):
-    """What the server needs from a game store, by concern (``TableLog``, ``Coordination``, ``Documents``);
+class Store(TableLog, Coordination, Documents, Accounts, Ratings, Protocol):
+    """What the server needs from a game store, by concern (``TableLog``, ``Coordination``, ``Documents``,
+    ``Accounts``, ``Ratings``: ``store.accounts``, ``store.ratings``);
     ``SqliteStore`` and ``PostgresStore`` implement it."""
 
     shared: bool  # whether other server processes may write to this store (PostgreSQL) or not (SQLite)

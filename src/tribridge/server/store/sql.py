@@ -27,6 +27,8 @@ from tribridge.server.store import (
     stored_table,
     token_hash,
 )
+from tribridge.server.store.accounts import SCHEMA_V3, AccountsSql
+from tribridge.server.store.ratings import SCHEMA_V4, RatingsSql
 
 __all__ = [
     "ACTIVITY_STEP_SECONDS",
@@ -114,7 +116,7 @@ CREATE TABLE events (event_id TEXT PRIMARY KEY, created {time} NOT NULL, documen
 
 # The numbered schema steps, in order: a new migration appends its script here (both backends run it, formatted
 # with their time type); a step never changes once released.
-SCHEMA_STEPS: list[str] = [SCHEMA_V1, SCHEMA_V2]
+SCHEMA_STEPS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]  # 3: accounts, 4: ratings (store.*)
 
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied {time} NOT NULL)"
 
@@ -150,7 +152,7 @@ def action_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
-class SqlStore:
+class SqlStore(AccountsSql, RatingsSql):
     """The ``Store`` methods as SQL; subclasses provide ``transaction``, ``is_duplicate`` and the migrations."""
 
     shared = False

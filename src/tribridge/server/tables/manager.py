@@ -86,6 +86,7 @@ class TableManager:
         self.gates: list[
             Callable[[Table, dict[str, Any]], Awaitable[None]]
         ] = []  # each may refuse an action (an event's close)
+        self.deal_listeners: list[Callable[[Table], None]] = []  # told of each finished deal (the ratings)
 
     # --- lifecycle -------------------------------------------------------------------------
     async def start(self) -> None:
@@ -135,7 +136,13 @@ class TableManager:
         return False if self.follower is None else await self.follower.catch_up(table, seats)
 
     def schedule_work(self, table: Table) -> None:
-        """Start the bot turn and the analysis that the table's state calls for, if any."""
+        """Start the bot turn and the analysis that the table's state calls for, if any; a finished deal is told to
+        the deal listeners (perhaps more than once)."""
+        if self.stopping or table.state is None:
+            return
+        if table.current().phase == "done":
+            for listener in self.deal_listeners:
+                listener(table)
         if self.turns is not None:
             self.turns.schedule_work(table)
 

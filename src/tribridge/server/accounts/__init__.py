@@ -1,0 +1,1 @@
+"""Player accounts: password rules and hashing (``passwords``), and the accounts over the store (``service``)."""

@@ -1,0 +1,339 @@
+"""Accounts on a live server, both stores: cookies, CSRF, session fixation, logout everywhere, brute force,
+equal answers for unknown names, another account's data, deletion from every table, guests unchanged."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import httpx
+import pytest
+
+from account_helpers import every_cell
+from live_server import start_server
+from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
+from tribridge.server.store import open_store
+
+COOKIE = "tribridge_session"
+PASSWORD = "a long enough phrase"
+GUEST_TABLE = {
+    "chairs": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
+    "take": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def live(module_db_url):
+    proc, url = start_server(module_db_url, "--forwarded-allow-ips", "127.0.0.1")
+    yield url, module_db_url
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+ADDRESSES = itertools.count(1)
+
+
+def browser(url: str) -> httpx.Client:
+    """A client that acts as this site's page from an address of its own (forwarded by the trusted proxy, so each
+    test's limits are its own): its requests carry the site's Origin."""
+    n = next(ADDRESSES)
+    address = f"10.0.{n // 250}.{n % 250 + 1}"
+    return httpx.Client(base_url=url, headers={"Origin": url, "X-Forwarded-For": address}, timeout=30)
+
+
+def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
+    client = browser(url)
+    answer = client.post("/api/accounts", json={"username": username, "password": password})
+    assert answer.status_code == 201, answer.text
+    return client
+
+
+def test_sign_up_sets_an_httponly_lax_session_cookie_and_logs_in(live):
+    url, _db = live
+    client = browser(url)
+    answer = client.post("/api/accounts", json={"username": "cookie_anna", "password": PASSWORD})
+    assert answer.status_code == 201
+    header = answer.headers["set-cookie"].lower()
+    assert "httponly" in header and "samesite=lax" in header and "secure" not in header  # plain http here
+    assert client.get("/api/account").json()["username"] == "cookie_anna"
+    assert httpx.get(url + "/api/account").status_code == 401, "no cookie, no account"
+
+
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [("short", "at least 8"), ("password123", "common"), ("qwertyuiop", "common"), ("rules_bob", "username")],
+)
+def test_passwords_that_break_the_rules_are_refused_with_the_rule(live, password, why):
+    url, _db = live
+    answer = browser(url).post("/api/accounts", json={"username": "rules_bob", "password": password})
+    assert answer.status_code == 400 and "password" in answer.json()["error"] and why in answer.json()["error"]
+
+
+def test_a_long_passphrase_without_composition_is_accepted(live):
+    url, _db = live
+    sign_up(url, "phrase_carl", "correct horse battery staple " * 4)
+
+
+def test_a_taken_username_is_refused_whatever_its_case(live):
+    url, _db = live
+    sign_up(url, "taken_dora")
+    answer = browser(url).post("/api/accounts", json={"username": "TAKEN_dora", "password": PASSWORD})
+    assert answer.status_code == 400 and "taken" in answer.json()["error"]
+
+
+def test_a_cross_origin_form_post_with_the_cookie_is_refused(live):
+    url, _db = live
+    client = sign_up(url, "csrf_erin")
+    secret = client.cookies[COOKIE]
+    evil = {"Origin": "https://evil.example", "Cookie": f"{COOKIE}={secret}"}
+    form = httpx.post(
+        url + "/api/account/logout-everywhere",
+        headers={**evil, "Content-Type": "application/x-www-form-urlencoded"},
+        content=b"keep_this=false",
+    )
+    assert form.status_code in (403, 415)
+    as_json = httpx.post(url + "/api/account/delete", headers=evil, json={"password": PASSWORD})
+    assert as_json.status_code == 403
+    no_origin = httpx.post(
+        url + "/api/account/delete", headers={"Cookie": f"{COOKIE}={secret}"}, json={"password": PASSWORD}
+    )
+    assert no_origin.status_code == 403 and "Origin" in no_origin.json()["error"]
+    assert client.get("/api/account").status_code == 200, "the account and its session survived"
+
+
+def test_the_session_id_changes_at_login(live):
+    url, _db = live
+    sign_up(url, "fixation_finn")
+    planted = {"Origin": url, "Cookie": f"{COOKIE}=planted-by-an-attacker"}
+    login = {"username": "fixation_finn", "password": PASSWORD}
+    answer = httpx.post(url + "/api/session", headers=planted, json=login)
+    assert answer.status_code == 200
+    first = answer.cookies[COOKIE]
+    assert first and first != "planted-by-an-attacker"
+    assert httpx.get(url + "/api/account", headers=planted).status_code == 401, "the planted id stays nobody's"
+    assert httpx.get(url + "/api/account", headers={"Cookie": f"{COOKIE}={first}"}).status_code == 200
+    again = httpx.post(url + "/api/session", headers={"Origin": url, "Cookie": f"{COOKIE}={first}"}, json=login)
+    assert again.cookies[COOKIE] != first, "every login makes a new session"
+
+
+def test_logout_and_logout_everywhere(live):
+    url, _db = live
+    phone = sign_up(url, "everywhere_gus")
+    laptop = browser(url)
+    assert laptop.post("/api/session", json={"username": "everywhere_gus", "password": PASSWORD}).status_code == 200
+    tablet = browser(url)
+    assert tablet.post("/api/session", json={"username": "everywhere_gus", "password": PASSWORD}).status_code == 200
+    listed = phone.get("/api/account/sessions").json()["sessions"]
+    assert len(listed) == 3 and sum(s["current"] for s in listed) == 1
+    tablet_id = [s for s in tablet.get("/api/account/sessions").json()["sessions"] if s["current"]][0]["session_id"]
+    assert phone.delete(f"/api/account/sessions/{tablet_id}").status_code == 200
+    assert tablet.get("/api/account").status_code == 401, "a revoked session is over"
+    assert phone.post("/api/account/logout-everywhere", json={"keep_this": True}).json() == {"ended": 1}
+    assert laptop.get("/api/account").status_code == 401 and phone.get("/api/account").status_code == 200
+    assert phone.delete("/api/session").status_code == 200
+    assert phone.get("/api/account").status_code == 401
+
+
+def test_another_accounts_sessions_and_export_are_out_of_reach(live):
+    url, _db = live
+    hana = sign_up(url, "other_hana")
+    ivan = sign_up(url, "other_ivan")
+    hana_session = hana.get("/api/account/sessions").json()["sessions"][0]["session_id"]
+    assert ivan.delete(f"/api/account/sessions/{hana_session}").status_code == 404
+    assert hana.get("/api/account").status_code == 200
+    exported = ivan.get("/api/account/export").json()
+    assert exported["account"]["username"] == "other_ivan"
+    assert "other_hana" not in str(exported) and hana_session not in str(exported)
+    assert httpx.get(url + "/api/account/export").status_code == 401
+
+
+def test_the_eleventh_wrong_password_in_a_window_gets_429(live):
+    url, _db = live
+    sign_up(url, "brute_jan")
+    statuses = []
+    for n in range(11):  # each from another address would be the same: the account's count decides
+        answer = browser(url).post("/api/session", json={"username": "brute_jan", "password": f"guess number {n}"})
+        statuses.append(answer.status_code)
+    assert statuses == [401] * 10 + [429]
+    assert int(answer.headers["retry-after"]) > 0
+    right = browser(url).post("/api/session", json={"username": "brute_jan", "password": PASSWORD})
+    assert right.status_code == 429, "not even the right password is tried while the account is limited"
+
+
+def test_unknown_and_known_usernames_get_equal_answers(live):
+    url, _db = live
+    sign_up(url, "known_kim")
+    known = browser(url).post("/api/session", json={"username": "known_kim", "password": "not the password"})
+    unknown = browser(url).post("/api/session", json={"username": "nobody_here", "password": "not the password"})
+    assert (known.status_code, known.json()) == (unknown.status_code, unknown.json()) == (401, known.json())
+    assert "set-cookie" not in known.headers and "set-cookie" not in unknown.headers
+
+
+def test_a_password_change_needs_the_old_one_and_ends_the_other_sessions(live):
+    url, _db = live
+    main = sign_up(url, "change_lea")
+    other = browser(url)
+    other.post("/api/session", json={"username": "change_lea", "password": PASSWORD})
+    wrong = main.post("/api/account/password", json={"current": "not it at all", "new": "another long phrase"})
+    assert wrong.status_code == 400 and "current" in wrong.json()["error"]
+    assert (
+        main.post("/api/account/password", json={"current": PASSWORD, "new": "another long phrase"}).status_code == 200
+    )
+    assert other.get("/api/account").status_code == 401 and main.get("/api/account").status_code == 200
+    old = browser(url).post("/api/session", json={"username": "change_lea", "password": PASSWORD})
+    assert old.status_code == 401
+    new = browser(url).post("/api/session", json={"username": "change_lea", "password": "another long phrase"})
+    assert new.status_code == 200
+
+
+def test_a_deleted_account_is_gone_from_every_table_of_the_store(live):
+    url, db = live
+    client = sign_up(url, "delete_mona")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()
+    held = client.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]})
+    assert held.status_code == 200, held.text
+    assert client.get("/api/account/tables").json()["tables"][0]["table_id"] == table["table_id"]
+    secret = client.cookies[COOKIE]
+    assert client.post("/api/account/delete", json={"password": "wrong one"}).status_code == 400
+    assert client.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert httpx.get(url + "/api/account", headers={"Cookie": f"{COOKIE}={secret}"}).status_code == 401
+    store = open_store(db)
+    try:
+        assert not [c for c in every_cell(store) if "delete_mona" in c]
+        assert store.account_by_key("delete_mona") is None
+    finally:
+        store.close()
+    again = browser(url).post("/api/session", json={"username": "delete_mona", "password": PASSWORD})
+    assert again.status_code == 401
+
+
+def test_bearer_seat_tokens_and_guest_play_are_unchanged(live):
+    url, _db = live
+    guest = sign_up(url, "guest_nils")  # a logged-in browser plays its guest table by its seat token as before
+    table = guest.post("/api/tables", json=GUEST_TABLE).json()
+    bearer = {"Authorization": f"Bearer {table['token']}"}
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=bearer).status_code == 200
+    assert guest.get(f"/api/tables/{table['table_id']}/state").status_code == 403, "the cookie is no seat token"
+
+
+def test_a_guests_table_follows_the_account_and_the_seat_is_taken_back_elsewhere(live):
+    url, _db = live
+    phone = sign_up(url, "follow_olga")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()  # played as a guest before signing up
+    old = {"Authorization": f"Bearer {table['token']}"}
+    assert phone.post("/api/account/seats", json={"table_id": table["table_id"], "token": "not it"}).status_code == 403
+    assert phone.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).json() == {
+        "table_id": table["table_id"],
+        "chair": 0,
+    }
+    laptop = browser(url)
+    assert laptop.post("/api/session", json={"username": "follow_olga", "password": PASSWORD}).status_code == 200
+    listed = laptop.get("/api/account/tables").json()["tables"]
+    assert [(t["table_id"], t["chair"]) for t in listed] == [(table["table_id"], 0)]
+    stranger = sign_up(url, "follow_pete")
+    path = f"/api/account/tables/{table['table_id']}/seats/0/token"
+    assert stranger.post(path).status_code == 404, "only the account holding the chair takes it"
+    back = laptop.post(path)
+    assert back.status_code == 200
+    new = {"Authorization": f"Bearer {back.json()['token']}"}
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=new).status_code == 200
+    assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=old).status_code == 403
+
+
+def test_sign_ups_from_one_address_are_limited(live):
+    url, _db = live
+    client = browser(url)
+    for n in range(SIGN_UPS_PER_CLIENT):
+        answer = client.post("/api/accounts", json={"username": f"many_{n}", "password": PASSWORD})
+        assert answer.status_code == 201, answer.text
+        client.cookies.clear()
+    refused = client.post("/api/accounts", json={"username": "many_more", "password": PASSWORD})
+    assert refused.status_code == 429 and int(refused.headers["retry-after"]) > 0
+    assert browser(url).post("/api/accounts", json={"username": "many_more", "password": PASSWORD}).status_code == 201
+
+
+def test_wrong_passwords_from_one_address_are_limited_across_usernames(live):
+    url, _db = live
+    client = browser(url)
+    statuses = [
+        client.post("/api/session", json={"username": f"spray_{n % 3}", "password": "a wrong guess"}).status_code
+        for n in range(CLIENT_FAILURES + 1)
+    ]
+    assert statuses == [401] * CLIENT_FAILURES + [429]
+
+
+def play_out(url: str, table: dict, deals: int) -> None:
+    """Play (passing where it may, else the first legal call and card) at a table of one person and two bots until ``deals`` deals are finished."""
+    bearer = {"Authorization": f"Bearer {table['token']}"}
+    path = f"{url}/api/tables/{table['table_id']}"
+    for _ in range(400):
+        view = httpx.get(path + "/state", headers=bearer).json()
+        if view["phase"] == "done" and view["score_sheet"]["deals_total"] >= deals:
+            return
+        if view["phase"] == "done":
+            act = {"type": "next"}
+        elif view["my_turn"] and view["legal_calls"]:
+            act = {"type": "call", "call": "P" if "P" in view["legal_calls"] else view["legal_calls"][0]}
+        elif view["my_turn"] and view["legal_cards"]:
+            act = {"type": "play", "card": view["legal_cards"][0]}
+        else:
+            time.sleep(0.05)
+            continue
+        httpx.post(path + "/actions", headers=bearer, json={**act, "version": view["version"]})
+    raise AssertionError("the deals did not finish")
+
+
+def test_my_deals_lists_filters_and_exports_only_the_accounts_own(live):
+    url, _db = live
+    rita = sign_up(url, "deals_rita")
+    table = rita.post("/api/tables", json=GUEST_TABLE).json()
+    assert (
+        rita.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).status_code
+        == 200
+    )
+    play_out(url, table, 2)
+    deals = rita.get("/api/account/deals").json()["deals"]
+    assert len(deals) >= 2 and {d["table_id"] for d in deals} == {table["table_id"]}
+    assert all(d["chair"] == 0 and d["role"] in ("declarer", "defender", "passed") for d in deals)
+    for role in ("declarer", "defender", "passed"):
+        listed = rita.get("/api/account/deals", params={"role": role}).json()["deals"]
+        assert listed == [d for d in deals if d["role"] == role]
+    assert rita.get("/api/account/deals", params={"role": "dummy"}).status_code == 400
+    picked = ",".join(f"{d['table_id']}:{d['deal_no']}" for d in deals[:2])
+    pbn = rita.get("/api/account/deals/export.pbn", params={"deals": picked})
+    assert pbn.status_code == 200 and pbn.text.count("[Board ") == 2
+    lin = rita.get("/api/account/deals/export.lin", params={"deals": picked})
+    assert lin.status_code == 200 and len(lin.text.strip().splitlines()) == 2
+    sam = sign_up(url, "deals_sam")
+    assert sam.get("/api/account/deals").json()["deals"] == []
+    assert sam.get("/api/account/deals/export.pbn", params={"deals": picked}).status_code == 404
+    exported = rita.get("/api/account/export").json()
+    assert len(exported["deals"]) == len(deals) and exported["deals_pbn"].count("[Board ") == len(deals)
+
+
+def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(live):
+    url, _db = live
+    tess = sign_up(url, "rated_tess")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()  # one deal as a guest, rated once tied
+    play_out(url, table, 1)
+    assert (
+        tess.post("/api/account/seats", json={"table_id": table["table_id"], "token": table["token"]}).status_code
+        == 200
+    )
+    play_out(url, table, 3)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:  # the ratings are applied in a task after each deal
+        profile = httpx.get(f"{url}/api/players/rated_tess").json()
+        if profile["rating"]["games"] == 6:  # three deals, each against both bots
+            break
+        time.sleep(0.2)
+    assert profile["rating"]["games"] == 6 and len(profile["history"]) == 6
+    assert profile["rating"]["sigma"] < 8.3334, "games make the rating surer"
+    leaders = httpx.get(f"{url}/api/ratings", params={"min_games": 6}).json()["leaders"]
+    assert "rated_tess" in [r["name"] for r in leaders] and "bot:random" in [r["name"] for r in leaders]
+    svg = httpx.get(f"{url}/api/players/rated_tess/rating.svg")
+    assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.count("<polyline") == 1
+    assert httpx.get(f"{url}/api/players/nobody_at_all").status_code == 404
+    assert tess.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert httpx.get(f"{url}/api/players/rated_tess").status_code == 404
+    assert "rated_tess" not in str(httpx.get(f"{url}/api/ratings", params={"min_games": 0}).json())
