@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from store_games import HUMANS, played_table
 
 from account_helpers import every_cell
@@ -14,13 +13,6 @@ from tribridge.server.store import sqlite as sqlite_backend
 from tribridge.server.store.accounts import AccountSession
 
 CONFIG = {"chairs": [{"kind": "human"}] * 3, "scheme": "classic", "deals": {"seed": 5}}
-
-
-@pytest.fixture()
-def store(db_url):
-    s = open_store(db_url)
-    yield s
-    s.close()
 
 
 def session(account_id: str, session_id: str, expires: float) -> AccountSession:

@@ -25,13 +25,6 @@ from tribridge.server.store.sql import ACTIVITY_STEP_SECONDS
 CONFIG = {"chairs": [{"kind": "human"}] * 3, "scheme": "classic", "deals": {"seed": 5}}
 
 
-@pytest.fixture()
-def store(db_url):
-    s = open_store(db_url)
-    yield s
-    s.close()
-
-
 def test_a_table_round_trips_with_tokens_names_and_actions(store):
     store.create_table("t1", CONFIG, "10.0.0.1")
     assert store.set_token("t1", 0, "secret-0", "Ann")

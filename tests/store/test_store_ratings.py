@@ -24,13 +24,6 @@ games_st = st.lists(
 )
 
 
-@pytest.fixture()
-def store(db_url):
-    s = open_store(db_url)
-    yield s
-    s.close()
-
-
 def apply_all(store, games: list[Game]) -> None:
     for g in games:
         assert store.apply_game(g, lambda a, b, g=g: update(a, b, g.outcome, g.a == ANCHOR, g.b == ANCHOR))
