@@ -167,9 +167,7 @@ def vulnerable(vul: str, seat: int) -> bool:
     return vul == "All" or (vul == "NS" and seat % 2 == 0) or (vul == "EW" and seat % 2 == 1)
 
 
-def contract_scores(
-    contracts: list[list[Contract4 | None]], layouts: np.ndarray, vul: str, seat: int
-) -> np.ndarray:
+def contract_scores(contracts: list[list[Contract4 | None]], layouts: np.ndarray, vul: str, seat: int) -> np.ndarray:
     """Scores ``float[candidates, layouts]`` for ``seat``'s side: each distinct (layout, declarer, strain)
     solved double dummy once, in one batch."""
     cells: dict[tuple[int, int, int], int] = {}
@@ -213,7 +211,9 @@ def _seed(view: Bid4View, seed: int) -> int:
     """The position's seed: the same position and config seed give the same layouts."""
     from tribridge.bots.belief import position_seed
 
-    return position_seed("natural4-search", seed, view.seat, view.dealer, view.vul, sorted(view.hand), view.auction.calls)
+    return position_seed(
+        "natural4-search", seed, view.seat, view.dealer, view.vul, sorted(view.hand), view.auction.calls
+    )
 
 
 def _choose(
