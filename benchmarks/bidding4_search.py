@@ -26,6 +26,7 @@ class SearchPolicy:
     layouts: int
     margin: float
     dominance: float
+    budget: float  # the search's time budget a call (seconds)
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
@@ -35,7 +36,7 @@ class SearchPolicy:
     def __call__(self, seat, auction, hand, vul):
         from tribridge.four import natural4, search
 
-        config = search.SearchConfig(layouts=self.layouts, margin=self.margin, dominance=self.dominance)
+        config = search.SearchConfig(self.layouts, self.budget, self.dominance, self.margin)
         t0 = time.perf_counter()
         d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
         self.seconds.append(time.perf_counter() - t0)
@@ -45,11 +46,15 @@ class SearchPolicy:
         self.relaxed += d.relaxed
         return d.call
 
+    def config(self) -> dict[str, float]:
+        """The settings, as the results store them (``SearchPolicy(**config)`` makes the same policy)."""
+        return {"layouts": self.layouts, "margin": self.margin, "dominance": self.dominance, "budget": self.budget}
+
     def summary(self) -> dict[str, object]:
         """Time per call (median, p99, max; all calls and searched ones) and the search's counts."""
         t = np.array(self.seconds)
         return {
-            "config": {"layouts": self.layouts, "margin": self.margin, "dominance": self.dominance},
+            "config": self.config(),
             "calls": len(t),
             "searched_calls": self.searched,
             "changed_calls": self.changed,

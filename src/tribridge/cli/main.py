@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "nt-call": "tribridge.cli.nt_call",
     "capture": "tribridge.cli.capture",
     "event": "tribridge.cli.event",
+    "bid4": "tribridge.cli.bid4",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 

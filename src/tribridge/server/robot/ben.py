@@ -40,7 +40,7 @@ def answer_ben_bid(params: Mapping[str, str]) -> BenBidJson:
     ans = brill.bid_answer(params)
     out: BenBidJson = {
         "bid": ben_call(ans.decision.call),
-        "who": natural4.NAME,
+        "who": ans.bidder,
         "alert": ans.decision.alert,
         "explanation": ans.decision.explanation,
         "model": ans.model,

@@ -16,7 +16,7 @@ from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
 from tribridge.dd.pool import in_solver_process
-from tribridge.four import natural4
+from tribridge.four import bidders, natural4
 from tribridge.four.natural4.inference import pimc_with_auction
 from tribridge.four.rules import Auction4, to_brill
 from tribridge.server.errors import Overdue
@@ -86,7 +86,8 @@ def brill_info() -> dict[str, Any]:
         "models": BRILL_MODELS,
         "default_model": BRILL_MODELS[0],
         "endpoints": BRILL_ENDPOINTS,
-        "bidder": natural4.NAME,
+        "bidder": bidders.DEFAULT_BIDDER,
+        "bidders": list(bidders.BIDDERS),
         "systems": [natural4.SYSTEM],
         "default_system": natural4.SYSTEM,
         "player": "pimc",
@@ -107,6 +108,7 @@ class BidAnswer:
     """The bidder's answer to a checked /bid position, before it is spelled for a client."""
 
     decision: natural4.Decision
+    bidder: str
     candidates: list[tuple[str, float]]
     model: str
     system: str
@@ -117,8 +119,10 @@ class BidAnswer:
 def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
     pos = rp.parse_bid_request(params, BRILL_MODELS)
+    bidder = bidders.bidder_named(params.get("bidder"))
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
-    decision = natural4.decide_call(view)
+    with solving_at(Priority.ROBOT_API):  # the searching bidder's double-dummy batches
+        decision = bidders.decide_with(bidder, view)
     if not pos.auction.is_legal(decision.call):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
     system, notes = natural4.SYSTEM, []
@@ -128,7 +132,8 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
             notes.append(f"{name}: {note}")
     _, meanings = natural4.read_auction(pos.auction, pos.vul)
     read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
-    return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
+    cands = natural4.candidates_of(decision)
+    return BidAnswer(decision, bidder, cands, pos.model or BRILL_MODELS[0], system, notes, read)
 
 
 def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[CallCandidate]:
@@ -146,6 +151,7 @@ def answer_bid(params: Mapping[str, str]) -> BidAnswerJson:
         "candidates": candidate_rows(ans.candidates, to_brill),
         "model": ans.model,
         "system": ans.system,
+        "bidder": ans.bidder,
     }
     if ans.notes:
         out["note"] = "; ".join(ans.notes)

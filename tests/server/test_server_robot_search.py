@@ -1,0 +1,48 @@
+"""The robot API's bidder choice: ``bidder=natural4-search`` on /apis/brill/bid and BEN's /bid."""
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tribridge.cards import Hand
+from tribridge.four import natural4
+from tribridge.four.rules import Auction4, parse_call
+from tribridge.server.app import create_app
+
+# West, after 1C P 1S: natural4 overcalls 1NT (16 HCP, balanced); the search passes
+POSITION = {"seat": "W", "dealer": "N", "vul": "NS", "ctx": "1C--1S", "hand": "AK5.AQ73.432.Q86"}
+
+
+@pytest.fixture(scope="module")
+def client(module_db_url):
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4)
+    with TestClient(app) as c:
+        yield c
+
+
+def natural_call() -> str:
+    view = natural4.Bid4View(
+        3, 0, "NS", tuple(Hand.from_pbn(POSITION["hand"]).cards), Auction4.from_calls(0, ["1C", "P", "1S"])
+    )
+    return natural4.bid(view)
+
+
+def test_the_bidder_choice_changes_the_call_and_says_why(client):
+    plain = client.get("/apis/brill/bid", params=POSITION).json()
+    searched = client.get("/apis/brill/bid", params={**POSITION, "bidder": "natural4-search"}).json()
+    assert plain["bidder"] == "natural4" and searched["bidder"] == "natural4-search"
+    assert parse_call(plain["bid"]) == natural_call()
+    assert searched["bid"] != plain["bid"]
+    assert Auction4.from_calls(0, ["1C", "P", "1S"]).is_legal(parse_call(searched["bid"]))
+    assert "chosen by simulation over" in searched["explanation"]
+    assert "chosen by simulation" not in plain["explanation"]
+    ben = client.get("/bid", params={**POSITION, "bidder": "natural4-search", "user": "x"}).json()
+    assert ben["who"] == "natural4-search" and parse_call(ben["bid"].replace("PASS", "P")) == parse_call(
+        searched["bid"]
+    )
+
+
+def test_bidders_are_listed_and_an_unknown_one_is_refused(client):
+    info = client.get("/apis/brill/").json()
+    assert info["bidders"] == ["natural4", "natural4-search"] and info["bidder"] == "natural4"
+    r = client.get("/apis/brill/bid", params={**POSITION, "bidder": "ben"})
+    assert r.status_code == 400 and "bidder" in r.text
