@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from benchmarks.bench_belief import paired_deal, player_spec
 from benchmarks.bench_bidding4 import bid_board, bidding_policies, contract_shown
-from benchmarks.bidding4_search import SearchPolicy
 from benchmarks.bench_bots import declarer_deal
+from benchmarks.bidding4_search import SearchPolicy
 
 from tribridge.bots.play import FIRST_TRICK_LAYOUTS, OVERSAMPLE
 from tribridge.cards import Deal
