@@ -53,8 +53,8 @@ def decide(args: argparse.Namespace) -> dict:
             "candidates": [{"call": s.call, "imps": round(s.imps, 3), "stderr": round(s.stderr, 3)} for s in d.scores],
         }
         return {"call": d.call, "explanation": d.explanation, "alert": d.alert, "bidder": name, **extra}
-    d = bidders.decide_with(name, view)
-    return {"call": d.call, "explanation": d.explanation, "alert": d.alert, "bidder": name}
+    plain = bidders.decide_with(name, view)
+    return {"call": plain.call, "explanation": plain.explanation, "alert": plain.alert, "bidder": name}
 
 
 def run(args: argparse.Namespace) -> int:
