@@ -8,13 +8,15 @@ from tribridge.four import natural4
 from tribridge.four.rules import Auction4, parse_call
 from tribridge.server.app import create_app
 
-# West, after 1C P 1S: natural4 overcalls 1NT (16 HCP, balanced); the search passes
-POSITION = {"seat": "W", "dealer": "N", "vul": "NS", "ctx": "1C--1S", "hand": "AK5.AQ73.432.Q86"}
+# North opened 1S in third seat and East's 3C came back to him: natural4 passes, the search doubles
+CALLS = ["P", "P", "1S", "3C", "P", "P"]
+POSITION = {"seat": "N", "dealer": "S", "vul": "NS", "ctx": "----1S3C----", "hand": "AKJ532.974.A92.7"}
 
 
 @pytest.fixture(scope="module")
 def client(module_db_url):
-    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4)
+    # a searched call may take a second or two on a busy machine: a deadline that load does not reach
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4, robot_deadline=120)
     with TestClient(app) as c:
         yield c
 
@@ -28,11 +30,13 @@ def natural_call() -> str:
 
 def test_the_bidder_choice_changes_the_call_and_says_why(client):
     plain = client.get("/apis/brill/bid", params=POSITION).json()
-    searched = client.get("/apis/brill/bid", params={**POSITION, "bidder": "natural4-search"}).json()
+    r = client.get("/apis/brill/bid", params={**POSITION, "bidder": "natural4-search"})
+    assert r.status_code == 200, r.text
+    searched = r.json()
     assert plain["bidder"] == "natural4" and searched["bidder"] == "natural4-search"
     assert parse_call(plain["bid"]) == natural_call()
     assert searched["bid"] != plain["bid"]
-    assert Auction4.from_calls(0, ["1C", "P", "1S"]).is_legal(parse_call(searched["bid"]))
+    assert Auction4.from_calls(2, CALLS).is_legal(parse_call(searched["bid"]))
     assert "chosen by simulation over" in searched["explanation"]
     assert "chosen by simulation" not in plain["explanation"]
     ben = client.get("/bid", params={**POSITION, "bidder": "natural4-search", "user": "x"}).json()
