@@ -50,3 +50,14 @@ def test_bidders_are_listed_and_an_unknown_one_is_refused(client):
     assert info["bidders"] == ["natural4", "natural4-search"] and info["bidder"] == "natural4"
     r = client.get("/apis/brill/bid", params={**POSITION, "bidder": "ben"})
     assert r.status_code == 400 and "bidder" in r.text
+
+
+def test_our_system_two_over_one_changes_the_call_and_explains_it(client):
+    # South, 11 HCP and five diamonds over partner's 1S: 2D in SAYC, the forcing 1NT in 2/1
+    base = {"seat": "S", "dealer": "N", "vul": "None", "ctx": "1S--", "hand": "85.K62.AQ983.K72"}
+    sayc = client.get("/apis/brill/bid", params=base).json()
+    two = client.get("/apis/brill/bid", params={**base, "ourSystem": "2/1 GF", "theirSystem": "SAYC"}).json()
+    assert (sayc["bid"], sayc["system"]) == ("2D", "SAYC") and (two["bid"], two["system"]) == ("1N", "2/1")
+    assert "forcing 1NT" in two["explanation"] and two["alert"] and "note" not in two
+    assert "note" in client.get("/apis/brill/bid", params={**base, "ourSystem": "Precision"}).json()
+    assert client.get("/apis/brill/").json()["systems"] == ["SAYC", "2/1"]

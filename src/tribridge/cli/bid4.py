@@ -20,16 +20,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
     p.add_argument("--vul", default="None", help="None, NS, EW or All (default None)")
     p.add_argument("--bidder", default="natural4", help="natural4 (default) or natural4-search")
+    p.add_argument("--system", default="SAYC", help="our side's system: SAYC (default) or 2/1")
+    p.add_argument("--their-system", default="SAYC", help="the opponents' system, for reading their calls")
     p.add_argument("--layouts", type=int, default=None, help="natural4-search: layouts searched (default 12)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
+
+
+def _system(name: str, field: str) -> str:
+    """The system ``name`` asks for; InvalidInput naming ``field`` for one the bidder does not play."""
+    from tribridge.errors import InvalidInput
+    from tribridge.four import natural4
+
+    played, note = natural4.system_for(name)
+    if note:
+        raise InvalidInput(field, f"unknown system {name!r}: expected one of {', '.join(natural4.SYSTEMS)}")
+    return played
 
 
 def decide(args: argparse.Namespace) -> dict:
     """The position's call, explanation and (for the search) each candidate's mean IMPs, as a JSON-ready dict."""
     from tribridge.cards import Hand
     from tribridge.errors import InvalidInput
-    from tribridge.four import bidders, search
+    from tribridge.four import bidders, natural4, search
     from tribridge.four.natural4 import Bid4View
     from tribridge.four.rules import Auction4, parse_ctx
     from tribridge.server.robot.params import parse_seat, parse_vul
@@ -40,7 +53,9 @@ def decide(args: argparse.Namespace) -> dict:
     if auction.is_over:
         raise InvalidInput("--auction", "the auction is already over: no call is due")
     hand = tuple(sorted(Hand.from_pbn(args.hand, "hand").cards))
-    view = Bid4View(auction.turn, dealer, parse_vul(args.vul), hand, auction)  # type: ignore[arg-type]
+    ours, theirs = (_system(args.system, "--system"), _system(args.their_system, "--their-system"))
+    systems = natural4.side_systems(auction.turn, ours, theirs)  # type: ignore[arg-type]
+    view = Bid4View(auction.turn, dealer, parse_vul(args.vul), hand, auction, systems)  # type: ignore[arg-type]
     if name == search.NAME:
         if args.layouts is not None and not 1 <= args.layouts <= search.MAX_LAYOUTS:
             raise InvalidInput("--layouts", f"expected 1..{search.MAX_LAYOUTS}, got {args.layouts}")

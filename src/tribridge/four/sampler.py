@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tribridge.four.natural4 import read_auction
+from tribridge.four.natural4 import BOTH_SAYC, read_auction
 from tribridge.four.natural4.core import MAX_HCP, CallKind, Shown
 from tribridge.four.rules import Auction4
 
@@ -70,9 +70,12 @@ class LayoutSample:
         return int(self.relaxed.sum())
 
 
-def auction_constraints(auction: Auction4, vul: str, seats: Sequence[int]) -> dict[int, SeatConstraint]:
-    """Each of ``seats``' constraints from the auction as natural4 reads it (Blackwood replies give aces)."""
-    shown, meanings = read_auction(auction, vul)
+def auction_constraints(
+    auction: Auction4, vul: str, seats: Sequence[int], systems: tuple[str, str] = BOTH_SAYC
+) -> dict[int, SeatConstraint]:
+    """Each of ``seats``' constraints from the auction as natural4 reads it, each side's calls by its system of
+    ``systems`` (North-South, East-West); Blackwood replies give aces."""
+    shown, meanings = read_auction(auction, vul, systems)
     aces: dict[int, tuple[int, ...]] = {}
     for i, (call, meaning) in enumerate(zip(auction.calls, meanings)):
         if meaning.kind == CallKind.BLACKWOOD_REPLY and call in REPLY_ACES:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tribridge.bots.belief import position_seed
 from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.four import natural4
@@ -124,7 +125,7 @@ def competitive_bid(auction: Auction4, seat: int) -> str | None:
 
 def plausible(view: Bid4View, call: str) -> bool:
     """Whether the hand nearly fits natural4's reading of ``call`` here (HCP within :data:`HCP_SLACK`, lengths)."""
-    _, meanings = natural4.read_auction(view.auction.apply(call), view.vul)
+    _, meanings = natural4.read_auction(view.auction.apply(call), view.vul, view.systems)
     m, hand = meanings[-1], HandInfo.of(view.hand)
     if not m.lo - HCP_SLACK <= hand.hcp <= m.hi + HCP_SLACK:
         return False
@@ -151,14 +152,17 @@ def _hands(layout: np.ndarray) -> list[tuple[int, ...]]:
     return [tuple(int(c) for c in np.flatnonzero(layout == s)) for s in range(4)]
 
 
-def rollout(auction: Auction4, hands: Sequence[tuple[int, ...]], vul: str) -> Contract4 | None:
-    """The final contract when natural4 bids every seat from ``auction`` on (None when passed out)."""
+def rollout(
+    auction: Auction4, hands: Sequence[tuple[int, ...]], vul: str, systems: tuple[str, str] = natural4.BOTH_SAYC
+) -> Contract4 | None:
+    """The final contract when natural4 bids every seat from ``auction`` on (None when passed out); each side
+    plays its system of ``systems`` (North-South, East-West)."""
     while not auction.is_over:
         if len(auction.calls) > MAX_CALLS:
             raise RuntimeError("auction did not end")
         seat = auction.turn
         assert seat is not None
-        auction = auction.apply(natural4.bid(Bid4View(seat, auction.dealer, vul, hands[seat], auction)))
+        auction = auction.apply(natural4.bid(Bid4View(seat, auction.dealer, vul, hands[seat], auction, systems)))
     return auction.contract
 
 
@@ -209,8 +213,6 @@ def duplicate_values(scores: np.ndarray) -> np.ndarray:
 
 def _seed(view: Bid4View, seed: int) -> int:
     """The position's seed: the same position and config seed give the same layouts."""
-    from tribridge.bots.belief import position_seed
-
     return position_seed(
         "natural4-search", seed, view.seat, view.dealer, view.vul, sorted(view.hand), view.auction.calls
     )
@@ -243,14 +245,14 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
         return plain
     start = config.clock()
     others = [s for s in range(4) if s != view.seat]
-    constraints = auction_constraints(view.auction, view.vul, others)
+    constraints = auction_constraints(view.auction, view.vul, others, view.systems)
     sample = sample_layouts(view.seat, view.hand, constraints, config.layouts, random_stream(_seed(view, config.seed)))
     parts: list[np.ndarray] = []
     used = 0
     while used < len(sample.layouts) and (used < MIN_LAYOUTS or config.clock() - start <= config.seconds):
         chunk = sample.layouts[used : used + CHUNK]
         hands = [_hands(layout) for layout in chunk]
-        contracts = [[rollout(view.auction.apply(c), h, view.vul) for h in hands] for c, _ in cands]
+        contracts = [[rollout(view.auction.apply(c), h, view.vul, view.systems) for h in hands] for c, _ in cands]
         parts.append(contract_scores(contracts, chunk, view.vul, view.seat))
         used += len(chunk)
     if used == 0:
@@ -260,7 +262,7 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     call = cands[chosen][0]
     meaning = natural.meaning
     if call != natural.call:
-        _, meanings = natural4.read_auction(view.auction.apply(call), view.vul)
+        _, meanings = natural4.read_auction(view.auction.apply(call), view.vul, view.systems)
         meaning = meanings[-1]
     alternatives = tuple(c for c, _ in cands if c != call)
     relaxed = int(sample.relaxed[:used].sum())

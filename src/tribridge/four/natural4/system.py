@@ -3,6 +3,8 @@ Jacoby transfers), the strong 2♣ and weak twos. Each situation is a list of ru
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tribridge.four.natural4.context import Ctx, bid_of, strain_of
 from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
 
@@ -79,8 +81,16 @@ def openings(ctx: Ctx) -> list[Rule]:
     return rules
 
 
-def _major_responses(m: int) -> list[Rule]:
+def _major_responses(m: int, two_over_one: bool = False) -> list[Rule]:
+    """Responses to 1M; with ``two_over_one`` (2/1, an unpassed hand) a new suit at the two level forces to
+    game (13+) and 1NT is forcing (6-12)."""
     other = S if m == H else H
+    two_level = M("two over one, forcing to game", 13, 37) if two_over_one else M("new suit, forcing", 11, 37)
+    one_nt = (
+        M("forcing 1NT", 6, 12, max_len=at_most(m, 2), alert=True)
+        if two_over_one
+        else M("no fit", 6, 12, max_len=at_most(m, 2))
+    )
     rules = [
         Rule(
             "4N",
@@ -128,14 +138,14 @@ def _major_responses(m: int) -> list[Rule]:
         rules.append(
             Rule(
                 bid_of(2, suit),
-                M("new suit, forcing", 11, 37, at_least(suit, 4), at_most(m, 2)),
+                replace(two_level, min_len=at_least(suit, 4), max_len=at_most(m, 2)),
                 lambda h, c, s=suit: s == longest(h, (C, D, other)),
             )
         )
     if m == S:
-        rules.append(Rule("2H", M("new suit, forcing", 11, 37, at_least(H, 5), at_most(S, 2))))
+        rules.append(Rule("2H", replace(two_level, min_len=at_least(H, 5), max_len=at_most(S, 2))))
     rules += [
-        Rule("1N", M("no fit", 6, 12, max_len=at_most(m, 2))),
+        Rule("1N", one_nt),
         Rule("P", M("too weak to respond", 0, 5)),
     ]
     return rules
@@ -222,7 +232,7 @@ def responses(ctx: Ctx) -> list[Rule]:
     if strain == N and level in (1, 2):
         return _nt_responses(level)
     if level == 1 and strain in (H, S):
-        return _major_responses(strain)
+        return _major_responses(strain, ctx.two_over_one and not ctx.calls_of(ctx.seat))  # a passed hand: as SAYC
     if level == 1:
         return _minor_responses(strain)
     if kinds and kinds[-1] == CallKind.PREEMPT:
@@ -340,7 +350,9 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
     return [Rule("3N", M("accepts the invitation", 13, 21)), Rule("P", M("declines the invitation", 10, 14))]
 
 
-def _after_one_nt(x: int) -> list[Rule]:
+def _after_one_nt(x: int, forcing: bool = False) -> list[Rule]:
+    """Opener's rebid after 1x - 1NT; over a forcing 1NT (2/1) opener does not pass: with nothing else to
+    bid, two of the longer minor (it may be three cards)."""
     rules = [
         Rule("2N", M("invites game", 18, 19, balanced=True)),
         Rule(bid_of(3, x), M("jump rebid", 16, 18, at_least(x, 6))),
@@ -351,7 +363,19 @@ def _after_one_nt(x: int) -> list[Rule]:
             rules.append(Rule(bid_of(2, z), M("second suit", 10, 18, at_least(z, 4))))
         elif z > x:
             rules.append(Rule(bid_of(2, z), M("reverse, forcing", 17, 21, at_least(z, 4, **{KEYS[x]: 5}))))
-    rules += [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
+    if not forcing:
+        rules += [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
+        return rules
+    rules.append(Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 6))))
+    for minor in (C, D):  # the longer minor, clubs with three of each
+        rules.append(
+            Rule(
+                bid_of(2, minor),
+                M("rebid over the forcing 1NT, may be three cards", 10, 17, at_least(minor, 3)),
+                lambda h, c, z=minor: h.lens[z] >= h.lens[D + C - z],
+            )
+        )
+    rules.append(Rule(bid_of(2, x), M("rebid over the forcing 1NT", 10, 15, at_least(x, 5))))
     return rules
 
 
@@ -481,7 +505,8 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
     if x in (H, S) and response == bid_of(4 if y < x else 3, y) and y != N:
         return _after_splinter(ctx, x)
     if response == "1N":
-        return _after_one_nt(x)
+        partner_passed = ctx.calls_of(ctx.partner)[0][1] == "P"
+        return _after_one_nt(x, forcing=ctx.two_over_one and x in (H, S) and not partner_passed)
     if (
         response == "2N"
         and x in (H, S)

@@ -88,7 +88,7 @@ def brill_info() -> dict[str, Any]:
         "endpoints": BRILL_ENDPOINTS,
         "bidder": bidders.DEFAULT_BIDDER,
         "bidders": list(bidders.BIDDERS),
-        "systems": [natural4.SYSTEM],
+        "systems": list(natural4.SYSTEMS),
         "default_system": natural4.SYSTEM,
         "player": "pimc",
         "three_player": {"endpoints": THREE_ENDPOINTS},
@@ -120,17 +120,20 @@ def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
     pos = rp.parse_bid_request(params, BRILL_MODELS)
     bidder = bidders.bidder_named(params.get("bidder"))
-    view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
+    chosen, notes = [], []
+    for name in rp.SYSTEM_PARAMS:  # ourSystem, theirSystem
+        played, note = natural4.system_for(params.get(name))
+        chosen.append(played)
+        if note:
+            notes.append(f"{name}: {note}")
+    system = chosen[0]
+    systems = natural4.side_systems(pos.seat, chosen[0], chosen[1])
+    view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction, systems)
     with solving_at(Priority.ROBOT_API):  # the searching bidder's double-dummy batches
         decision = bidders.decide_with(bidder, view)
     if not pos.auction.is_legal(decision.call):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
-    system, notes = natural4.SYSTEM, []
-    for name in rp.SYSTEM_PARAMS:
-        _, note = natural4.system_for(params.get(name))
-        if note:
-            notes.append(f"{name}: {note}")
-    _, meanings = natural4.read_auction(pos.auction, pos.vul)
+    _, meanings = natural4.read_auction(pos.auction, pos.vul, systems)
     read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
     cands = natural4.candidates_of(decision)
     return BidAnswer(decision, bidder, cands, pos.model or BRILL_MODELS[0], system, notes, read)
