@@ -6,6 +6,7 @@
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --pass-instead  # what each call gains
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --partner-known  # the cheat's ceiling
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 200 --seed 23 --search  # natural4-search too
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --two-over-one  # and both sides on 2/1
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -97,6 +98,14 @@ def new_policy(seat, auction, hand, vul):
     return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction))
 
 
+def two_over_one_policy(seat, auction, hand, vul):
+    """The natural4 bidder with both sides playing 2/1 game forcing."""
+    from tribridge.four import natural4
+
+    both = (natural4.TWO_OVER_ONE, natural4.TWO_OVER_ONE)
+    return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction, both))
+
+
 def old_policy(seat, auction, hand, vul):
     """The previous bidder (``benchmarks/baseline_natural4.py``)."""
     from benchmarks import baseline_natural4 as old
@@ -140,9 +149,14 @@ def board(index: int) -> tuple[int, str]:
     return index % 4, VUL_CYCLE[index % 16]
 
 
-def bidding_policies(partner_known: bool, search: Callable | None = None) -> dict[str, Callable]:
-    """The bidders compared, by the name the results use; the partner-known cheat and the search when asked for."""
+def bidding_policies(
+    partner_known: bool, search: Callable | None = None, two_over_one: bool = False
+) -> dict[str, Callable]:
+    """The bidders compared, by the name the results use; the partner-known cheat, the search and natural4 with
+    both sides on 2/1 when asked for."""
     policies: dict[str, Callable] = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    if two_over_one:
+        policies["natural4_2over1"] = two_over_one_policy
     if partner_known:
         policies["natural4_partner_known"] = PartnerKnownPolicy()
     if search is not None:
@@ -325,6 +339,7 @@ def main() -> None:
         help="also bid natural4 with partner's real hand given to its pricing (a cheat: the ceiling of its methods)",
     )
     ap.add_argument("--search", action="store_true", help="also bid natural4-search and match it against natural4")
+    ap.add_argument("--two-over-one", action="store_true", help="also bid natural4 with both sides on 2/1")
     ap.add_argument("--search-layouts", type=int, default=None, help="layouts per searched call (default: its own)")
     ap.add_argument("--search-margin", type=float, default=None, help="standard errors to beat natural4's call by")
     ap.add_argument("--search-dominance", type=float, default=None, help="prior a candidate needs to be searched")
@@ -355,7 +370,7 @@ def main() -> None:
     agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))
 
     search = search_policy(args) if args.search else None
-    policies = bidding_policies(args.partner_known, search)
+    policies = bidding_policies(args.partner_known, search, args.two_over_one)
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
@@ -392,6 +407,9 @@ def main() -> None:
         "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
         "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},
     }
+    if "natural4_2over1" in loss:
+        mean, lo, hi = interval(loss["natural4_2over1"] - loss["natural4"])
+        out["2over1_minus_sayc"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     for base in [b for b in ("previous", "1nt_or_pass", "natural4_partner_known") if b in loss]:
         mean, lo, hi = interval(loss["natural4"] - loss[base])
         out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}

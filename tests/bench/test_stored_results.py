@@ -186,8 +186,9 @@ def replay_paired(name: str) -> tuple[dict, dict]:
 # --------------------------------------------------------------------------------------------
 
 BIDDING4_FILES = [f"bidding4{suffix}.json" for suffix in ("", "_seed18", "_seed19", "_seed20", "_seed21")]
-# natural4-search's runs: its time budget never bound on the replayed deals' calls (replayed without one)
-BIDDING4_FILES += []
+# natural4-search's run (its time budget never bound on the replayed deals' calls, replayed without one) and
+# natural4 with both sides on 2/1
+BIDDING4_FILES += ["bidding4_search_seed29.json", "bidding4_2over1_seed31.json"]
 
 
 def replay_bidding4(name: str) -> tuple[dict, dict]:
@@ -198,7 +199,8 @@ def replay_bidding4(name: str) -> tuple[dict, dict]:
     search = None
     if "natural4-search" in listed:
         search = SearchPolicy(**{**result["search_all_seats"]["config"], "budget": 1e9})
-    policies = bidding_policies(partner_known="natural4_partner_known" in listed, search=search)
+    two_over_one = "natural4_2over1" in listed
+    policies = bidding_policies("natural4_partner_known" in listed, search, two_over_one)
     picks = (0, len(listed["natural4"]) // 2)
     stored = {bidder: [contracts[j] for j in picks] for bidder, contracts in listed.items()}
     replayed = {
