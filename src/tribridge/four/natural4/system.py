@@ -3,10 +3,9 @@ Jacoby transfers), the strong 2♣ and weak twos. Each situation is a list of ru
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tribridge.four.natural4.context import Ctx, bid_of, strain_of
 from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
+from tribridge.four.natural4.two_over_one import forcing_nt, forcing_nt_rebids, one_nt_response, two_level_response
 
 __all__ = ["openings", "responses", "opener_rebids", "responder_rebids"]
 
@@ -82,15 +81,9 @@ def openings(ctx: Ctx) -> list[Rule]:
 
 
 def _major_responses(m: int, two_over_one: bool = False) -> list[Rule]:
-    """Responses to 1M; with ``two_over_one`` (2/1, an unpassed hand) a new suit at the two level forces to
-    game (13+) and 1NT is forcing (6-12)."""
+    """Responses to 1M (``two_over_one``: 2/1 by an unpassed hand, ``natural4.two_over_one``)."""
     other = S if m == H else H
-    two_level = M("two over one, forcing to game", 13, 37) if two_over_one else M("new suit, forcing", 11, 37)
-    one_nt = (
-        M("forcing 1NT", 6, 12, max_len=at_most(m, 2), alert=True)
-        if two_over_one
-        else M("no fit", 6, 12, max_len=at_most(m, 2))
-    )
+    one_nt = one_nt_response(m, two_over_one)
     rules = [
         Rule(
             "4N",
@@ -138,12 +131,12 @@ def _major_responses(m: int, two_over_one: bool = False) -> list[Rule]:
         rules.append(
             Rule(
                 bid_of(2, suit),
-                replace(two_level, min_len=at_least(suit, 4), max_len=at_most(m, 2)),
+                two_level_response(two_over_one, at_least(suit, 4), at_most(m, 2)),
                 lambda h, c, s=suit: s == longest(h, (C, D, other)),
             )
         )
     if m == S:
-        rules.append(Rule("2H", replace(two_level, min_len=at_least(H, 5), max_len=at_most(S, 2))))
+        rules.append(Rule("2H", two_level_response(two_over_one, at_least(H, 5), at_most(S, 2))))
     rules += [
         Rule("1N", one_nt),
         Rule("P", M("too weak to respond", 0, 5)),
@@ -351,8 +344,7 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
 
 
 def _after_one_nt(x: int, forcing: bool = False) -> list[Rule]:
-    """Opener's rebid after 1x - 1NT; over a forcing 1NT (2/1) opener does not pass: with nothing else to
-    bid, two of the longer minor (it may be three cards)."""
+    """Opener's rebid after 1x - 1NT (``forcing``: 2/1's forcing 1NT, which opener does not pass)."""
     rules = [
         Rule("2N", M("invites game", 18, 19, balanced=True)),
         Rule(bid_of(3, x), M("jump rebid", 16, 18, at_least(x, 6))),
@@ -363,20 +355,9 @@ def _after_one_nt(x: int, forcing: bool = False) -> list[Rule]:
             rules.append(Rule(bid_of(2, z), M("second suit", 10, 18, at_least(z, 4))))
         elif z > x:
             rules.append(Rule(bid_of(2, z), M("reverse, forcing", 17, 21, at_least(z, 4, **{KEYS[x]: 5}))))
-    if not forcing:
-        rules += [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
-        return rules
-    rules.append(Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 6))))
-    for minor in (C, D):  # the longer minor, clubs with three of each
-        rules.append(
-            Rule(
-                bid_of(2, minor),
-                M("rebid over the forcing 1NT, may be three cards", 10, 17, at_least(minor, 3)),
-                lambda h, c, z=minor: h.lens[z] >= h.lens[D + C - z],
-            )
-        )
-    rules.append(Rule(bid_of(2, x), M("rebid over the forcing 1NT", 10, 15, at_least(x, 5))))
-    return rules
+    if forcing:
+        return rules + forcing_nt_rebids(x)
+    return rules + [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
 
 
 def _after_jacoby(x: int) -> list[Rule]:
@@ -505,8 +486,7 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
     if x in (H, S) and response == bid_of(4 if y < x else 3, y) and y != N:
         return _after_splinter(ctx, x)
     if response == "1N":
-        partner_passed = ctx.calls_of(ctx.partner)[0][1] == "P"
-        return _after_one_nt(x, forcing=ctx.two_over_one and x in (H, S) and not partner_passed)
+        return _after_one_nt(x, forcing_nt(ctx, x))
     if (
         response == "2N"
         and x in (H, S)
