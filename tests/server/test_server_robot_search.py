@@ -61,3 +61,12 @@ def test_our_system_two_over_one_changes_the_call_and_explains_it(client):
     assert "forcing 1NT" in two["explanation"] and two["alert"] and "note" not in two
     assert "note" in client.get("/apis/brill/bid", params={**base, "ourSystem": "Precision"}).json()
     assert client.get("/apis/brill/").json()["systems"] == ["SAYC", "2/1"]
+
+
+def test_each_side_is_read_by_its_system_in_bidding_and_play():
+    from tribridge.server.robot.brill import request_systems
+
+    assert request_systems({"ourSystem": "2/1", "theirSystem": "SAYC"}, 1) == (("SAYC", "2/1"), [])
+    assert request_systems({"theirSystem": "2/1"}, 0) == (("SAYC", "2/1"), [])
+    systems, notes = request_systems({"ourSystem": "Acol"}, 2)
+    assert systems == ("SAYC", "SAYC") and notes and notes[0].startswith("ourSystem:")

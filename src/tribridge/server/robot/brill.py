@@ -116,18 +116,24 @@ class BidAnswer:
     auction_meanings: list[tuple[str, str]]
 
 
-def bid_answer(params: Mapping[str, str]) -> BidAnswer:
-    """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
-    pos = rp.parse_bid_request(params, BRILL_MODELS)
-    bidder = bidders.bidder_named(params.get("bidder"))
+def request_systems(params: Mapping[str, str], seat: int) -> tuple[tuple[str, str], list[str]]:
+    """The systems of North-South and East-West that ``ourSystem`` (``seat``'s side) and ``theirSystem`` ask
+    for, and a note for each name the bidder does not play (that side is read as SAYC)."""
     chosen, notes = [], []
     for name in rp.SYSTEM_PARAMS:  # ourSystem, theirSystem
         played, note = natural4.system_for(params.get(name))
         chosen.append(played)
         if note:
             notes.append(f"{name}: {note}")
-    system = chosen[0]
-    systems = natural4.side_systems(pos.seat, chosen[0], chosen[1])
+    return natural4.side_systems(seat, chosen[0], chosen[1]), notes
+
+
+def bid_answer(params: Mapping[str, str]) -> BidAnswer:
+    """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
+    pos = rp.parse_bid_request(params, BRILL_MODELS)
+    bidder = bidders.bidder_named(params.get("bidder"))
+    systems, notes = request_systems(params, pos.seat)
+    system = systems[pos.seat % 2]
     view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction, systems)
     with solving_at(Priority.ROBOT_API):  # the searching bidder's double-dummy batches
         decision = bidders.decide_with(bidder, view)
@@ -189,9 +195,12 @@ def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAns
     }
 
 
-def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
-    """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed."""
-    shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul)
+def card_answer4(
+    pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS, systems: tuple[str, str] = natural4.BOTH_SAYC
+) -> CardAnswerJson:
+    """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed
+    (each side's calls read by its system of ``systems``, North-South then East-West)."""
+    shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul, systems)
     hands = {pos.seat: tuple(sorted(pos.hand))}
     if pos.dummy is not None and pos.played:  # the opening leader does not see dummy
         hands[pos.contract.dummy] = tuple(sorted(pos.dummy))
@@ -209,7 +218,7 @@ def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAn
 def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
     """Answer a four-handed /lead or /play request."""
     pos = rp.parse_card_request(params, BRILL_MODELS, lead)
-    return on_solver_pool(card_answer4, pos, layouts)
+    return on_solver_pool(card_answer4, pos, layouts, request_systems(params, pos.seat)[0])
 
 
 @router.get("/apis/brill/lead")
