@@ -302,6 +302,7 @@ def search_policy(args: argparse.Namespace):
         search.MARGIN if args.search_margin is None else args.search_margin,
         search.DOMINANCE if args.search_dominance is None else args.search_dominance,
         search.SECONDS if args.search_seconds is None else args.search_seconds,
+        args.search_plausible,
     )
 
 
@@ -344,6 +345,9 @@ def main() -> None:
     ap.add_argument("--search-margin", type=float, default=None, help="standard errors to beat natural4's call by")
     ap.add_argument("--search-dominance", type=float, default=None, help="prior a candidate needs to be searched")
     ap.add_argument("--search-seconds", type=float, default=None, help="time budget of a searched call")
+    ap.add_argument(
+        "--search-plausible", action="store_true", help="search only calls whose reading the hand nearly fits"
+    )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 

@@ -27,6 +27,7 @@ class SearchPolicy:
     margin: float
     dominance: float
     budget: float  # the search's time budget a call (seconds)
+    plausible_only: bool = False
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
@@ -36,7 +37,9 @@ class SearchPolicy:
     def __call__(self, seat, auction, hand, vul):
         from tribridge.four import natural4, search
 
-        config = search.SearchConfig(self.layouts, self.budget, self.dominance, self.margin)
+        config = search.SearchConfig(
+            self.layouts, self.budget, self.dominance, self.margin, plausible_only=self.plausible_only
+        )
         t0 = time.perf_counter()
         d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
         self.seconds.append(time.perf_counter() - t0)
@@ -46,9 +49,17 @@ class SearchPolicy:
         self.relaxed += d.relaxed
         return d.call
 
-    def config(self) -> dict[str, float]:
+    def config(self) -> dict[str, float | bool]:
         """The settings, as the results store them (``SearchPolicy(**config)`` makes the same policy)."""
-        return {"layouts": self.layouts, "margin": self.margin, "dominance": self.dominance, "budget": self.budget}
+        out: dict[str, float | bool] = {
+            "layouts": self.layouts,
+            "margin": self.margin,
+            "dominance": self.dominance,
+            "budget": self.budget,
+        }
+        if self.plausible_only:
+            out["plausible_only"] = True
+        return out
 
     def summary(self) -> dict[str, object]:
         """Time per call (median, p99, max; all calls and searched ones) and the search's counts."""

@@ -110,3 +110,12 @@ def test_explanations_say_when_the_search_overrode_natural4():
         assert (note in d.explanation) == (d.call != d.natural)
         changed += d.call != d.natural
     assert changed > 0
+
+
+def test_plausible_only_drops_calls_whose_reading_the_hand_misses():
+    # 11 HCP over partner's 1S: natural4's 2D and its alternatives stay; a pass ("too weak to respond": 0-5) goes
+    v = view("85.K62.AQ983.K72", ["1S", "P"])
+    everything = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0))
+    plausible = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0, plausible_only=True))
+    assert "P" in {s.call for s in everything.scores} and "P" not in {s.call for s in plausible.scores}
+    assert all(search.plausible(v, s.call) for s in plausible.scores)

@@ -71,6 +71,7 @@ class SearchConfig:
     dominance: float = DOMINANCE
     margin: float = MARGIN
     seed: int = 0
+    plausible_only: bool = False  # search only calls whose natural4 reading the hand nearly fits
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
@@ -241,6 +242,8 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     natural = natural4.decide_call(view)
     plain = SearchDecision(natural.call, natural.meaning, natural.alternatives, natural=natural.call)
     cands = search_candidates(view, natural)
+    if config.plausible_only:
+        cands = [(c, p) for c, p in cands if c == natural.call or plausible(view, c)]
     if len(cands) < 2 or all(p < config.dominance for c, p in cands if c != natural.call):
         return plain
     start = config.clock()
