@@ -5,6 +5,8 @@
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --breakdown  # IMPs lost by kind of miss
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --pass-instead  # what each call gains
     nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --partner-known  # the cheat's ceiling
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 200 --seed 23 --search  # natural4-search too
+    nice -n 19 .venv/bin/python -m benchmarks bidding4 --deals 2000 --two-over-one  # and both sides on 2/1
 
 All four seats are bid by the same bidder on the same random deals (dealer and vulnerability rotate as on
 boards 1-16). The contract reached is scored with its double-dummy tricks (``tribridge.dd``; the tables are
@@ -17,6 +19,10 @@ the previous one by at least 1 IMP a deal with the interval excluding zero.
 Par here is computed from the double-dummy table by backward induction over the 35 bids (each side may
 outbid; a contract that fails is doubled, one that makes is not; the dealer's side moves first), and
 checked against endplay's own par on the first deals (``par_agreement`` in the output).
+
+With ``--search`` the searching bidder (``four.search``, natural4-search) is bid in all four seats too, and
+played in a duplicate match against natural4 on the same deals (``benchmarks/bidding4_search.py``): the
+search's IMPs a board with a 95 % interval, its time per call (median, p99) and the biggest swings.
 """
 
 from __future__ import annotations
@@ -92,6 +98,14 @@ def new_policy(seat, auction, hand, vul):
     return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction))
 
 
+def two_over_one_policy(seat, auction, hand, vul):
+    """The natural4 bidder with both sides playing 2/1 game forcing."""
+    from tribridge.four import natural4
+
+    both = (natural4.TWO_OVER_ONE, natural4.TWO_OVER_ONE)
+    return natural4.bid(natural4.Bid4View(seat, auction.dealer, vul, hand, auction, both))
+
+
 def old_policy(seat, auction, hand, vul):
     """The previous bidder (``benchmarks/baseline_natural4.py``)."""
     from benchmarks import baseline_natural4 as old
@@ -135,11 +149,18 @@ def board(index: int) -> tuple[int, str]:
     return index % 4, VUL_CYCLE[index % 16]
 
 
-def bidding_policies(partner_known: bool) -> dict[str, Callable]:
-    """The bidders compared, by the name the results use; the partner-known cheat when asked for."""
+def bidding_policies(
+    partner_known: bool, search: Callable | None = None, two_over_one: bool = False
+) -> dict[str, Callable]:
+    """The bidders compared, by the name the results use; the partner-known cheat, the search and natural4 with
+    both sides on 2/1 when asked for."""
     policies: dict[str, Callable] = {"natural4": new_policy, "previous": old_policy, "1nt_or_pass": one_nt_policy}
+    if two_over_one:
+        policies["natural4_2over1"] = two_over_one_policy
     if partner_known:
         policies["natural4_partner_known"] = PartnerKnownPolicy()
+    if search is not None:
+        policies["natural4-search"] = search
     return policies
 
 
@@ -205,8 +226,9 @@ def loss_kind(auction, table: np.ndarray, score: int, par: int) -> str:
 
 
 def print_breakdown(kinds: dict[str, list[str]], per_deal: dict[str, np.ndarray], skip: int) -> None:
-    """Print (stderr) each kind of miss: deals and IMPs lost a deal, for natural4 and the previous bidder."""
-    names = ("natural4", "previous")
+    """Print (stderr) each kind of miss: deals and IMPs lost a deal, for natural4 and the previous bidder (and
+    the searching bidder when it ran)."""
+    names = ("natural4", "natural4-search" if "natural4-search" in per_deal else "previous")
     n = len(per_deal["natural4"]) - skip
     table: dict[str, dict[str, list[float]]] = {}
     for name in names:
@@ -214,13 +236,10 @@ def print_breakdown(kinds: dict[str, list[str]], per_deal: dict[str, np.ndarray]
             row = table.setdefault(kind, {k: [0, 0.0] for k in names})
             row[name][0] += 1
             row[name][1] += float(loss)
-    print(
-        f"{'kind of miss':34s} {'natural4 deals':>14s} {'IMPs/deal':>9s} {'previous deals':>14s} {'IMPs/deal':>9s}",
-        file=sys.stderr,
-    )
+    print(f"{'kind of miss':34s}" + "".join(f" {k + ' deals':>20s} {'IMPs/deal':>9s}" for k in names), file=sys.stderr)
     for kind, row in sorted(table.items(), key=lambda kv: -kv[1]["natural4"][1]):
-        a, b = row["natural4"], row["previous"]
-        print(f"{kind:34s} {a[0]:14d} {a[1] / n:9.3f} {b[0]:14d} {b[1] / n:9.3f}", file=sys.stderr)
+        a, b = row[names[0]], row[names[1]]
+        print(f"{kind:34s} {a[0]:20d} {a[1] / n:9.3f} {b[0]:20d} {b[1] / n:9.3f}", file=sys.stderr)
 
 
 def print_pass_instead(deals, boards, pars, tables, skip: int) -> None:
@@ -273,6 +292,34 @@ def print_worst(n, skip, deals, boards, pars, tables, imps_ns, auctions) -> None
         )
 
 
+def search_policy(args: argparse.Namespace):
+    """The searching bidder's benchmark policy with the command line's settings (its defaults otherwise)."""
+    from benchmarks.bidding4_search import SearchPolicy
+    from tribridge.four import search
+
+    return SearchPolicy(
+        args.search_layouts or search.LAYOUTS,
+        search.MARGIN if args.search_margin is None else args.search_margin,
+        search.DOMINANCE if args.search_dominance is None else args.search_dominance,
+        search.SECONDS if args.search_seconds is None else args.search_seconds,
+        args.search_plausible,
+    )
+
+
+def add_search_results(out: dict, search, deals, tables, boards, loss: dict[str, np.ndarray], skip: int) -> None:
+    """The searching bidder's figures: against natural4 on par loss, the duplicate match, time, swings."""
+    from benchmarks import bidding4_search as bs
+
+    mean, lo, hi = interval(loss["natural4-search"] - loss["natural4"])
+    out["search_minus_natural4_par_loss"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+    out["search_all_seats"] = search.summary()
+    match = bs.duplicate_match(search, new_policy, deals, tables, boards, bid_auction, ns_score, contract_shown)
+    mean, lo, hi = interval(match.imps[skip:])
+    out["match_search_vs_natural4_imps_per_board"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+    out["search_all_calls"] = search.summary()
+    out["swings"] = bs.swings(match, skip, deals)
+
+
 def main() -> None:
     """Run the benchmark, print JSON, and save it under benchmarks/results/."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -291,6 +338,15 @@ def main() -> None:
         "--partner-known",
         action="store_true",
         help="also bid natural4 with partner's real hand given to its pricing (a cheat: the ceiling of its methods)",
+    )
+    ap.add_argument("--search", action="store_true", help="also bid natural4-search and match it against natural4")
+    ap.add_argument("--two-over-one", action="store_true", help="also bid natural4 with both sides on 2/1")
+    ap.add_argument("--search-layouts", type=int, default=None, help="layouts per searched call (default: its own)")
+    ap.add_argument("--search-margin", type=float, default=None, help="standard errors to beat natural4's call by")
+    ap.add_argument("--search-dominance", type=float, default=None, help="prior a candidate needs to be searched")
+    ap.add_argument("--search-seconds", type=float, default=None, help="time budget of a searched call")
+    ap.add_argument(
+        "--search-plausible", action="store_true", help="search only calls whose reading the hand nearly fits"
     )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
@@ -317,7 +373,8 @@ def main() -> None:
     checked = min(args.par_check, args.deals)
     agree = sum(endplay_par(deals[j], boards[j][1], boards[j][0]) == pars[j] for j in range(checked))
 
-    policies = bidding_policies(args.partner_known)
+    search = search_policy(args) if args.search else None
+    policies = bidding_policies(args.partner_known, search, args.two_over_one)
     per_deal: dict[str, np.ndarray] = {}
     seconds: dict[str, float] = {}
     contracts: dict[str, list[str]] = {}
@@ -354,9 +411,14 @@ def main() -> None:
         "imps_lost_to_par_per_deal": {k: round(float(-v.mean()), 3) for k, v in loss.items()},
         "bid_seconds": {k: round(v, 1) for k, v in seconds.items()},
     }
+    if "natural4_2over1" in loss:
+        mean, lo, hi = interval(loss["natural4_2over1"] - loss["natural4"])
+        out["2over1_minus_sayc"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     for base in [b for b in ("previous", "1nt_or_pass", "natural4_partner_known") if b in loss]:
         mean, lo, hi = interval(loss["natural4"] - loss[base])
         out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
+    if search is not None:
+        add_search_results(out, search, deals, tables, boards, loss, args.skip)
     out["first_contracts"] = contracts
     print(json.dumps(out, indent=1))
     args.results.parent.mkdir(exist_ok=True)

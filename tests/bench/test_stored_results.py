@@ -21,6 +21,7 @@ import pytest
 from benchmarks.bench_belief import paired_deal, player_spec
 from benchmarks.bench_bidding4 import bid_board, bidding_policies, contract_shown
 from benchmarks.bench_bots import declarer_deal
+from benchmarks.bidding4_search import SearchPolicy
 
 from tribridge.bots.play import FIRST_TRICK_LAYOUTS, OVERSAMPLE
 from tribridge.cards import Deal
@@ -185,6 +186,9 @@ def replay_paired(name: str) -> tuple[dict, dict]:
 # --------------------------------------------------------------------------------------------
 
 BIDDING4_FILES = [f"bidding4{suffix}.json" for suffix in ("", "_seed18", "_seed19", "_seed20", "_seed21")]
+# natural4-search's run (its time budget never bound on the replayed deals' calls, replayed without one) and
+# natural4 with both sides on 2/1
+BIDDING4_FILES += ["bidding4_search_seed29.json", "bidding4_2over1_seed31.json"]
 
 
 def replay_bidding4(name: str) -> tuple[dict, dict]:
@@ -192,7 +196,11 @@ def replay_bidding4(name: str) -> tuple[dict, dict]:
     result = json.loads((RESULTS / name).read_text(encoding="utf-8"))
     listed = result["first_contracts"]
     owners = deal_batch(result["deals"], result["seed"])
-    policies = bidding_policies(partner_known="natural4_partner_known" in listed)
+    search = None
+    if "natural4-search" in listed:
+        search = SearchPolicy(**{**result["search_all_seats"]["config"], "budget": 1e9})
+    two_over_one = "natural4_2over1" in listed
+    policies = bidding_policies("natural4_partner_known" in listed, search, two_over_one)
     picks = (0, len(listed["natural4"]) // 2)
     stored = {bidder: [contracts[j] for j in picks] for bidder, contracts in listed.items()}
     replayed = {

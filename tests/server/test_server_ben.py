@@ -203,7 +203,7 @@ def test_system_parameters_answer_with_a_note(client):
     assert "note" not in client.get(base + "&ourSystem=SAYC&theirSystem=SAYC").json()
     data = client.get(base + "&ourSystem=Precision&theirSystem=Acol").json()
     assert data["bid"] == "1C" and "Precision" in data["note"] and "Acol" in data["note"]
-    assert client.get("/apis/brill").json()["systems"] == ["SAYC"]
+    assert client.get("/apis/brill").json()["systems"] == ["SAYC", "2/1"]
 
 
 def test_root_errors_are_400_json(client):

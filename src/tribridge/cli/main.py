@@ -44,6 +44,7 @@ COMMANDS: dict[str, str] = {
     "event": "tribridge.cli.event",
     "accounts": "tribridge.cli.accounts",
     "ratings": "tribridge.cli.ratings",
+    "bid4": "tribridge.cli.bid4",
 }
 COMMAND_MODULES: list[str] = list(dict.fromkeys(COMMANDS.values()))
 

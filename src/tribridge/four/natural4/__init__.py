@@ -26,6 +26,10 @@ __all__ = [
     "NAME",
     "SYSTEM",
     "SYSTEM_ALIASES",
+    "SYSTEMS",
+    "BOTH_SAYC",
+    "TWO_OVER_ONE",
+    "side_systems",
     "Bid4View",
     "Decision",
     "read_auction",
@@ -40,8 +44,24 @@ __all__ = [
 
 NAME = "natural4"
 SYSTEM = "SAYC"
-# Names clients use for the system this bidder plays (compared without case, spaces, dashes or slashes).
+TWO_OVER_ONE = "2/1"
+SYSTEMS = (SYSTEM, TWO_OVER_ONE)
+# Names clients use for the systems this bidder plays (compared without case, spaces, dashes or slashes).
 SYSTEM_ALIASES = ("sayc", "standardamerican", "standardamericanyellowcard", "sa", "natural", "tribridge", "gibbbo")
+TWO_OVER_ONE_ALIASES = (
+    "21",
+    "21gf",
+    "21gameforcing",
+    "2over1",
+    "2over1gf",
+    "2over1gameforcing",
+    "twooverone",
+    "twooveronegameforcing",
+    "gib21",
+    "ben21",
+    "bbo21",
+)
+BOTH_SAYC = (SYSTEM, SYSTEM)
 FALLBACK = Meaning("no suitable call")
 
 
@@ -54,6 +74,7 @@ class Bid4View:
     vul: str
     hand: tuple[int, ...]
     auction: Auction4
+    systems: tuple[str, str] = BOTH_SAYC  # the system of North-South, then East-West (``SYSTEMS``)
 
 
 @dataclass(frozen=True)
@@ -76,13 +97,20 @@ class Decision:
 
 
 def system_for(name: str | None) -> tuple[str, str | None]:
-    """(system played, note): the system this bidder plays, with a note when ``name`` asks for another one."""
+    """(system played, note): the system ``name`` asks for (SAYC or 2/1), or SAYC with a note for another one."""
     if name is None or not name.strip():
         return SYSTEM, None
     key = "".join(ch for ch in name.lower() if ch.isalnum())
     if key in SYSTEM_ALIASES:
         return SYSTEM, None
+    if key in TWO_OVER_ONE_ALIASES:
+        return TWO_OVER_ONE, None
     return SYSTEM, f"system {name!r} is not supported: bidding {SYSTEM} (standard American) instead"
+
+
+def side_systems(seat: int, ours: str, theirs: str) -> tuple[str, str]:
+    """The systems of North-South and East-West when ``seat``'s side plays ``ours`` and the other ``theirs``."""
+    return (ours, theirs) if seat % 2 == 0 else (theirs, ours)
 
 
 def _situation(ctx: Ctx) -> list[Rule]:
@@ -137,23 +165,27 @@ def _reading(ctx: Ctx, call: str) -> Meaning:
     return found[0]
 
 
-def read_auction(auction: Auction4, vul: str = "None") -> tuple[list[Shown], list[Meaning]]:
-    """Each seat's shown values and each call's meaning, by this bidder's own system."""
-    shown, meanings = _read(auction.dealer, tuple(auction.calls), vul)
+def read_auction(
+    auction: Auction4, vul: str = "None", systems: tuple[str, str] = BOTH_SAYC
+) -> tuple[list[Shown], list[Meaning]]:
+    """Each seat's shown values and each call's meaning, each side's calls read by its system (NS, EW)."""
+    shown, meanings = _read(auction.dealer, tuple(auction.calls), vul, systems)
     return [s.copy() for s in shown], list(meanings)
 
 
 @lru_cache(maxsize=4096)
-def _read(dealer: int, calls: tuple[str, ...], vul: str) -> tuple[tuple[Shown, ...], tuple[Meaning, ...]]:
+def _read(
+    dealer: int, calls: tuple[str, ...], vul: str, systems: tuple[str, str]
+) -> tuple[tuple[Shown, ...], tuple[Meaning, ...]]:
     """The reading of an auction (it does not depend on any hand, so it is cached; callers get copies)."""
     if calls:
-        before, meanings_before = _read(dealer, calls[:-1], vul)
+        before, meanings_before = _read(dealer, calls[:-1], vul, systems)
         shown = [s.copy() for s in before]
         meanings = list(meanings_before)
     else:
         return tuple(Shown() for _ in range(4)), ()
     seat = (dealer + len(calls) - 1) % 4
-    ctx = Ctx(Auction4(dealer, calls[:-1]), seat, shown, meanings, vul)
+    ctx = Ctx(Auction4(dealer, calls[:-1]), seat, shown, meanings, vul, systems[seat % 2])
     meaning = _reading(ctx, calls[-1])
     meanings.append(meaning)
     shown[seat].add(meaning)
@@ -162,8 +194,8 @@ def _read(dealer: int, calls: tuple[str, ...], vul: str) -> tuple[tuple[Shown, .
 
 def decide_call(view: Bid4View) -> Decision:
     """The call for the seat on turn, with what it shows and the other calls that fitted the hand."""
-    shown, meanings = read_auction(view.auction, view.vul)
-    ctx = Ctx(view.auction, view.seat, shown, meanings, view.vul)
+    shown, meanings = read_auction(view.auction, view.vul, view.systems)
+    ctx = Ctx(view.auction, view.seat, shown, meanings, view.vul, view.systems[view.seat % 2])
     hand = HandInfo.of(view.hand)
     fitting = [r for r in _situation(ctx) if r.fits(hand, ctx)]
     if fitting:

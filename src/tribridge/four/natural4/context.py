@@ -29,6 +29,12 @@ class Ctx:
     shown: list[Shown]
     meanings: list[Meaning]
     vul: str = "None"
+    system: str = "SAYC"  # the system this seat's side plays (SAYC or 2/1)
+
+    @property
+    def two_over_one(self) -> bool:
+        """Whether this seat's side plays 2/1 game forcing."""
+        return self.system == "2/1"
 
     @property
     def partner(self) -> int:

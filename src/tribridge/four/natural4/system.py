@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tribridge.four.natural4.context import Ctx, bid_of, strain_of
 from tribridge.four.natural4.core import CallKind, HandInfo, Meaning, Rule, lens_at_least, lens_at_most
+from tribridge.four.natural4.two_over_one import forcing_nt, forcing_nt_rebids, one_nt_response, two_level_response
 
 __all__ = ["openings", "responses", "opener_rebids", "responder_rebids"]
 
@@ -79,8 +80,10 @@ def openings(ctx: Ctx) -> list[Rule]:
     return rules
 
 
-def _major_responses(m: int) -> list[Rule]:
+def _major_responses(m: int, two_over_one: bool = False) -> list[Rule]:
+    """Responses to 1M (``two_over_one``: 2/1 by an unpassed hand, ``natural4.two_over_one``)."""
     other = S if m == H else H
+    one_nt = one_nt_response(m, two_over_one)
     rules = [
         Rule(
             "4N",
@@ -128,14 +131,14 @@ def _major_responses(m: int) -> list[Rule]:
         rules.append(
             Rule(
                 bid_of(2, suit),
-                M("new suit, forcing", 11, 37, at_least(suit, 4), at_most(m, 2)),
+                two_level_response(two_over_one, at_least(suit, 4), at_most(m, 2)),
                 lambda h, c, s=suit: s == longest(h, (C, D, other)),
             )
         )
     if m == S:
-        rules.append(Rule("2H", M("new suit, forcing", 11, 37, at_least(H, 5), at_most(S, 2))))
+        rules.append(Rule("2H", two_level_response(two_over_one, at_least(H, 5), at_most(S, 2))))
     rules += [
-        Rule("1N", M("no fit", 6, 12, max_len=at_most(m, 2))),
+        Rule("1N", one_nt),
         Rule("P", M("too weak to respond", 0, 5)),
     ]
     return rules
@@ -222,7 +225,7 @@ def responses(ctx: Ctx) -> list[Rule]:
     if strain == N and level in (1, 2):
         return _nt_responses(level)
     if level == 1 and strain in (H, S):
-        return _major_responses(strain)
+        return _major_responses(strain, ctx.two_over_one and not ctx.calls_of(ctx.seat))  # a passed hand: as SAYC
     if level == 1:
         return _minor_responses(strain)
     if kinds and kinds[-1] == CallKind.PREEMPT:
@@ -340,7 +343,8 @@ def _after_raise(x: int, partner_level: int) -> list[Rule]:
     return [Rule("3N", M("accepts the invitation", 13, 21)), Rule("P", M("declines the invitation", 10, 14))]
 
 
-def _after_one_nt(x: int) -> list[Rule]:
+def _after_one_nt(x: int, forcing: bool = False) -> list[Rule]:
+    """Opener's rebid after 1x - 1NT (``forcing``: 2/1's forcing 1NT, which opener does not pass)."""
     rules = [
         Rule("2N", M("invites game", 18, 19, balanced=True)),
         Rule(bid_of(3, x), M("jump rebid", 16, 18, at_least(x, 6))),
@@ -351,8 +355,9 @@ def _after_one_nt(x: int) -> list[Rule]:
             rules.append(Rule(bid_of(2, z), M("second suit", 10, 18, at_least(z, 4))))
         elif z > x:
             rules.append(Rule(bid_of(2, z), M("reverse, forcing", 17, 21, at_least(z, 4, **{KEYS[x]: 5}))))
-    rules += [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
-    return rules
+    if forcing:
+        return rules + forcing_nt_rebids(x)
+    return rules + [Rule("P", M("content with 1NT", 10, 17)), Rule(bid_of(2, x), M("rebid", 10, 15, at_least(x, 5)))]
 
 
 def _after_jacoby(x: int) -> list[Rule]:
@@ -481,7 +486,7 @@ def opener_rebids(ctx: Ctx) -> list[Rule]:
     if x in (H, S) and response == bid_of(4 if y < x else 3, y) and y != N:
         return _after_splinter(ctx, x)
     if response == "1N":
-        return _after_one_nt(x)
+        return _after_one_nt(x, forcing_nt(ctx, x))
     if (
         response == "2N"
         and x in (H, S)

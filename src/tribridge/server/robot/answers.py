@@ -41,6 +41,7 @@ class BidAnswerJson(TypedDict):
     candidates: list[CallCandidate]
     model: str
     system: str
+    bidder: str
     note: NotRequired[str]
 
 

@@ -40,7 +40,7 @@ def answer_ben_bid(params: Mapping[str, str]) -> BenBidJson:
     ans = brill.bid_answer(params)
     out: BenBidJson = {
         "bid": ben_call(ans.decision.call),
-        "who": natural4.NAME,
+        "who": ans.bidder,
         "alert": ans.decision.alert,
         "explanation": ans.decision.explanation,
         "model": ans.model,
@@ -91,7 +91,7 @@ def _card_params(params: Mapping[str, str], lead: bool) -> dict[str, str]:
 def answer_ben_card(params: Mapping[str, str], lead: bool, layouts: int = brill.DEFAULT_LAYOUTS) -> BenCardJson:
     """Answer BEN's ``/lead`` or ``/play``: ``card``, ``who``, BEN's extra fields; ``details`` adds candidates."""
     pos = rp.parse_card_request(_card_params(params, lead), brill.BRILL_MODELS, lead)
-    base = brill.on_solver_pool(brill.card_answer4, pos, layouts)
+    base = brill.on_solver_pool(brill.card_answer4, pos, layouts, brill.request_systems(params, pos.seat)[0])
     out: BenCardJson = {
         "card": base["card"],
         "who": "pimc",

@@ -16,7 +16,7 @@ from tribridge.bots.play import CardPosition
 from tribridge.cards import Card
 from tribridge.dd import Priority, solver_pool, solving_at
 from tribridge.dd.pool import in_solver_process
-from tribridge.four import natural4
+from tribridge.four import bidders, natural4
 from tribridge.four.natural4.inference import pimc_with_auction
 from tribridge.four.rules import Auction4, to_brill
 from tribridge.server.errors import Overdue
@@ -86,8 +86,9 @@ def brill_info() -> dict[str, Any]:
         "models": BRILL_MODELS,
         "default_model": BRILL_MODELS[0],
         "endpoints": BRILL_ENDPOINTS,
-        "bidder": natural4.NAME,
-        "systems": [natural4.SYSTEM],
+        "bidder": bidders.DEFAULT_BIDDER,
+        "bidders": list(bidders.BIDDERS),
+        "systems": list(natural4.SYSTEMS),
         "default_system": natural4.SYSTEM,
         "player": "pimc",
         "three_player": {"endpoints": THREE_ENDPOINTS},
@@ -107,6 +108,7 @@ class BidAnswer:
     """The bidder's answer to a checked /bid position, before it is spelled for a client."""
 
     decision: natural4.Decision
+    bidder: str
     candidates: list[tuple[str, float]]
     model: str
     system: str
@@ -114,21 +116,33 @@ class BidAnswer:
     auction_meanings: list[tuple[str, str]]
 
 
+def request_systems(params: Mapping[str, str], seat: int) -> tuple[tuple[str, str], list[str]]:
+    """The systems of North-South and East-West that ``ourSystem`` (``seat``'s side) and ``theirSystem`` ask
+    for, and a note for each name the bidder does not play (that side is read as SAYC)."""
+    chosen, notes = [], []
+    for name in rp.SYSTEM_PARAMS:  # ourSystem, theirSystem
+        played, note = natural4.system_for(params.get(name))
+        chosen.append(played)
+        if note:
+            notes.append(f"{name}: {note}")
+    return natural4.side_systems(seat, chosen[0], chosen[1]), notes
+
+
 def bid_answer(params: Mapping[str, str]) -> BidAnswer:
     """Check a four-handed /bid request and choose the call, with the system notes and the auction's meanings."""
     pos = rp.parse_bid_request(params, BRILL_MODELS)
-    view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction)
-    decision = natural4.decide_call(view)
+    bidder = bidders.bidder_named(params.get("bidder"))
+    systems, notes = request_systems(params, pos.seat)
+    system = systems[pos.seat % 2]
+    view = natural4.Bid4View(pos.seat, pos.dealer, pos.vul, tuple(pos.hand), pos.auction, systems)
+    with solving_at(Priority.ROBOT_API):  # the searching bidder's double-dummy batches
+        decision = bidders.decide_with(bidder, view)
     if not pos.auction.is_legal(decision.call):  # the bidder only makes legal calls; never answer an illegal one
         raise RuntimeError(f"bidder chose an illegal call {decision.call}")
-    system, notes = natural4.SYSTEM, []
-    for name in rp.SYSTEM_PARAMS:
-        _, note = natural4.system_for(params.get(name))
-        if note:
-            notes.append(f"{name}: {note}")
-    _, meanings = natural4.read_auction(pos.auction, pos.vul)
+    _, meanings = natural4.read_auction(pos.auction, pos.vul, systems)
     read = [(call, m.text()) for call, m in zip(pos.auction.calls, meanings)]
-    return BidAnswer(decision, natural4.candidates_of(decision), pos.model or BRILL_MODELS[0], system, notes, read)
+    cands = natural4.candidates_of(decision)
+    return BidAnswer(decision, bidder, cands, pos.model or BRILL_MODELS[0], system, notes, read)
 
 
 def candidate_rows(cands: list[tuple[str, float]], spell: Callable[[str], str]) -> list[CallCandidate]:
@@ -146,6 +160,7 @@ def answer_bid(params: Mapping[str, str]) -> BidAnswerJson:
         "candidates": candidate_rows(ans.candidates, to_brill),
         "model": ans.model,
         "system": ans.system,
+        "bidder": ans.bidder,
     }
     if ans.notes:
         out["note"] = "; ".join(ans.notes)
@@ -180,9 +195,12 @@ def card_answer(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAns
     }
 
 
-def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
-    """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed."""
-    shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul)
+def card_answer4(
+    pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS, systems: tuple[str, str] = natural4.BOTH_SAYC
+) -> CardAnswerJson:
+    """Choose a card for a checked four-handed position: PIMC over layouts that fit what the auction showed
+    (each side's calls read by its system of ``systems``, North-South then East-West)."""
+    shown, _ = natural4.read_auction(Auction4(pos.dealer, pos.auction_calls), pos.vul, systems)
     hands = {pos.seat: tuple(sorted(pos.hand))}
     if pos.dummy is not None and pos.played:  # the opening leader does not see dummy
         hands[pos.contract.dummy] = tuple(sorted(pos.dummy))
@@ -200,7 +218,7 @@ def card_answer4(pos: rp.PlayPosition, layouts: int = DEFAULT_LAYOUTS) -> CardAn
 def answer_card(params: Mapping[str, str], lead: bool, layouts: int = DEFAULT_LAYOUTS) -> CardAnswerJson:
     """Answer a four-handed /lead or /play request."""
     pos = rp.parse_card_request(params, BRILL_MODELS, lead)
-    return on_solver_pool(card_answer4, pos, layouts)
+    return on_solver_pool(card_answer4, pos, layouts, request_systems(params, pos.seat)[0])
 
 
 @router.get("/apis/brill/lead")

@@ -1,0 +1,121 @@
+"""natural4-search: candidates, the dominance shortcut, legality and determinism, the budget, explanations."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from tribridge.cards import Hand, random_deal
+from tribridge.dealing.streams import random_stream
+from tribridge.four import natural4, search
+from tribridge.four.natural4 import Bid4View
+from tribridge.four.rules import Auction4
+from tribridge.rules.imps import imps
+
+
+def view(hand_pbn, calls=(), dealer=0, vul="None"):
+    auction = Auction4.from_calls(dealer, list(calls))
+    return Bid4View(auction.turn, dealer, vul, tuple(Hand.from_pbn(hand_pbn).cards), auction)
+
+
+def positions(count, seed=0):
+    """Positions part-way through natural4 auctions on random deals."""
+    rng = random_stream(seed)
+    out = []
+    while len(out) < count:
+        deal, auction = random_deal(rng), Auction4(int(rng.integers(4)))
+        stop = int(rng.integers(1, 8))
+        while not auction.is_over and len(auction.calls) < stop:
+            seat = auction.turn
+            auction = auction.apply(
+                natural4.bid(Bid4View(seat, auction.dealer, "NS", tuple(deal[seat].cards), auction))
+            )
+        if not auction.is_over:
+            out.append(Bid4View(auction.turn, auction.dealer, "NS", tuple(deal[auction.turn].cards), auction))
+    return out
+
+
+class Ticks:
+    """A clock that moves on a second each time it is read (a budget test without real time)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 1.0
+        return self.now
+
+
+def test_imps_of_matches_the_imp_scale():
+    diffs = np.arange(-4500, 4501, 5)
+    assert search.imps_of(diffs).tolist() == [imps(int(d)) for d in diffs]
+
+
+def test_duplicate_values_average_against_the_other_candidates():
+    scores = np.array([[620.0, -100.0], [170.0, -100.0], [-50.0, 110.0]])
+    values = search.duplicate_values(scores)
+    for c, j in itertools.product(range(3), range(2)):
+        expected = sum(imps(int(scores[c, j] - scores[d, j])) for d in range(3) if d != c) / 2
+        assert values[c, j] == expected
+
+
+def test_competitive_bid_raises_our_strain_over_theirs():
+    # N 1H, E 1S, S 2H, W 2S: North may compete in hearts at the three level
+    auction = Auction4.from_calls(0, ["1H", "1S", "2H", "2S"])
+    assert search.competitive_bid(auction, 0) == "3H"
+    assert search.competitive_bid(auction, 1) is None  # East's side holds the highest bid
+    assert search.competitive_bid(Auction4.from_calls(0, ["P", "1S"]), 2) is None  # our side has not bid
+
+
+def test_a_dominant_candidate_is_called_without_search():
+    # East opens 1H; South's 1 HCP does not nearly fit a takeout double, so the double's prior is below the threshold
+    v = view("T842.983.762.J93", ["1H"], dealer=1)
+    assert [c for c, _ in search.search_candidates(v, natural4.decide_call(v))] == ["P", "X"]
+    never = search.SearchConfig(clock=lambda: pytest.fail("the clock is read only by a search"))
+    d = search.decide_call(v, never)
+    assert (d.call, d.searched, d.layouts) == ("P", False, 0)
+    assert d.call == natural4.bid(v)
+    searched = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=4))
+    assert searched.searched and searched.layouts == 4  # with a lower threshold the same position is searched
+
+
+def test_chosen_calls_are_legal_and_deterministic_for_a_seed():
+    config = search.SearchConfig(layouts=4, dominance=0.05)
+    for v in positions(12, seed=4):
+        a, b = search.decide_call(v, config), search.decide_call(v, config)
+        assert v.auction.is_legal(a.call)
+        assert (a.call, a.scores, a.layouts) == (b.call, b.scores, b.layouts)
+        assert a.explanation
+
+
+def test_the_budget_caps_layouts_and_time():
+    v = view("AQ3.KJ4.Q872.K93")
+    capped = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=8, seconds=1000.0))
+    assert capped.layouts == 8
+    hurried = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=16, seconds=0.5, clock=Ticks()))
+    assert hurried.layouts == search.MIN_LAYOUTS  # the first chunk, then the clock says the time is up
+    with pytest.raises(ValueError, match="layouts"):
+        search.SearchConfig(layouts=search.MAX_LAYOUTS + 1)
+
+
+def test_explanations_say_when_the_search_overrode_natural4():
+    # margin 0: the best mean wins, so some of these positions change natural4's call
+    config = search.SearchConfig(layouts=4, dominance=0.05, margin=0.0)
+    changed = 0
+    for v in positions(30, seed=9):
+        d = search.decide_call(v, config)
+        _, meanings = natural4.read_auction(v.auction.apply(d.call), v.vul)
+        assert d.explanation.startswith(meanings[-1].text())  # natural4's reading of the chosen call
+        note = f"chosen by simulation over {d.layouts} layouts"
+        assert (note in d.explanation) == (d.call != d.natural)
+        changed += d.call != d.natural
+    assert changed > 0
+
+
+def test_plausible_only_drops_calls_whose_reading_the_hand_misses():
+    # 11 HCP over partner's 1S: natural4's 2D and its alternatives stay; a pass ("too weak to respond": 0-5) goes
+    v = view("85.K62.AQ983.K72", ["1S", "P"])
+    everything = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0))
+    plausible = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0, plausible_only=True))
+    assert "P" in {s.call for s in everything.scores} and "P" not in {s.call for s in plausible.scores}
+    assert all(search.plausible(v, s.call) for s in plausible.scores)
