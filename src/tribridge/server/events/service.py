@@ -271,16 +271,19 @@ class EventService:
         return table.table_id, token
 
     # --- what an asker sees -----------------------------------------------------------------------
-    async def check_watch(self, table: Table, token: str | None) -> None:
+    async def check_watch(self, table: Table, token: str | None, deal_no: int | None = None) -> None:
         """Refuse (403) a spectator at an event's table while the event is open, unless the holder of ``token`` (an
-        entrant's) has finished the board the table is on in this event (the travellers' rule)."""
+        entrant's) has finished the board the table is on (or deal ``deal_no``'s board) in this event (the
+        travellers' rule)."""
         event = table.config.get("event")
         if event is None:
             return
         document = await self.load(event["event_id"])
         if not self.is_open(document):
             return
-        board = table.config["deals"]["boards"][table.deal_no - 1]["board"]
+        boards = table.config["deals"]["boards"]
+        number = table.deal_no if deal_no is None else deal_no
+        board = boards[min(max(number, 1), len(boards)) - 1]["board"]
         if token is None or board not in (await self.state(document["event_id"], token)).my_boards():
             raise Forbidden(
                 f"event {document['event_id']!r} is open: its tables can be watched once it closes, "
