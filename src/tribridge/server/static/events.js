@@ -64,6 +64,7 @@ async function showHome() {
   const list = $("open-events");
   list.replaceChildren();
   const mine = storedEntries();
+  renderDaily(events.find((e) => e.house), mine);
   for (const summary of events) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -71,10 +72,25 @@ async function showHome() {
     a.textContent = summary.name;
     a.dataset.eventId = summary.event_id;
     const entered = mine[summary.event_id] ? " · you entered" : "";
-    li.append(a, ` — ${summary.form}, ${summary.boards} boards, ${summary.entries} entrants, ${closesText(summary)}${entered}`);
+    li.append(a, ` — ${summary.form}, ${plural(summary.boards, "board")}, ${plural(summary.entries, "entrant")}, ${closesText(summary)}${entered}`);
     list.append(li);
   }
   $("no-events").hidden = events.length > 0;
+}
+
+/** The house's daily event first on the page: what it is and the way in. */
+function renderDaily(summary, mine) {
+  $("daily-box").hidden = !summary;
+  if (!summary) return;
+  $("daily-facts").textContent = `${summary.name}: ${plural(summary.boards, "board")} against bots,`
+    + ` ${plural(summary.entries, "entrant")} so far, ${closesText(summary)}.`;
+  $("daily-link").href = `events.html?event=${encodeURIComponent(summary.event_id)}${paceSuffix("&")}`;
+  $("daily-link").textContent = mine[summary.event_id] ? "Back to today's daily" : "Play today's daily";
+}
+
+/** "1 board", "2 boards". */
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function fillSelect(select, values, chosen) {
@@ -166,8 +182,8 @@ function renderEvent(view) {
   const rounds = summary.form === "individual"
     ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}`
     : summary.form === "teams" ? ` · ${summary.teams} teams, stage ${summary.stages_started}` : "";
-  $("event-facts").textContent = `${summary.form} · ${summary.boards} boards · scoring ${summary.scheme} · bots ${view.filler}`
-    + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`
+  $("event-facts").textContent = `${summary.form} · ${plural(summary.boards, "board")} · scoring ${summary.scheme}`
+    + ` · bots ${view.filler} · ${plural(summary.entries, "entrant")}${rounds} · ${closesText(summary)}`
     + (summary.private ? " · private: its boards came from its creator's file, not the server's dealer" : "");
   $("join-event").hidden = Boolean(view.me) || view.closed;
   $("team-row").hidden = summary.form !== "teams";
