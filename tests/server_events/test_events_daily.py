@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -23,7 +23,7 @@ def house_events(client) -> list[dict]:
 
 def utc_day(seconds: float) -> str:
     """The UTC date of a wall-clock time, as YYYYMMDD."""
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y%m%d")
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y%m%d")
 
 
 def test_the_server_opens_todays_daily_event_itself(client):
@@ -36,7 +36,7 @@ def test_the_server_opens_todays_daily_event_itself(client):
         assert time.monotonic() < deadline, "the server did not open its daily event"
         time.sleep(0.05)
     [listed] = house_events(client)
-    midnight = datetime.fromtimestamp(now, timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+    midnight = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
     assert listed["event_id"] == event_id and listed["form"] == "daily" and listed["open"]
     assert listed["boards"] == 6 and listed["closes_at"] == (midnight + timedelta(days=1)).timestamp()
     move_clock(client, 24 * 3600)
@@ -83,12 +83,12 @@ def test_the_daily_time_and_boards_come_from_the_environment():
     variable."""
     settings = DailySettings.from_env({"TRIBRIDGE_DAILY_AT": "18:30", "TRIBRIDGE_DAILY_BOARDS": "2"})
     assert settings.enabled and settings.boards == 2
-    now = datetime(2026, 12, 6, 10, 0, tzinfo=timezone.utc).timestamp()
+    now = datetime(2026, 12, 6, 10, 0, tzinfo=UTC).timestamp()
     period = daily_period(now, settings.at_minutes)
-    assert period.opens == datetime(2026, 12, 5, 18, 30, tzinfo=timezone.utc).timestamp()
-    assert period.closes == datetime(2026, 12, 6, 18, 30, tzinfo=timezone.utc).timestamp()
+    assert period.opens == datetime(2026, 12, 5, 18, 30, tzinfo=UTC).timestamp()
+    assert period.closes == datetime(2026, 12, 6, 18, 30, tzinfo=UTC).timestamp()
     assert period.event_id == "daily-20261205"
-    later = datetime(2026, 12, 6, 18, 30, tzinfo=timezone.utc).timestamp()
+    later = datetime(2026, 12, 6, 18, 30, tzinfo=UTC).timestamp()
     assert daily_period(later, settings.at_minutes).event_id == "daily-20261206"
     for name, value in (("TRIBRIDGE_DAILY_AT", "25:00"), ("TRIBRIDGE_DAILY_BOARDS", "0"), ("TRIBRIDGE_DAILY", "x")):
         with pytest.raises(InvalidInput, match=name):

@@ -26,7 +26,9 @@ def test_the_result_box_names_each_part_and_its_total(desk, server_url):
     desk.wait_for_selector("#result-box:not([hidden])")
     text = desk.inner_text("#result-box")
     assert "game bonus" in text.lower() and "Running total" in text, text
-    deal, game, change, total = (numbers(desk, t) for t in ("deal-score", "deal-game_bonus", "deal-change", "deal-total"))
+    deal, game, change, total = (
+        numbers(desk, t) for t in ("deal-score", "deal-game_bonus", "deal-change", "deal-total")
+    )
     assert [d + g for d, g in zip(deal, game)] == change and game[0] == 125
     assert total == numbers(desk, "total")
     next_deal(desk)
