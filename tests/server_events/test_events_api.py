@@ -188,6 +188,8 @@ def test_limits_and_names(client):
     assert r.status_code == 429 and "Retry-After" in r.headers
     enter(client, event_id, "Ann")
     assert post_entry(client, event_id, {"name": "ann"}).status_code == 409
+    for bot_like in ("random bot 2", "Paper+Random Bot"):  # the bots' names as the table shows them
+        assert post_entry(client, event_id, {"name": bot_like}).status_code == 400
     assert post_entry(client, event_id, {"name": "filler 1"}).status_code == 400
     assert post_entry(client, event_id, {}).status_code == 400
     assert client.get("/api/events/nothing-here").status_code == 404

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -45,6 +46,7 @@ __all__ = ["EventService", "entrant_chair"]
 LEASE_SECONDS = 10.0
 LEASE_WAIT_SECONDS = 0.02
 DAILY_CHECK_SECONDS = 60.0
+BOT_LABEL = re.compile(r"\bbot(\s*\d+)?\s*$", re.IGNORECASE)  # how the table names a bot ("random bot 2")
 log = logging.getLogger("tribridge.server")
 
 
@@ -265,8 +267,10 @@ class EventService:
         if not isinstance(body, dict):
             raise InvalidInput("body", "expected a JSON object with a 'name'")
         name = check_name(body.get("name"), "name")
-        if name.lower().startswith("filler"):
-            raise InvalidInput("name", "names starting with 'filler' belong to the bots")
+        if name.lower().startswith("filler") or BOT_LABEL.search(name):
+            raise InvalidInput(
+                "name", "names starting with 'filler' or ending in 'bot' (and a number) belong to the bots"
+            )
         identity = entrant_identity(client)
         async with self._locked(event_id):
             document = await self.load(event_id)
@@ -383,7 +387,7 @@ class EventService:
         for number, entry in enumerate(document["entries"], 1):
             table = await self.manager.get(entry["table_id"])
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
-            people = (entry["name"], "filler 1", "filler 2")
+            people = (entry["name"], *daily_bot_labels(document["filler"]))
             out.append(PlayedTable(1, number, people, every, table, done))
         return out
 
@@ -447,6 +451,11 @@ class EventService:
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 await self._save(document)
         return document
+
+
+def daily_bot_labels(bot: str) -> tuple[str, str]:
+    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
+    return f"{bot} bot 2", f"{bot} bot 3"
 
 
 def _team_of(body: dict[str, object]) -> str:

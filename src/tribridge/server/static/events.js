@@ -6,7 +6,8 @@ import { playerName, rememberSeat } from "./lobby.js";
 
 const EVENTS_KEY = "tribridge.events";
 const POLL_MS = 3000;
-const CHAIRS = ["dealer", "left", "right"];
+const ROLES = ["dealer", "dealer's left", "dealer's right"]; // the event's chairs, counted from the dealer
+const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
 const SEAT_ORDER = ["N", "E", "S", "W"];
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -212,9 +213,11 @@ function renderMyEntry(view) {
   const link = document.createElement("a");
   link.className = "play-link";
   link.dataset.testid = "play-link";
-  link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}${paceSuffix("&")}`;
+  const board = played < boards ? `&board=${played + 1}` : ""; // the table moves on to it (eventlink.js)
+  link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}`
+    + `${board}${paceSuffix("&")}`;
   link.textContent = played >= boards ? "Your table (all boards played)" : `Play board ${played + 1} of ${boards}`;
-  box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${boards} boards played. `, link);
+  box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${plural(boards, "board")} played. `, link);
 }
 
 function renderTeams(view) {
@@ -226,7 +229,7 @@ function renderTeams(view) {
   names.replaceChildren();
   for (const team of view.teams) {
     const li = document.createElement("li");
-    li.textContent = `${team.name}: ${team.members.join(", ")}${team.members.length < 3 ? ` (${3 - team.members.length} place(s) free)` : ""}`;
+    li.textContent = `${team.name}: ${team.members.join(", ")}${team.members.length < 3 ? ` (${plural(3 - team.members.length, "place")} free)` : ""}`;
     list.append(li);
     const option = document.createElement("option");
     option.value = team.name;
@@ -278,7 +281,7 @@ function renderStandings(view) {
     row.dataset.name = s.name;
     if (view.me && s.name === view.me.name) row.className = "mine";
     cell(row, s.rank);
-    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name);
+    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name, "name");
     cell(row, String(s.boards), "num");
     cell(row, `${s.matchpoints}/${s.top}`, "num");
     cell(row, s.percent.toFixed(1), "num").dataset.testid = "percent";
@@ -306,6 +309,12 @@ function renderHands(traveller) {
   return box;
 }
 
+/** An event chair on a board by its seat and role: "East, dealer's left" (the widow sits opposite the dealer). */
+function chairWords(dealer, chair) {
+  const seat = SEAT_ORDER[(SEAT_ORDER.indexOf(dealer) + [0, 1, 3][chair]) % 4];
+  return `${SEAT_WORDS[seat] || "?"}, ${ROLES[chair]}`;
+}
+
 function renderTravellers(view) {
   const box = $("travellers");
   box.replaceChildren();
@@ -322,7 +331,7 @@ function renderTravellers(view) {
     const table = document.createElement("table");
     table.className = "event-table";
     const head = table.createTHead().insertRow();
-    for (const [text, cls] of [["Entrant", ""], ["Chair", ""], ["Contract", ""], ["By", ""], ["Tricks", "num"], ["Score", "num"], ["%", "num"], ["IMPs", "num"]]) {
+    for (const [text, cls] of [["Entrant", ""], ["Seat", ""], ["Contract", ""], ["By", ""], ["Tricks", "num"], ["Score", "num"], ["%", "num"], ["IMPs", "num"]]) {
       cell(head, text, cls, "th");
     }
     const body = table.createTBody();
@@ -331,10 +340,10 @@ function renderTravellers(view) {
       const row = body.insertRow();
       row.dataset.name = r.players[chair];
       if (view.me && r.players[chair] === view.me.name) row.className = "mine";
-      cell(row, r.players[chair]);
-      cell(row, CHAIRS[chair]);
+      cell(row, r.players[chair], "name");
+      cell(row, chairWords(traveller.dealer, chair));
       cell(row, r.contract || "passed out");
-      cell(row, r.declarer === null ? "" : r.players[r.declarer]);
+      cell(row, r.declarer === null ? "" : r.players[r.declarer], "name");
       cell(row, r.tricks === null ? "" : String(r.tricks), "num");
       cell(row, String(r.scores[chair]), "num").dataset.testid = "score";
       cell(row, r.tops[chair] ? (100 * r.matchpoints[chair] / r.tops[chair]).toFixed(0) : "50", "num");

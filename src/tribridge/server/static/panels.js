@@ -3,6 +3,7 @@
 import {
   SEATS, SEAT_NAMES, DENOMS, HAND_SUIT_ORDER, callFragment, el, parseCard, rankText, seatLetter, sortCards, suitSpan,
 } from "./cards.js";
+import { dealWord } from "./eventlink.js";
 import { chairLabel } from "./names.js";
 
 function seatName(seat) {
@@ -28,7 +29,7 @@ export function resultText(view) {
   }
   const contract = result.contract ?? view.contract;
   if (!contract) {
-    frag.append("Deal over.");
+    frag.append(`${dealWord(view)} over.`);
     return frag;
   }
   const level = Number(String(contract)[0]);
