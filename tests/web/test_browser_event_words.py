@@ -4,6 +4,7 @@ the table does, chairs by seat and role, "1 entrant", "Board" at the event's tab
 from __future__ import annotations
 
 import re
+import time
 
 import httpx
 import pytest
@@ -55,3 +56,21 @@ def test_event_words_and_the_board_to_play(page, server_url):
     page.wait_for_function("() => window.tribridge.view && window.tribridge.view.deal_no === 2", timeout=20_000)
     page.wait_for_function("() => window.tribridge.view.phase !== 'done'")
     assert re.match(r"Board 2\b", page.inner_text("#deal-info"))
+
+
+def test_the_events_page_leads_with_todays_daily_event(page, server_url):
+    """With no event created by anyone, the Events page opens on today's daily event (above the list) and takes one
+    into it."""
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("[data-testid='daily']:not([hidden])")
+    first = page.evaluate(
+        "() => [...document.querySelectorAll('#events-home > :not([hidden])')].find((e) => e.tagName !== 'H1'"
+        " && !e.classList.contains('intro')).id"
+    )
+    assert first == "daily-box"
+    today = time.strftime("%Y-%m-%d", time.gmtime())
+    assert f"Daily {today}" in page.inner_text("[data-testid='daily']")
+    page.click("#daily-link")
+    page.wait_for_selector("#event:not([hidden])")
+    assert page.inner_text("#event-title") == f"Daily {today}"
+    assert page.is_visible("#join-event")
