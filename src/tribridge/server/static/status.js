@@ -30,6 +30,7 @@ export function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
   const turnInfo = $("turn-info");
   turnInfo.classList.toggle("mine", Boolean(view.my_turn));
   if (view.phase === "done") turnInfo.textContent = `${dealWord(view)} over`;
+  else if (view.waiting_for_friends) turnInfo.textContent = "Waiting for your friend: the game starts when they take their chair";
   else if (view.my_turn) {
     const fromDummy = view.phase === "play" && turn && turn === dummySeat;
     turnInfo.textContent = view.phase === "auction" ? "Your call" : fromDummy ? "Your turn: play from dummy" : "Your turn";
