@@ -180,7 +180,9 @@ def test_readme_curl_examples_answer_as_shown(tmp_path):
     included); only whether the solver processes have started yet may differ."""
     examples = curl_examples((ROOT / "README.md").read_text(encoding="utf-8"))
     assert {path.split("?")[0] for path, _ in examples} >= {"/healthz", "/apis/brill/bid"}
-    with TestClient(create_app(db_path=tmp_path / "tour.sqlite", bot_delay=0, log_requests=False)) as client:
+    with TestClient(
+        create_app(db_path=tmp_path / "tour.sqlite", bot_delay=0, log_requests=False, robot_deadline=120)
+    ) as client:
         for path, shown in examples:
             answer = client.get(path).json()
             if path == "/healthz":
