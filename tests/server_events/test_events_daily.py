@@ -93,3 +93,18 @@ def test_the_daily_time_and_boards_come_from_the_environment():
     for name, value in (("TRIBRIDGE_DAILY_AT", "25:00"), ("TRIBRIDGE_DAILY_BOARDS", "0"), ("TRIBRIDGE_DAILY", "x")):
         with pytest.raises(InvalidInput, match=name):
             DailySettings.from_env({name: value})
+
+
+def test_a_process_holding_the_days_lease_is_left_to_create_it(client):
+    """While another process holds the lease of the day's event, this one does not write it; once the lease is
+    given back, this one creates it."""
+    events = client.app.state.events
+    move_clock(client, 3 * 24 * 3600)  # a day nobody has opened yet
+    period = daily_period(events.clock(), events.daily.at_minutes)
+    key = f"event:{period.event_id}"
+    assert client.portal.call(events.store.acquire_lease, key, "events:another-process", 30.0)
+    assert client.portal.call(events.ensure_daily) == period.event_id
+    assert client.portal.call(events.store.load_event, period.event_id) is None
+    client.portal.call(events.store.release_lease, key, "events:another-process")
+    client.portal.call(events.ensure_daily)
+    assert client.portal.call(events.store.load_event, period.event_id) is not None

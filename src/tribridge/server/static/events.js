@@ -213,7 +213,8 @@ function renderMyEntry(view) {
   const link = document.createElement("a");
   link.className = "play-link";
   link.dataset.testid = "play-link";
-  const board = played < boards ? `&board=${played + 1}` : ""; // the table moves on to it (eventlink.js)
+  // a daily table plays the boards in order: it moves on to the next one (eventlink.js)
+  const board = view.event.form === "daily" && played < boards ? `&board=${played + 1}` : "";
   link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}`
     + `${board}${paceSuffix("&")}`;
   link.textContent = played >= boards ? "Your table (all boards played)" : `Play board ${played + 1} of ${boards}`;
