@@ -98,17 +98,17 @@ export function renderDealScores(table, view) {
     }
     body.append(row);
   };
-  addRow("This deal's score", "the deal's own score, before game and rubber bonuses", perChair, "deal-score");
+  addRow("This deal", "the deal's own score, before game and rubber bonuses", perChair, "deal-score");
   for (const bonus of entry ? entry.bonuses || [] : []) {
     addRow(`+ ${SCORE_WORDS[bonus.kind] || bonus.kind}`, "won with this deal, added to the running total",
       chairs.map((c) => (c === bonus.chair ? bonus.points : 0)), `deal-${bonus.kind}`);
   }
   if (entry) {
-    addRow("= Change of the running total", "this deal's score and the bonuses it won", entry.change, "deal-change");
+    addRow("= Change of total", "the running total's change: this deal's score and the bonuses it won", entry.change, "deal-change");
     const sheet = view.score_sheet || {};
     const latest = (sheet.deals || []).at(-1);
     if (latest && latest.deal_no === view.deal_no) {
-      addRow("Running total (all deals, as on the score sheet)", "the score sheet's Total after this deal",
+      addRow("Running total (score sheet)", "the score sheet's Total after this deal: all deals, all rubbers",
         sheet.totals, "deal-total");
     }
   }
