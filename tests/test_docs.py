@@ -3,17 +3,20 @@ and the rules and worked examples it states agree with the code."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from tribridge.cards import Seat
 from tribridge.cli.main import main
 from tribridge.rules.auction import Contract, bidders_for, opening_leader, reseat
 from tribridge.rules.scoring import HonoursHeld, scheme_from_dict, score_deal
+from tribridge.server.app import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -159,3 +162,29 @@ def console_examples(text: str) -> list[tuple[str, str]]:
 def test_algorithms_worked_examples_print_as_shown(capsys, command, expected):
     assert main(shlex.split(command)[1:]) == 0
     assert capsys.readouterr().out.rstrip("\n") == expected.rstrip("\n")
+
+
+def curl_examples(text: str) -> list[tuple[str, dict]]:
+    """(path, answer shown) of each ``$ curl -s URL`` line of ``text`` followed by its JSON answer."""
+    out = []
+    lines = text.splitlines()
+    for line, answer in zip(lines, lines[1:]):
+        match = re.fullmatch(r"\$ curl -s '?localhost:\d+(/[^' ]*)'?", line.strip())
+        if match and answer.startswith("{"):
+            out.append((match[1], json.loads(answer)))
+    return out
+
+
+def test_readme_curl_examples_answer_as_shown(tmp_path):
+    """README's robot-API and ``/healthz`` examples are what the server answers (the Brill bot's explanation
+    included); only whether the solver processes have started yet may differ."""
+    examples = curl_examples((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert {path.split("?")[0] for path, _ in examples} >= {"/healthz", "/apis/brill/bid"}
+    with TestClient(
+        create_app(db_path=tmp_path / "tour.sqlite", bot_delay=0, log_requests=False, robot_deadline=120)
+    ) as client:
+        for path, shown in examples:
+            answer = client.get(path).json()
+            if path == "/healthz":
+                assert isinstance(answer.pop("solvers_ready"), bool) and isinstance(shown.pop("solvers_ready"), bool)
+            assert answer == shown, path

@@ -46,7 +46,7 @@ def plain_percent(mine: int, others: list[int]) -> Fraction:
 
 def test_daily_event_two_entrants_see_only_what_they_played(client):
     event_id = new_event(client, boards=3)
-    listed = client.get("/api/events").json()["events"]
+    listed = [e for e in client.get("/api/events").json()["events"] if not e["house"]]  # beside the house's daily
     assert [e["event_id"] for e in listed] == [event_id] and listed[0]["boards"] == 3
     ann_table, ann = enter(client, event_id, "Ann")
 
@@ -125,7 +125,7 @@ def test_exports_and_the_close(client):
     cid_table, cid = enter(client, event_id, "Cid")  # plays nothing
 
     close_event(client)
-    assert client.get("/api/events").json()["events"] == []
+    assert [e for e in client.get("/api/events").json()["events"] if not e["house"]] == []
     assert post_entry(client, event_id, {"name": "Dee"}).status_code == 409
     # no board is played after the close: "next" answers with the event's end
     refused = client.post(f"/api/tables/{ann_table}/actions", headers=auth(ann), json={"type": "next"})
@@ -188,6 +188,8 @@ def test_limits_and_names(client):
     assert r.status_code == 429 and "Retry-After" in r.headers
     enter(client, event_id, "Ann")
     assert post_entry(client, event_id, {"name": "ann"}).status_code == 409
+    for bot_like in ("random bot 2", "Paper+Random Bot"):  # the bots' names as the table shows them
+        assert post_entry(client, event_id, {"name": bot_like}).status_code == 400
     assert post_entry(client, event_id, {"name": "filler 1"}).status_code == 400
     assert post_entry(client, event_id, {}).status_code == 400
     assert client.get("/api/events/nothing-here").status_code == 404

@@ -138,7 +138,8 @@ def test_an_event_of_the_creators_boards_is_private(client):
     assert post_entry(client, event_id, {"name": "Ann", "invite": "guess"}).status_code == 403
     assert post_entry(client, event_id, {"name": "Ann", "invite": invite}).status_code == 200
     public = new_event(client, boards=2)
-    assert "invite" not in client.get("/api/events").json()["events"][0]
+    listed = client.get("/api/events").json()["events"]
+    assert public in [e["event_id"] for e in listed] and not any("invite" in e for e in listed)
     assert not event_view(client, public)["event"]["private"]
     move_clock(client, 15 * 24 * 3600)
     text = client.get(f"/api/events/{event_id}/export.pbn").text

@@ -121,8 +121,9 @@ def test_review_steps_through_a_whole_deal_and_a_finished_deal_reopens(page, ser
     assert page.get_attribute("#review", "data-steps") == "52"
 
 
-def test_review_needs_a_seat_and_a_finished_deal(page, server_url):
-    """The review endpoint answers 403 without the chair's token and 404 for a deal not yet finished."""
+def test_review_needs_a_finished_deal(page, server_url):
+    """The review endpoint answers 404 for a deal not yet finished, to a chair and to a watcher (no token) alike
+    (a watcher may review a finished deal: ``tests/webtable/test_feature_spectators.py``)."""
     start_game(page, server_url)
     statuses = page.evaluate(
         """async () => {
@@ -134,5 +135,5 @@ def test_review_needs_a_seat_and_a_finished_deal(page, server_url):
              return [anonymous.status, early.status, (await early.json()).error];
            }"""
     )
-    assert statuses[0] == 403
+    assert statuses[0] == 404
     assert statuses[1] == 404 and "not finished" in statuses[2]

@@ -37,18 +37,27 @@ def test_a_double_click_acts_once_and_shows_no_conflict(pages, server_url):
         assert page.evaluate(NO_CONFLICT), page.get_attribute("#table-msg", "data-last")
 
 
-def test_names_are_cut_by_code_points_and_long_names_do_not_stretch_the_auction(pages, server_url):
-    """A 41-character name ending in an emoji keeps the whole emoji; a 40-letter name fits the auction header."""
+def test_names_are_counted_by_code_points_and_long_names_do_not_stretch_the_auction(pages, server_url):
+    """The name field holds 40 characters; a 41-character name gets a message saying so (it is not cut without a
+    word); one ending in an emoji keeps the whole emoji; a 40-letter name fits the auction header."""
     page = pages[0]
     page.goto(f"{server_url}/?pace=0")
     page.wait_for_selector("#chair-1 option[value='bot:random']", state="attached")
-    page.fill("#player-name", "a" * 39 + "😀" + "b")
+    assert page.get_attribute("#player-name", "maxlength") == "40"
+    page.fill("#player-name", "a" * 41)
+    assert page.input_value("#player-name") == "a" * 40  # typing stops at 40
+    long = "a" * 39 + "😀" + "b"  # 41 characters, as a name kept from before may be
+    page.evaluate("(name) => { document.getElementById('player-name').value = name; }", long)
     page.select_option("#chair-1", "bot:random")
     page.select_option("#chair-2", "bot:random")
     page.click("#start-game")
+    page.wait_for_function("() => document.getElementById('lobby-error').textContent.includes('41 characters')")
+    assert "at most 40" in page.inner_text("#lobby-error") and page.is_visible("#lobby")
+    page.fill("#player-name", "a" * 38 + "😀")
+    page.click("#start-game")
     page.wait_for_selector("#table:not([hidden])")
     page.wait_for_function("() => window.tribridge.view")
-    assert page.evaluate(VIEW)["chairs"][0]["name"] == "a" * 39 + "😀"
+    assert page.evaluate(VIEW)["chairs"][0]["name"] == "a" * 38 + "😀"
 
     created = create_table(server_url, [{"kind": "human"}, {"kind": "human"}, RANDOM_BOTS[0]])
     take_seat(server_url, created["table_id"], 1, "W" * 40)

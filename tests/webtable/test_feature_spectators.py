@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from webtable_helpers import api, open_seat, two_people
+from webtable_helpers import api, bid_and_claim_a_grand_slam, open_seat, two_people
 
 FACES = "() => document.querySelectorAll('.felt .card.face').length"
 
@@ -34,3 +34,16 @@ def test_a_spectator_watches_and_a_player_shares_a_view(two_pages, server_url):
     cy.goto(f"{server_url}/?table={table_id}&watch&chair=0&pace=0")
     cy.wait_for_function("() => document.querySelectorAll('.felt .card.face').length === 13")
     assert "Ann" in cy.inner_text("#watching-note")
+
+
+@pytest.mark.browser
+def test_a_spectator_opens_the_review_of_a_finished_deal(pages, server_url):
+    """Ann bids 7♠ and claims; Cy, watching by the link, opens the review the result box offers (no 403)."""
+    ann, cy, _ = pages
+    created = bid_and_claim_a_grand_slam(ann, server_url)
+    cy.goto(f"{server_url}/?table={created['table_id']}&watch&pace=0")
+    cy.wait_for_function("() => document.getElementById('table').dataset.phase === 'done'")
+    cy.click("#review-deal")
+    cy.wait_for_selector("#review:not([hidden])")
+    assert cy.locator("#review-auction td[data-call='7S']").count() == 1
+    assert not cy.locator(".error:visible, #message:visible").filter(has_text="seat token").count()

@@ -198,6 +198,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await manager.start()
+        app.state.events.open_daily()  # the house's daily event, always open (events.daily)
         log.info("store open", extra={"event": "startup", "db": store_label(path)})
         await warm_the_routes(app)
         freeze_heap()  # what is loaded by now lives as long as the server: out of the collector's full passes

@@ -45,7 +45,9 @@ async def create_event(events: Events, request: Request) -> Any:
 
 @router.get("/api/events")
 async def open_events(events: Events) -> Any:
-    """The open public events, oldest first (a private event is found only by its invitees' link)."""
+    """The open public events, oldest first (a private event is found only by its invitees' link), the house's
+    daily event among them (opened now if its task has not yet)."""
+    await events.ensure_daily()
     listed = [d for d in await events.documents() if events.is_open(d) and not events.is_private(d)]
     return {"events": [event_summary(d, True) for d in listed]}
 

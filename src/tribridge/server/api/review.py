@@ -1,6 +1,7 @@
 """The deal review: a finished deal's auction by player and its play trick by trick, double dummy after each card.
 
-``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token, finished deals only). For every
+``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token, or none: a spectator, under the watching
+rule of an open event's table; finished deals only). For every
 card: the double-dummy tricks of the declaring side once it is played, and the tricks it cost its
 side (0 for a double-dummy best card) with the cards that were best instead. Computed with
 ``tribridge.dd`` (one batched DDS call per deal) as one ``ANALYSIS`` job on the solver pool, awaited
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, Request
 
 from tribridge.cards import Card, Seat
 from tribridge.dd import Priority, position_after, solve_positions, solver_pool
@@ -23,8 +24,10 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
 from tribridge.server.api.deps import Manager
-from tribridge.server.api.tables import seated
-from tribridge.server.errors import NotFound
+from tribridge.server.api.tables import check_watch, token_from
+from tribridge.server.errors import Forbidden, NotFound
+from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.table import Table
 
 __all__ = ["named_review", "review_deal", "review_on_pool", "review_record", "review_text", "router"]
 
@@ -156,6 +159,17 @@ def review_record(
     return named_review(_review_cached(json.dumps(record, sort_keys=True)), chair_seats, names)
 
 
+async def _is_chair(manager: TableManager, table: Table, token: str | None) -> bool:
+    """Whether ``token`` is one of the table's chairs' tokens."""
+    if not token:
+        return False
+    try:
+        await manager.chair_of(table, token)
+    except Forbidden:
+        return False
+    return True
+
+
 def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] | None:
     for entry in history:
         if entry.get("deal_no") == deal_no:
@@ -165,14 +179,21 @@ def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] 
 
 @router.get("/api/tables/{table_id}/deals/{deal_no}/review")
 async def deal_review(
-    manager: Manager, table_id: str, deal_no: str, authorization: str | None = Header(default=None)
+    manager: Manager,
+    request: Request,
+    table_id: str,
+    deal_no: str,
+    authorization: str | None = Header(default=None),
 ) -> Any:
-    """A finished deal's review for a chair of the table (Bearer token); 404 until the deal is over."""
+    """A finished deal's review for a chair of the table (Bearer token) or a spectator who may watch it (an open
+    event's table: an entrant who has finished that board); 404 until the deal is over."""
     try:
         number = int(deal_no)
     except ValueError:
         raise InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}") from None
-    table, _chair = await seated(manager, table_id, authorization)
+    table = await manager.get(table_id)
+    if not await _is_chair(manager, table, token_from(authorization)):  # a spectator: the watching rule
+        await check_watch(request, table, token_from(authorization), number)
     entry = _find_record(table.history, number)
     if entry is None:
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")

@@ -29,7 +29,7 @@ from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, view_text, visible_cards
 from tribridge.server.tables.words import bot_descriptions, scheme_descriptions
 
-__all__ = ["client_of", "router", "seated", "token_from"]
+__all__ = ["check_watch", "client_of", "router", "seated", "token_from"]
 
 BINARY_CLOSE_CODE = 1003  # "unsupported data"
 AUTH_SECONDS = 5.0  # a WebSocket must send its token this soon after it opens
@@ -187,11 +187,12 @@ async def hint(manager: Manager, table_id: str, authorization: str | None = Head
     return await hint_for(table, chair)
 
 
-async def check_watch(connection: HTTPConnection, table: Table, token: str | None) -> None:
-    """Refuse (403) a spectator at an open event's table, but on a board the token's entrant has finished there."""
+async def check_watch(connection: HTTPConnection, table: Table, token: str | None, deal_no: int | None = None) -> None:
+    """Refuse (403) a spectator at an open event's table (at its board, or deal ``deal_no``'s), but on a board the
+    token's entrant has finished there."""
     events = getattr(connection.app.state, "events", None)
     if isinstance(events, EventService):
-        await events.check_watch(table, token)
+        await events.check_watch(table, token, deal_no)
 
 
 class WatchedBoards:

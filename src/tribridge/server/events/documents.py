@@ -114,6 +114,7 @@ class EventDocument(TypedDict):
     matches: list[MatchJson]
     chair_secret: NotRequired[str]  # the secret of the entrants' chair tokens (never sent)
     invite_hash: NotRequired[str]  # a private event's (boards from the creator's PBN): its invitation's hash
+    house: NotRequired[bool]  # the house's daily event, opened by the server itself (``daily``)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -25,6 +27,7 @@ from tribridge.events.boards import Board
 from tribridge.events.results import Entrant
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.events import individual, teams
+from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_period
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
 from tribridge.server.events.identity import GUEST, EntrantIdentity, entrant_identity, name_skeleton
 from tribridge.server.events.standins import StandIns
@@ -42,6 +45,9 @@ __all__ = ["EventService", "entrant_chair"]
 
 LEASE_SECONDS = 10.0
 LEASE_WAIT_SECONDS = 0.02
+DAILY_CHECK_SECONDS = 60.0
+BOT_LABEL = re.compile(r"\bbot(\s*\d+)?\s*$", re.IGNORECASE)  # how the table names a bot ("random bot 2")
+log = logging.getLogger("tribridge.server")
 
 
 def entrant_chair(board: Board) -> int:
@@ -53,7 +59,11 @@ class EventService:
     """Creates events, adds entries (each a table of the manager), and answers what an asker may see."""
 
     def __init__(
-        self, manager: TableManager, limits: EventLimits | None = None, clock: Callable[[], float] = time.time
+        self,
+        manager: TableManager,
+        limits: EventLimits | None = None,
+        clock: Callable[[], float] = time.time,
+        daily: DailySettings | None = None,
     ) -> None:
         self.manager = manager
         self.limits = limits or EventLimits()
@@ -62,6 +72,7 @@ class EventService:
         self.creations = RateWindow(60.0)
         self.standins = StandIns(manager, self.limits.leave_seconds)
         self.closes: dict[str, float] = {}  # event id -> its closes_at (never changes once created)
+        self.daily = DailySettings.from_env() if daily is None else daily
         manager.gates.append(self.refuse_after_close)
 
     async def refuse_after_close(self, table: Table, action: dict[str, object]) -> None:
@@ -135,6 +146,11 @@ class EventService:
         """Whether the event still takes entries and keeps its results hidden."""
         return self.clock() < document["closes_at"]
 
+    @staticmethod
+    def is_house(document: EventDocument) -> bool:
+        """Whether the event is the house's daily event (opened by the server itself: ``daily``)."""
+        return bool(document.get("house"))
+
     # --- creating and joining ---------------------------------------------------------------------
     async def create(self, body: object, client: str) -> tuple[EventDocument, str | None]:
         """A new event from a ``POST /api/events`` body, within the limits (429 past them, checked before the body
@@ -142,9 +158,21 @@ class EventService:
         PBN: ``is_private``)."""
         await self._check_creation_limits(client)
         request: EventRequest = await asyncio.to_thread(event_request, body, self.limits)
+        document = self._new_document(secrets.token_urlsafe(6), request, client)
+        invite = None
+        if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
+            invite = secrets.token_urlsafe(12)
+            document["invite_hash"] = token_hash(invite)
+        await self._save(document)
+        self.creations.add(client)
+        self.creations.add("*")
+        return document, invite
+
+    def _new_document(self, event_id: str, request: EventRequest, client: str) -> EventDocument:
+        """A new event's document from its checked request, created now by ``client``."""
         now = self.clock()
-        document: EventDocument = {
-            "event_id": secrets.token_urlsafe(6),
+        return {
+            "event_id": event_id,
             "form": request.form,
             "name": request.name,
             "scheme": request.scheme,
@@ -166,14 +194,48 @@ class EventService:
             "stages": [],
             "matches": [],
         }
-        invite = None
-        if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
-            invite = secrets.token_urlsafe(12)
-            document["invite_hash"] = token_hash(invite)
-        await self._save(document)
-        self.creations.add(client)
-        self.creations.add("*")
-        return document, invite
+
+    async def ensure_daily(self) -> str | None:
+        """Open the house's daily event of now if it is not there yet (``daily``): created once over every process on
+        the store (under its lease; a process that finds the lease held leaves it to its holder); its id, or None
+        when the setting is off."""
+        if not self.daily.enabled:
+            return None
+        period = daily_period(self.clock(), self.daily.at_minutes)
+        if await self.store.load_event(period.event_id) is not None:
+            return period.event_id
+        key = f"event:{period.event_id}"
+        if not await self.store.acquire_lease(key, self.owner, LEASE_SECONDS):
+            return period.event_id  # another process is creating it
+        try:
+            if await self.store.load_event(period.event_id) is None:
+                body = {"form": "daily", "name": period.name, "boards": self.daily.boards, "scheme": self.daily.scheme}
+                body["closes_in_hours"] = max(period.closes - self.clock(), 60.0) / 3600.0
+                request = await asyncio.to_thread(event_request, body, self.limits)
+                document = self._new_document(period.event_id, request, DAILY_CREATOR)
+                document["closes_at"], document["house"] = period.closes, True
+                await self._save(document)
+        finally:
+            await self.store.release_lease(key, self.owner)
+        return period.event_id
+
+    def open_daily(self) -> None:
+        """Keep the house's daily event open: check now and every ``DAILY_CHECK_SECONDS`` (a task the manager cancels
+        when it stops); nothing when the setting is off."""
+        if not self.daily.enabled:
+            return
+
+        async def keep_open() -> None:
+            while True:
+                try:
+                    await self.ensure_daily()
+                except Exception:  # a store outage: try again at the next check
+                    log.exception("could not open the daily event")
+                await asyncio.sleep(DAILY_CHECK_SECONDS)
+
+        task = asyncio.get_running_loop().create_task(keep_open())
+        self.manager.tasks.add(task)
+        task.add_done_callback(self.manager.tasks.discard)
 
     @staticmethod
     def is_private(document: EventDocument) -> bool:
@@ -205,8 +267,10 @@ class EventService:
         if not isinstance(body, dict):
             raise InvalidInput("body", "expected a JSON object with a 'name'")
         name = check_name(body.get("name"), "name")
-        if name.lower().startswith("filler"):
-            raise InvalidInput("name", "names starting with 'filler' belong to the bots")
+        if name.lower().startswith("filler") or BOT_LABEL.search(name):
+            raise InvalidInput(
+                "name", "names starting with 'filler' or ending in 'bot' (and a number) belong to the bots"
+            )
         identity = entrant_identity(client)
         async with self._locked(event_id):
             document = await self.load(event_id)
@@ -271,16 +335,19 @@ class EventService:
         return table.table_id, token
 
     # --- what an asker sees -----------------------------------------------------------------------
-    async def check_watch(self, table: Table, token: str | None) -> None:
+    async def check_watch(self, table: Table, token: str | None, deal_no: int | None = None) -> None:
         """Refuse (403) a spectator at an event's table while the event is open, unless the holder of ``token`` (an
-        entrant's) has finished the board the table is on in this event (the travellers' rule)."""
+        entrant's) has finished the board the table is on (or deal ``deal_no``'s board) in this event (the
+        travellers' rule)."""
         event = table.config.get("event")
         if event is None:
             return
         document = await self.load(event["event_id"])
         if not self.is_open(document):
             return
-        board = table.config["deals"]["boards"][table.deal_no - 1]["board"]
+        boards = table.config["deals"]["boards"]
+        number = table.deal_no if deal_no is None else deal_no
+        board = boards[min(max(number, 1), len(boards)) - 1]["board"]
         if token is None or board not in (await self.state(document["event_id"], token)).my_boards():
             raise Forbidden(
                 f"event {document['event_id']!r} is open: its tables can be watched once it closes, "
@@ -320,7 +387,7 @@ class EventService:
         for number, entry in enumerate(document["entries"], 1):
             table = await self.manager.get(entry["table_id"])
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
-            people = (entry["name"], "filler 1", "filler 2")
+            people = (entry["name"], *daily_bot_labels(document["filler"]))
             out.append(PlayedTable(1, number, people, every, table, done))
         return out
 
@@ -384,6 +451,11 @@ class EventService:
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 await self._save(document)
         return document
+
+
+def daily_bot_labels(bot: str) -> tuple[str, str]:
+    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
+    return f"{bot} bot 2", f"{bot} bot 3"
 
 
 def _team_of(body: dict[str, object]) -> str:

@@ -31,6 +31,7 @@ class EventSummary(TypedDict):
     stages_started: int
     private: bool  # the boards came from the creator's PBN file: only its invitees may enter
     boards_from: str  # "dealer" (the server's secret deal) or "pbn" (the creator's file)
+    house: bool  # the house's daily event, opened by the server itself each day
 
 
 class EntrantView(TypedDict):
@@ -92,6 +93,7 @@ def event_summary(document: EventDocument, is_open: bool) -> EventSummary:
         "stages_started": len(document["stages"]),
         "private": "invite_hash" in document,
         "boards_from": "pbn" if "invite_hash" in document else "dealer",
+        "house": bool(document.get("house")),
     }
 
 

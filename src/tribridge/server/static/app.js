@@ -19,7 +19,7 @@ import { initWatchers, renderWatchers } from "./watchers.js";
 import { initTalk, renderTalk } from "./talk.js";
 import { initUndo, renderUndo, undoNotice } from "./undo.js";
 import { flashTitle, noticeFor, renderNextReady, renderStatus } from "./status.js";
-import { renderEventLink } from "./eventlink.js";
+import { dealWord, renderEventLink } from "./eventlink.js";
 
 const params = new URLSearchParams(location.search);
 // Minimum time between two displayed views, so a person can follow the bots (?pace=ms overrides).
@@ -302,7 +302,7 @@ function render(view) {
   renderTrick(view, mySeat || "S");
   renderAuction(view, act);
   renderResult(view);
-  renderEventLink(view);
+  renderEventLink(view, act);
   renderScoreSheet($("score-sheet"), view, reviewDeal);
   renderAnalysisBox(view);
   renderKeyHint(view);
@@ -422,6 +422,7 @@ async function reviewDeal(dealNo) {
   try {
     const review = await conn.review(dealNo);
     review.deal_no = review.deal_no ?? dealNo;
+    review.deal_word = dealWord(shown);
     openReview(review, (chair, seat) => (chair === null || chair === undefined ? seat : chairLabel(shown, chair)));
   } catch (err) {
     showError(`No review of deal ${dealNo}: ${err.message}`);

@@ -6,7 +6,8 @@ import { playerName, rememberSeat } from "./lobby.js";
 
 const EVENTS_KEY = "tribridge.events";
 const POLL_MS = 3000;
-const CHAIRS = ["dealer", "left", "right"];
+const ROLES = ["dealer", "dealer's left", "dealer's right"]; // the event's chairs, counted from the dealer
+const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
 const SEAT_ORDER = ["N", "E", "S", "W"];
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
@@ -64,6 +65,7 @@ async function showHome() {
   const list = $("open-events");
   list.replaceChildren();
   const mine = storedEntries();
+  renderDaily(events.find((e) => e.house), mine);
   for (const summary of events) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -71,10 +73,25 @@ async function showHome() {
     a.textContent = summary.name;
     a.dataset.eventId = summary.event_id;
     const entered = mine[summary.event_id] ? " · you entered" : "";
-    li.append(a, ` — ${summary.form}, ${summary.boards} boards, ${summary.entries} entrants, ${closesText(summary)}${entered}`);
+    li.append(a, ` — ${summary.form}, ${plural(summary.boards, "board")}, ${plural(summary.entries, "entrant")}, ${closesText(summary)}${entered}`);
     list.append(li);
   }
   $("no-events").hidden = events.length > 0;
+}
+
+/** The house's daily event first on the page: what it is and the way in. */
+function renderDaily(summary, mine) {
+  $("daily-box").hidden = !summary;
+  if (!summary) return;
+  $("daily-facts").textContent = `${summary.name}: ${plural(summary.boards, "board")} against bots,`
+    + ` ${plural(summary.entries, "entrant")} so far, ${closesText(summary)}.`;
+  $("daily-link").href = `events.html?event=${encodeURIComponent(summary.event_id)}${paceSuffix("&")}`;
+  $("daily-link").textContent = mine[summary.event_id] ? "Back to today's daily" : "Play today's daily";
+}
+
+/** "1 board", "2 boards". */
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function fillSelect(select, values, chosen) {
@@ -166,8 +183,8 @@ function renderEvent(view) {
   const rounds = summary.form === "individual"
     ? ` · ${summary.players} places, round ${summary.rounds_started} of ${summary.rounds}`
     : summary.form === "teams" ? ` · ${summary.teams} teams, stage ${summary.stages_started}` : "";
-  $("event-facts").textContent = `${summary.form} · ${summary.boards} boards · scoring ${summary.scheme} · bots ${view.filler}`
-    + ` · ${summary.entries} entrants${rounds} · ${closesText(summary)}`
+  $("event-facts").textContent = `${summary.form} · ${plural(summary.boards, "board")} · scoring ${summary.scheme}`
+    + ` · bots ${view.filler} · ${plural(summary.entries, "entrant")}${rounds} · ${closesText(summary)}`
     + (summary.private ? " · private: its boards came from its creator's file, not the server's dealer" : "");
   $("join-event").hidden = Boolean(view.me) || view.closed;
   $("team-row").hidden = summary.form !== "teams";
@@ -196,9 +213,12 @@ function renderMyEntry(view) {
   const link = document.createElement("a");
   link.className = "play-link";
   link.dataset.testid = "play-link";
-  link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}${paceSuffix("&")}`;
+  // a daily table plays the boards in order: it moves on to the next one (eventlink.js)
+  const board = view.event.form === "daily" && played < boards ? `&board=${played + 1}` : "";
+  link.href = `./?table=${encodeURIComponent(view.me.table_id)}&event=${encodeURIComponent(view.event.event_id)}`
+    + `${board}${paceSuffix("&")}`;
   link.textContent = played >= boards ? "Your table (all boards played)" : `Play board ${played + 1} of ${boards}`;
-  box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${boards} boards played. `, link);
+  box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${plural(boards, "board")} played. `, link);
 }
 
 function renderTeams(view) {
@@ -210,7 +230,7 @@ function renderTeams(view) {
   names.replaceChildren();
   for (const team of view.teams) {
     const li = document.createElement("li");
-    li.textContent = `${team.name}: ${team.members.join(", ")}${team.members.length < 3 ? ` (${3 - team.members.length} place(s) free)` : ""}`;
+    li.textContent = `${team.name}: ${team.members.join(", ")}${team.members.length < 3 ? ` (${plural(3 - team.members.length, "place")} free)` : ""}`;
     list.append(li);
     const option = document.createElement("option");
     option.value = team.name;
@@ -262,7 +282,7 @@ function renderStandings(view) {
     row.dataset.name = s.name;
     if (view.me && s.name === view.me.name) row.className = "mine";
     cell(row, s.rank);
-    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name);
+    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name, "name");
     cell(row, String(s.boards), "num");
     cell(row, `${s.matchpoints}/${s.top}`, "num");
     cell(row, s.percent.toFixed(1), "num").dataset.testid = "percent";
@@ -290,6 +310,12 @@ function renderHands(traveller) {
   return box;
 }
 
+/** An event chair on a board by its seat and role: "East, dealer's left" (the widow sits opposite the dealer). */
+function chairWords(dealer, chair) {
+  const seat = SEAT_ORDER[(SEAT_ORDER.indexOf(dealer) + [0, 1, 3][chair]) % 4];
+  return `${SEAT_WORDS[seat] || "?"}, ${ROLES[chair]}`;
+}
+
 function renderTravellers(view) {
   const box = $("travellers");
   box.replaceChildren();
@@ -306,7 +332,7 @@ function renderTravellers(view) {
     const table = document.createElement("table");
     table.className = "event-table";
     const head = table.createTHead().insertRow();
-    for (const [text, cls] of [["Entrant", ""], ["Chair", ""], ["Contract", ""], ["By", ""], ["Tricks", "num"], ["Score", "num"], ["%", "num"], ["IMPs", "num"]]) {
+    for (const [text, cls] of [["Entrant", ""], ["Seat", ""], ["Contract", ""], ["By", ""], ["Tricks", "num"], ["Score", "num"], ["%", "num"], ["IMPs", "num"]]) {
       cell(head, text, cls, "th");
     }
     const body = table.createTBody();
@@ -315,10 +341,10 @@ function renderTravellers(view) {
       const row = body.insertRow();
       row.dataset.name = r.players[chair];
       if (view.me && r.players[chair] === view.me.name) row.className = "mine";
-      cell(row, r.players[chair]);
-      cell(row, CHAIRS[chair]);
+      cell(row, r.players[chair], "name");
+      cell(row, chairWords(traveller.dealer, chair));
       cell(row, r.contract || "passed out");
-      cell(row, r.declarer === null ? "" : r.players[r.declarer]);
+      cell(row, r.declarer === null ? "" : r.players[r.declarer], "name");
       cell(row, r.tricks === null ? "" : String(r.tricks), "num");
       cell(row, String(r.scores[chair]), "num").dataset.testid = "score";
       cell(row, r.tops[chair] ? (100 * r.matchpoints[chair] / r.tops[chair]).toFixed(0) : "50", "num");

@@ -2,7 +2,7 @@
 
 import { createTable, fetchOptions, fetchTableInfo, takeSeat } from "./api.js";
 import { plainMessage } from "./messages.js";
-import { cutName } from "./names.js";
+import { cutName, nameProblem } from "./names.js";
 
 const DEFAULT_OPTIONS = {
   bots: ["random", "paper", "estimate", "simulation", "pimc", "dd"],
@@ -166,7 +166,8 @@ export function initLobby(goToTable) {
   $("scheme").addEventListener("change", describeScheme);
   $("new-game").addEventListener("submit", async (event) => {
     event.preventDefault();
-    $("lobby-error").textContent = "";
+    $("lobby-error").textContent = nameProblem($("player-name").value);
+    if ($("lobby-error").textContent) return;
     const name = cutName($("player-name").value);
     saveName(name);
     const chair = (value) => (value === "friend" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) });
@@ -214,6 +215,8 @@ function chairButton(tableId, chair, index, onSeated, onWatch) {
     button.classList.add("primary");
   }
   button.addEventListener("click", async () => {
+    $("join-error").textContent = nameProblem($("join-name").value);
+    if ($("join-error").textContent) return;
     const name = cutName($("join-name").value);
     saveName(name);
     try {

@@ -7,6 +7,12 @@ export function cutName(name) {
   return Array.from(String(name || "").trim()).slice(0, MAX_NAME).join("").trim();
 }
 
+/** Why a typed name cannot be used as it is (longer than MAX_NAME code points, as the server counts), or "". */
+export function nameProblem(name) {
+  const length = Array.from(String(name || "").trim()).length;
+  return length > MAX_NAME ? `Your name has ${length} characters: at most ${MAX_NAME}, please shorten it.` : "";
+}
+
 function baseLabel(view, chair) {
   const info = (view.chairs || [])[chair] || {};
   if (info.kind === "bot") return info.bot ? `${info.bot} bot` : info.name || "bot";

@@ -3,6 +3,7 @@
 import {
   SEATS, SEAT_NAMES, DENOMS, HAND_SUIT_ORDER, callFragment, el, parseCard, rankText, seatLetter, sortCards, suitSpan,
 } from "./cards.js";
+import { dealWord } from "./eventlink.js";
 import { chairLabel } from "./names.js";
 
 function seatName(seat) {
@@ -28,7 +29,7 @@ export function resultText(view) {
   }
   const contract = result.contract ?? view.contract;
   if (!contract) {
-    frag.append("Deal over.");
+    frag.append(`${dealWord(view)} over.`);
     return frag;
   }
   const level = Number(String(contract)[0]);
@@ -41,9 +42,11 @@ export function resultText(view) {
   return frag;
 }
 
+export const INSULT_WORDS = "doubling bonus (doubled and made: the insult)"; // as the lobby says (words.py)
+
 const SCORE_WORDS = {
   overtricks: "overtricks",
-  double_bonus: "doubled and made (the insult bonus)",
+  double_bonus: INSULT_WORDS,
   making_bonus: "making bonus",
   undertricks_each_defender: "penalty for the undertricks, to each defender",
   declarer_penalty: "the declarer's undertrick penalty",
@@ -59,12 +62,11 @@ function sheetEntry(view) {
   return ((view.score_sheet || {}).deals || []).find((d) => d.deal_no === view.deal_no) || null;
 }
 
-/** Every part of this deal's score in words: trick points (game or part score), slams, doubling, penalties, bonuses. */
+/** Every part of this deal's own score in words: trick points (game or part score), slams, doubling, penalties. */
 export function scoreParts(view) {
   const breakdown = (view.scores || {}).breakdown || {};
   const entry = sheetEntry(view);
-  const bonuses = entry ? entry.bonuses || [] : [];
-  const game = bonuses.some((b) => b.kind === "game_bonus");
+  const game = (entry ? entry.bonuses || [] : []).some((b) => b.kind === "game_bonus");
   const tricks = (view.result || {}).declarer_tricks;
   const parts = [];
   for (const [key, points] of Object.entries(breakdown)) {
@@ -74,30 +76,47 @@ export function scoreParts(view) {
     if (key === "slam_bonus") words = tricks === 13 ? "grand slam bonus" : "small slam bonus";
     parts.push([words, points]);
   }
-  for (const bonus of bonuses) parts.push([SCORE_WORDS[bonus.kind] || bonus.kind, bonus.points]);
   return parts;
 }
 
-/** This deal's points for each chair under the table's scheme, every part named, and each total's change. */
+/** This deal's points for each chair, every part of the running total's change named (the deal's own score, the game
+ * and rubber bonuses it won), the change, and the running total after it (the score sheet's Total). */
 export function renderDealScores(table, view) {
   table.replaceChildren();
   const scores = view.scores;
   if (!scores) return;
   const perChair = scores.per_chair || (Array.isArray(scores) ? scores : null);
-  const change = (sheetEntry(view) || {}).change;
+  const entry = sheetEntry(view);
+  const chairs = (view.chairs || [0, 0, 0]).map((_, i) => i);
   const head = el("tr", {}, el("th", {}, ""));
-  const row = el("tr", {}, el("th", { title: "the deal's own score, before game and rubber bonuses" }, "This deal"));
-  const all = el("tr", {}, el("th", { title: "how much each total changed, game and rubber bonuses included" }, "Total +"));
-  (view.chairs || [0, 0, 0]).forEach((_, chair) => {
-    head.append(el("th", {}, chairLabel(view, chair)));
-    row.append(el("td", { "data-testid": `deal-score-${chair}` }, fmtPoints(perChair ? perChair[chair] : null)));
-    all.append(el("td", { "data-testid": `deal-change-${chair}` }, fmtPoints(change ? change[chair] : null)));
-  });
-  table.append(el("thead", {}, head), el("tbody", {}, row, change ? all : null));
+  for (const chair of chairs) head.append(el("th", {}, chairLabel(view, chair)));
+  const body = el("tbody");
+  const addRow = (label, title, values, testid) => {
+    const row = el("tr", {}, el("th", { title }, label));
+    for (const chair of chairs) {
+      row.append(el("td", testid ? { "data-testid": `${testid}-${chair}` } : {}, fmtPoints(values ? values[chair] : null)));
+    }
+    body.append(row);
+  };
+  addRow("This deal", "the deal's own score, before game and rubber bonuses", perChair, "deal-score");
+  for (const bonus of entry ? entry.bonuses || [] : []) {
+    addRow(`+ ${SCORE_WORDS[bonus.kind] || bonus.kind}`, "won with this deal, added to the running total",
+      chairs.map((c) => (c === bonus.chair ? bonus.points : 0)), `deal-${bonus.kind}`);
+  }
+  if (entry) {
+    addRow("= Change of total", "the running total's change: this deal's score and the bonuses it won", entry.change, "deal-change");
+    const sheet = view.score_sheet || {};
+    const latest = (sheet.deals || []).at(-1);
+    if (latest && latest.deal_no === view.deal_no) {
+      addRow("Running total (score sheet)", "the score sheet's Total after this deal: all deals, all rubbers",
+        sheet.totals, "deal-total");
+    }
+  }
+  table.append(el("thead", {}, head), body);
   const parts = scoreParts(view);
   if (parts.length) {
     const text = parts.map(([words, points]) => `${words} ${points}`).join("; ");
-    table.append(el("caption", { className: "breakdown" }, text));
+    table.append(el("caption", { className: "breakdown" }, `This deal's score: ${text}`));
   }
 }
 

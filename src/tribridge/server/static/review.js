@@ -147,7 +147,7 @@ function show(step) {
 export function openReview(review, nameOf) {
   const cards = review.tricks.flatMap((t) => t.cards);
   current = { review, cards, step: 0, nameOf };
-  $("review-title").textContent = `Deal ${review.deal_no}`;
+  $("review-title").textContent = `${review.deal_word || "Deal"} ${review.deal_no}`;
   const contract = $("review-contract");
   contract.replaceChildren();
   if (review.contract) {

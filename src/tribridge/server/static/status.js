@@ -1,6 +1,7 @@
 // The lines around the table: the status bar, the reseating after the auction, who is ready, notices.
 
 import { SEAT_NAMES, callFragment, seatLetter } from "./cards.js";
+import { dealWord } from "./eventlink.js";
 import { chairLabel } from "./names.js";
 
 const $ = (id) => document.getElementById(id);
@@ -12,7 +13,7 @@ function listWords(names) {
 /** The status bar: deal, dealer, contract and declarer, tricks, whose turn it is. */
 export function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
   const dealer = seatLetter(view.dealer);
-  $("deal-info").textContent = `Deal ${view.deal_no ?? "?"}` + (dealer ? ` · dealer ${SEAT_NAMES[dealer]}` : "")
+  $("deal-info").textContent = `${dealWord(view)} ${view.deal_no ?? "?"}` + (dealer ? ` · dealer ${SEAT_NAMES[dealer]}` : "")
     + (view.scheme ? ` · ${view.scheme} scoring` : "");
   const contract = $("contract-info");
   contract.replaceChildren();
@@ -28,7 +29,8 @@ export function renderStatus(view, bySeat, { declarer, turn, dummySeat }) {
   renderTricks(view);
   const turnInfo = $("turn-info");
   turnInfo.classList.toggle("mine", Boolean(view.my_turn));
-  if (view.phase === "done") turnInfo.textContent = "Deal over";
+  if (view.phase === "done") turnInfo.textContent = `${dealWord(view)} over`;
+  else if (view.waiting_for_friends) turnInfo.textContent = "Waiting for your friend: the game starts when they take their chair";
   else if (view.my_turn) {
     const fromDummy = view.phase === "play" && turn && turn === dummySeat;
     turnInfo.textContent = view.phase === "auction" ? "Your call" : fromDummy ? "Your turn: play from dummy" : "Your turn";
@@ -87,9 +89,10 @@ export function renderNextReady(view) {
     return;
   }
   const waiting = people.filter((c) => !ready.includes(c)).map((c) => (c === view.my_chair ? "you" : chairLabel(view, c)));
+  const word = dealWord(view).toLowerCase();
   line.textContent = ready.length
-    ? `Ready for the next deal: ${listWords(ready.map((c) => chairLabel(view, c)))}; waiting for ${waiting.join(", ")}.`
-    : "The next deal starts when every player has pressed Next deal.";
+    ? `Ready for the next ${word}: ${listWords(ready.map((c) => chairLabel(view, c)))}; waiting for ${waiting.join(", ")}.`
+    : `The next ${word} starts when every player has pressed Next ${word}.`;
 }
 
 /** A notice about the newest action that the table should hear about (a disputed claim), or "". */

@@ -35,13 +35,14 @@ from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, open_async_store, token_hash
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
 from tribridge.server.tables.bots import warm_up
+from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Prepared, Table
-from tribridge.server.tables.turns import BotTurns
+from tribridge.server.tables.turns import BotTurns, waiting_for_friends
 from tribridge.server.tables.views import view_text
 
 __all__ = ["TableManager", "replay_table"]
@@ -343,7 +344,9 @@ class TableManager:
         await self.catch_up(table, seats=True)
         if chair in table.token_hashes:
             raise Conflict(f"chair {chair} is already taken")
-        return await self._issue_token(table, chair, name, token)
+        token = await self._issue_token(table, chair, name, token)
+        self.schedule_work(table)  # the game starts once every chair is taken: a bot may be on turn
+        return token
 
     async def _issue_token(self, table: Table, chair: int, name: str | None, token: str | None = None) -> str:
         assert self.store is not None
@@ -388,9 +391,10 @@ class TableManager:
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
-            await self.parts()[0].caught_up_by_news(
-                table
-            )  # a notice heard, its read under way: judged on what it brings
+            if table.seats_open and clean.get("type") not in SIDE_TYPES:
+                raise Conflict(waiting_for_friends(table))
+            follower, _turns = self.parts()
+            await follower.caught_up_by_news(table)  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)

@@ -25,7 +25,7 @@ from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Table
 
-__all__ = ["BotAct", "BotTurns"]
+__all__ = ["BotAct", "BotTurns", "waiting_for_friends"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -82,6 +82,8 @@ class BotTurns:
         state = table.current()
         if table.undo_request is not None:
             return False, None  # the bots wait for the people's answer to an undo
+        if table.seats_open:
+            return False, None  # a friends' table: the game starts when every person has taken a chair
         if state.claim is not None:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
@@ -185,3 +187,9 @@ class BotTurns:
             except QueueFull:
                 await asyncio.sleep(BUSY_RETRY_SECONDS)
         return None
+
+
+def waiting_for_friends(table: Table) -> str:
+    """Why a game action waits at a table with a person's chair still free: which chairs (numbered from 1)."""
+    free = [str(c + 1) for c in range(3) if not table.is_bot(c) and c not in table.token_hashes]
+    return f"the game starts when every friend has taken their chair (chair {' and '.join(free)} still free)"

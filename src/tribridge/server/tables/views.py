@@ -198,6 +198,8 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         view["result"] = record["result"]
         view["scores"] = {"per_chair": record["scores"]["per_chair"], "breakdown": record["scores"]["breakdown"]}
         view["analysis"] = _analysis_for(table, sv)
+    if table.seats_open:  # a friends' table starts when every person has taken a chair
+        view.update(my_turn=False, legal_calls=[], legal_cards=[], waiting_for_friends=True)
     return view
 
 

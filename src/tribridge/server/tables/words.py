@@ -62,6 +62,7 @@ def scheme_descriptions() -> dict[str, str]:
             f"{s.description}. Each trick over six: {values}; {over}. Game at {s.game_points} trick points "
             f"(bonus {s.game_bonus}); rubber: first to {s.games_to_win} games (bonus {s.rubber_bonus}). "
             f"Down: {s.undertrick_each_defender} a trick to each defender. Slams: {s.small_slam_bonus} small, "
-            f"{s.grand_slam_bonus} grand; doubled and made: {s.double_bonus} (the insult)."
+            f"{s.grand_slam_bonus} grand; doubling bonus (doubled and made: the insult) {s.double_bonus} + "
+            f"{s.double_bonus_per_overtrick} an overtrick, twice that redoubled."
         )
     return out
