@@ -71,6 +71,8 @@ NOT_REPLAYED = {
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
     "loaded machine (python -m benchmarks server_scale)",
+    "accounts.json": "CPU per login and page-load times idle and while clients guess passwords: timings of a loaded "
+    "machine (python -m benchmarks accounts)",
 }
 
 
