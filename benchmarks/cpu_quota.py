@@ -16,6 +16,7 @@ says why and the benchmark runs without quotas.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,12 +49,19 @@ class QuotaGroup:
         stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if " " in line)
         return int(stat.get("nr_periods", 0)), int(stat.get("nr_throttled", 0))
 
-    def remove(self) -> None:
-        """Remove the group (its processes have ended)."""
-        try:
-            self.path.rmdir()
-        except OSError:
-            pass
+    def remove(self, wait_s: float = 10.0) -> None:
+        """Remove the group once its processes have ended (a solver child may outlive its server briefly)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.2)
 
 
 def _cgroup_version() -> int | None:

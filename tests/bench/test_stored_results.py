@@ -71,6 +71,8 @@ NOT_REPLAYED = {
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
     "loaded machine (python -m benchmarks server_scale)",
+    "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
+    "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "accounts.json": "CPU per login and page-load times idle and while clients guess passwords: timings of a loaded "
     "machine (python -m benchmarks accounts)",
 }
