@@ -73,6 +73,8 @@ NOT_REPLAYED = {
     "loaded machine (python -m benchmarks server_scale)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
+    "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "
+    "(python -m benchmarks robot_latency)",
     "accounts.json": "CPU per login and page-load times idle and while clients guess passwords: timings of a loaded "
     "machine (python -m benchmarks accounts)",
 }
