@@ -7,7 +7,7 @@ import pytest
 from tribridge.cards import Seat
 from tribridge.cli.main import build_parser, main
 from tribridge.rules.game import play_random_deal
-from tribridge.rules.pbn import deal_board_pbn
+from tribridge.rules.pbn_write import deal_board_pbn
 from tribridge.sim.match import deal_for
 
 TOURNAMENT = """[Event "Club night"]

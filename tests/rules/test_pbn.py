@@ -18,7 +18,8 @@ from tribridge.cards import Deal, Seat, random_deal
 from tribridge.errors import InvalidInput
 from tribridge.rules.auction import AuctionOptions, Contract, Denom, opening_leader
 from tribridge.rules.game import DealRecord, play_random_deal
-from tribridge.rules.pbn import deal_board_pbn, read_boards
+from tribridge.rules.pbn import read_boards
+from tribridge.rules.pbn_write import deal_board_pbn
 from tribridge.rules.play import PlayState
 from tribridge.rules.scoring import score_deal
 

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from tribridge.cards import Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.events.export import pbn_table
-from tribridge.rules.pbn import deal_board_pbn, pbn_tag, read_boards
+from tribridge.rules.pbn import read_boards
+from tribridge.rules.pbn_write import deal_board_pbn, pbn_tag
 
 # any printable text: no control characters (pbn_tag writes those as spaces), no lone surrogates
 PRINTABLE = st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=60)

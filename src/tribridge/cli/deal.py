@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     # imported here: start-up time
 
     from tribridge.cards import SEAT_CHARS, Seat, random_deal
-    from tribridge.rules.pbn import deal_board_pbn
+    from tribridge.rules.pbn_write import deal_board_pbn
 
     if args.count < 0:
         raise InvalidInput("count", f"expected a number of deals >= 0, got {args.count}")

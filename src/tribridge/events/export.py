@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from tribridge.cards import Seat
 from tribridge.events.event import EventResult
 from tribridge.events.results import TableResult, Traveller
-from tribridge.rules.pbn import deal_board_pbn, pbn_tag
+from tribridge.rules.pbn_write import deal_board_pbn, pbn_tag
 
 __all__ = ["CHAIR_NAMES", "event_json", "event_pbn", "pbn_table", "score_table_rows", "total_score_rows"]
 

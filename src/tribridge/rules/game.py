@@ -17,7 +17,7 @@ import numpy as np
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
 from tribridge.errors import IllegalAction, InvalidInput
-from tribridge.rules import pbn
+from tribridge.rules import pbn, pbn_write
 from tribridge.rules.auction import PASS, AuctionOptions, AuctionState, Call, Contract, play_deal
 from tribridge.rules.deal import DealState, options_from, replay
 from tribridge.rules.play import PlayState
@@ -192,7 +192,7 @@ class DealRecord:
     # --- PBN ----------------------------------------------------------------------------------
     def to_pbn(self, event: str = "tribridge 3PAB", board: int | None = None) -> str:
         """PBN text of the deal (the format is described in ``rules.pbn``); ``from_pbn`` reads it back."""
-        return pbn.record_to_pbn(self, event, board)
+        return pbn_write.record_to_pbn(self, event, board)
 
     @classmethod
     def from_pbn(cls, text: str | pbn.PbnBoard) -> DealRecord:
