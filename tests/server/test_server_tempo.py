@@ -49,7 +49,7 @@ async def play_timed(tmp_path, actions):
             await asyncio.sleep(THINK)
         return {"type": "play", "card": str(legal[0])}
 
-    manager.parts()[1]._bot_decision = decide  # type: ignore[method-assign]  # the bot turns' decision
+    manager.bot_turns()._bot_decision = decide  # type: ignore[method-assign]  # the bot turns' decision
     try:
         table, _ = await manager.create(ALL_BOTS)
         clock = Clock()
@@ -88,7 +88,7 @@ def test_a_bots_task_is_cancelled_when_the_table_moves_on(tmp_path):
                 cancelled.set()
                 raise
 
-        manager.parts()[1]._bot_decision = decide  # type: ignore[method-assign]  # the bot turns' decision
+        manager.bot_turns()._bot_decision = decide  # type: ignore[method-assign]  # the bot turns' decision
         try:
             table, token = await manager.create(
                 {"chairs": [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}], "take": 0}

@@ -126,11 +126,17 @@ class TableManager:
         """Whether the manager is stopping (its parts start no new work then)."""
         return self.stopping
 
-    def parts(self) -> tuple[LogFollower, BotTurns]:
-        """The catch-up from the log and the bot turns (made by ``start``)."""
-        if self.follower is None or self.turns is None:
+    def log_follower(self) -> LogFollower:
+        """The catch-up from the store's log (made by ``start``)."""
+        if self.follower is None:
             raise RuntimeError("the table manager is not started")
-        return self.follower, self.turns
+        return self.follower
+
+    def bot_turns(self) -> BotTurns:
+        """The bot turns (made by ``start``)."""
+        if self.turns is None:
+            raise RuntimeError("the table manager is not started")
+        return self.turns
 
     async def catch_up(self, table: Table, seats: bool = False) -> bool:
         """Catch a table up with what other processes committed (its log; its chairs if ``seats``); True if changed."""
@@ -207,7 +213,7 @@ class TableManager:
         table_id, _, what = notice.partition(":")
         if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
             if self.follows(self.tables[table_id]):
-                self.parts()[0].hear_action(self.tables[table_id], int(what))
+                self.log_follower().hear_action(self.tables[table_id], int(what))
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
         targets = list(self.tables.values()) if notice == "*" else [await self.find(table_id)]
         for table in targets:
@@ -393,8 +399,9 @@ class TableManager:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
             if table.seats_open and clean.get("type") not in SIDE_TYPES:
                 raise Conflict(waiting_for_friends(table))
-            follower, _turns = self.parts()
-            await follower.caught_up_by_news(table)  # a notice heard, its read under way: judged on what it brings
+            await self.log_follower().caught_up_by_news(
+                table
+            )  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
                     prepared = self._judge(table, chair, action, expect_version)
@@ -420,7 +427,7 @@ class TableManager:
     ) -> None:
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
-        with self.parts()[0].logging_as(table, seq):
+        with self.log_follower().logging_as(table, seq):
             await self.store.append_action(table.table_id, seq, chair, action)
             if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
                 table.install(prepared)
@@ -460,7 +467,9 @@ class TableManager:
         sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         if self.peers is not None:
-            self.parts()[0].follow(table)  # what other processes logged before this socket made the table followed here
+            self.log_follower().follow(
+                table
+            )  # what other processes logged before this socket made the table followed here
         table.last_active = time.monotonic()
         if self.peers is not None:
             self.peers.report_later(table.table_id)
