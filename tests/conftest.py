@@ -10,9 +10,16 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import watched_page
+from loop_watch_check import watched_module
 from tribridge.testing import CHROMIUM, CHROMIUM_ARGS, MISSING_REASON, PgServer, free_port, pg_bin_dir
 
 BACKENDS = ["sqlite", "postgres"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _watch_the_servers_loops(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    """In modules marked ``loop_watch``: servers report slow callbacks, and the module fails on one (loop_watch_check)."""
+    yield from watched_module(request, tmp_path_factory.mktemp("loop_watch"))
 
 
 @pytest.fixture(scope="session")

@@ -1,55 +1,25 @@
-"""Nothing blocks the event loop: the server suites run again with asyncio's debug mode and a 50 ms slow-callback
-threshold (``server.loop_watch``), on both stores, and every callback that held a server's loop longer fails this.
+"""The slow-callback watch itself: it reports a callback that blocks the loop, and a module's check fails on it.
 
-The suites run in a pytest of their own (their servers, in-process and ``tribridge serve`` alike, read the
-threshold from the environment and append each slow callback to one report file)."""
+The server suites run under the watch (the modules marked ``loop_watch``, checked by ``loop_watch_check``)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
-import subprocess
-import sys
-from pathlib import Path
+import time
 
 import pytest
+from fastapi.testclient import TestClient
 
-from tribridge.server.loop_watch import REPORT_ENV, SLOW_CALLBACK_ENV
+from loop_watch_check import THRESHOLD_MS, check_report
+from tribridge.server.app import create_app
+from tribridge.server.loop_watch import REPORT_ENV, SLOW_CALLBACK_ENV, slow_callback_seconds, watch_the_loop
 
-pytestmark = pytest.mark.slow
-
-ROOT = Path(__file__).resolve().parents[2]
-THRESHOLD_MS = 50
-TOLERATED = 2  # callbacks held between 50 and 100 ms in the whole run (each one is in the report)
-SUITES = [  # the tables' API, pushes and events on both stores, and two processes on one PostgreSQL
-    "tests/server/test_server_tables.py",
-    "tests/server/test_server_push.py",
-    "tests/server_events/test_events_api.py",
-    "tests/server_events/test_events_holes.py",
-    "tests/store/test_store_processes.py",
-]
-
-
-def test_no_callback_holds_a_servers_loop_past_50_ms(tmp_path):
-    report = tmp_path / "slow_callbacks.txt"
-    env = {**os.environ, SLOW_CALLBACK_ENV: str(THRESHOLD_MS), REPORT_ENV: str(report)}
-    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *SUITES]
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, f"the suites failed under debug mode:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}"
-    slow = report.read_text(encoding="utf-8").splitlines() if report.exists() else []
-    held = [float(line.split()[2]) for line in slow]  # "<pid> held <seconds> s (queued ...) Executing ..."
-    message = f"{len(slow)} callbacks held a server's event loop past {THRESHOLD_MS} ms:\n" + "\n".join(slow[:20])
-    # at most TOLERATED callbacks between the threshold and twice it over the whole run (a 2-core machine's
-    # hiccups: the interpreter lock held by a store thread, a page fault), none longer
-    assert len(slow) <= TOLERATED and all(h < 2 * THRESHOLD_MS / 1000 for h in held), message
+pytestmark = pytest.mark.loop_watch
 
 
 def test_the_watch_reports_a_blocking_callback(tmp_path, monkeypatch):
-    """The report catches a callback that sleeps on the loop (so the test above can fail)."""
-    import asyncio
-    import time
-
-    from tribridge.server.loop_watch import watch_the_loop
-
+    """The report catches a callback that sleeps on the loop (so a watched module can fail)."""
     report = tmp_path / "slow.txt"
     monkeypatch.setenv(SLOW_CALLBACK_ENV, "20")
     monkeypatch.setenv(REPORT_ENV, str(report))
@@ -65,8 +35,26 @@ def test_the_watch_reports_a_blocking_callback(tmp_path, monkeypatch):
 
 
 def test_a_bad_threshold_names_the_setting(monkeypatch):
-    from tribridge.server.loop_watch import slow_callback_seconds
-
     monkeypatch.setenv(SLOW_CALLBACK_ENV, "fast")
     with pytest.raises(ValueError, match=SLOW_CALLBACK_ENV):
         slow_callback_seconds()
+
+
+def test_a_module_fails_on_a_callback_held_past_twice_the_threshold(tmp_path):
+    report = tmp_path / "slow.txt"
+    report.write_text("41 held 0.120 s (queued 0.000 s) Executing <Task ...> took 0.120 seconds\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="1 callbacks held a server's event loop past 50 ms"):
+        check_report(report, "tests/server/test_x.py")
+
+
+def test_a_module_without_slow_callbacks_passes(tmp_path):
+    check_report(tmp_path / "absent.txt", "tests/server/test_x.py")
+
+
+def test_a_marked_modules_servers_serve_in_debug_mode_at_the_threshold(tmp_path):
+    assert os.environ[SLOW_CALLBACK_ENV] == str(THRESHOLD_MS) and os.environ[REPORT_ENV]
+    with TestClient(create_app(db_path=tmp_path / "store.sqlite", bot_delay=0, log_requests=False)) as client:
+        assert client.get("/healthz").status_code == 200
+        loop_debug = client.portal.call(lambda: asyncio.get_running_loop().get_debug())
+        threshold = client.portal.call(lambda: asyncio.get_running_loop().slow_callback_duration)
+    assert loop_debug and threshold == THRESHOLD_MS / 1000

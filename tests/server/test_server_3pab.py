@@ -10,7 +10,8 @@ from tribridge.server.app import create_app
 
 @pytest.fixture(scope="module")
 def client(module_db_url):
-    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4)
+    # the robot deadline is tested in test_server_robot_pool.py: a busy machine must not reach it here
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=4, robot_deadline=120)
     with TestClient(app) as c:
         yield c
 

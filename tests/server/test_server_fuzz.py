@@ -41,7 +41,8 @@ CARD_TOKENS = ["SA", "HK", "DQ", "CJ", "ST", "H9", "D2", "C3", "S10", "ZZ", "S",
 
 @pytest.fixture(scope="module")
 def client(module_db_url):
-    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=1)
+    # the robot deadline is tested in test_server_robot_pool.py: a busy machine must not reach it here
+    app = create_app(db_path=module_db_url, bot_delay=0, log_requests=False, robot_layouts=1, robot_deadline=120)
     many = 10**6  # the fuzzer creates a table per example: lift the per-client limits (tests/test_server_limits.py)
     app.state.manager.limits = TableLimits(
         live_tables=many, tables_per_client=many, creations_per_minute=many, creations_per_minute_per_client=many

@@ -16,7 +16,7 @@ import pytest
 from live_server import start_server
 from tribridge.testing import ws_token_message
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.loop_watch]  # servers watched for a blocked loop (loop_watch_check)
 
 ACTIONS = 2500
 

@@ -10,6 +10,8 @@ from tribridge.rules.game import DealRecord
 from tribridge.rules.lin import read_lin
 from tribridge.server.app import create_app
 
+pytestmark = pytest.mark.loop_watch  # servers watched for a blocked loop (loop_watch_check)
+
 CARD = re.compile(r"^[SHDC][AKQJT98765432]$")
 HUMANS = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
 

@@ -22,6 +22,8 @@ from tribridge.events.boards import seeded_boards
 from tribridge.server.events.documents import EventLimits
 from tribridge.testing import ws_token_message
 
+pytestmark = pytest.mark.loop_watch  # servers watched for a blocked loop (loop_watch_check)
+
 
 def close_event(client) -> None:
     """Move the event service's clock a fortnight on: every event has closed."""

@@ -23,6 +23,8 @@ from tribridge.dealing.streams import random_stream
 from tribridge.rules.pbn import read_boards
 from tribridge.testing import ws_token_message
 
+pytestmark = pytest.mark.loop_watch  # servers watched for a blocked loop (loop_watch_check)
+
 
 def pbn_of(count: int, first_number: str = "1") -> str:
     """A PBN text of ``count`` random boards (the first numbered ``first_number``)."""

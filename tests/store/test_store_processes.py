@@ -14,7 +14,7 @@ from websockets.sync.client import connect
 from tribridge.server.store import open_store
 from tribridge.testing import start_server, ws_token_message
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.loop_watch]  # servers watched for a blocked loop (loop_watch_check)
 
 HUMANS = [{"kind": "human"}] * 3
 
