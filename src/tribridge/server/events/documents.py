@@ -68,6 +68,8 @@ class EntryJson(TypedDict):
     token_hash: str | None
     identity: NotRequired[str]  # who entered (``identity.entrant_identity``): one entry each
     guest: NotRequired[bool]  # entered as a guest (by its client address): marked in the standings
+    account_id: NotRequired[str]  # entered as this account (logged in): its username is the name, and it is rated
+    final_percent: NotRequired[float]  # an account's percentage in the final standings (kept once settled)
 
 
 class TeamJson(TypedDict):
@@ -115,6 +117,7 @@ class EventDocument(TypedDict):
     chair_secret: NotRequired[str]  # the secret of the entrants' chair tokens (never sent)
     invite_hash: NotRequired[str]  # a private event's (boards from the creator's PBN): its invitation's hash
     house: NotRequired[bool]  # the house's daily event, opened by the server itself (``daily``)
+    settled: NotRequired[bool]  # closed, and its games rated and its accounts' percentages kept (``settle``)
 
 
 @dataclass(frozen=True)
