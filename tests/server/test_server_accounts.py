@@ -3,19 +3,17 @@ equal answers for unknown names, another account's data, deletion from every tab
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import httpx
 import pytest
 
-from account_helpers import every_cell
+from account_helpers import PASSWORD, browser, every_cell, sign_up
 from live_server import start_server
 from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
 from tribridge.server.store import open_store
 
 COOKIE = "tribridge_session"
-PASSWORD = "a long enough phrase"
 GUEST_TABLE = {
     "chairs": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
     "take": 0,
@@ -28,24 +26,6 @@ def live(module_db_url):
     yield url, module_db_url
     proc.terminate()
     proc.wait(timeout=20)
-
-
-ADDRESSES = itertools.count(1)
-
-
-def browser(url: str) -> httpx.Client:
-    """A client that acts as this site's page from an address of its own (forwarded by the trusted proxy, so each
-    test's limits are its own): its requests carry the site's Origin."""
-    n = next(ADDRESSES)
-    address = f"10.0.{n // 250}.{n % 250 + 1}"
-    return httpx.Client(base_url=url, headers={"Origin": url, "X-Forwarded-For": address}, timeout=30)
-
-
-def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
-    client = browser(url)
-    answer = client.post("/api/accounts", json={"username": username, "password": password})
-    assert answer.status_code == 201, answer.text
-    return client
 
 
 def test_sign_up_sets_an_httponly_lax_session_cookie_and_logs_in(live):

@@ -132,6 +132,8 @@ def duplicate_games(prefix: str, traveller: Traveller, entity_of: Callable[[str]
                 rated.append((entity, result.scores[chair]))
         for i, j in field_pairs(len(rated)):
             (a, score_a), (b, score_b) = rated[i], rated[j]
+            if a == b:  # one entity twice in a field (never in a movement): no game against itself
+                continue
             mine, _theirs = matchpoints([score_a, score_b])
             key = f"{prefix}:{traveller.section}:{traveller.board.number}:{chair}:{a}:{b}"
             games.append(Game(key, a, b, mine / 2))
