@@ -1,5 +1,6 @@
 """Accounts on a live server, both stores: cookies, CSRF, session fixation, logout everywhere, brute force,
-equal answers for unknown names, another account's data, deletion from every table, guests unchanged."""
+equal answers for unknown names, another account's data, deletion from every table, guests unchanged, and the
+daily series of two accounts' entries."""
 
 from __future__ import annotations
 
@@ -317,3 +318,18 @@ def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(liv
     assert tess.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
     assert httpx.get(f"{url}/api/players/rated_tess").status_code == 404
     assert "rated_tess" not in str(httpx.get(f"{url}/api/ratings", params={"min_games": 0}).json())
+
+
+def test_todays_daily_entered_from_two_accounts_shows_both_in_the_weeks_series(live):
+    url, _db = live
+    people = {name: sign_up(url, name) for name in ("week_rosa", "week_saul")}
+    daily = next(e for e in people["week_rosa"].get("/api/events").json()["events"] if e["house"])
+    for name, client in people.items():
+        entry = client.post(f"/api/events/{daily['event_id']}/entries", json={})
+        assert entry.status_code == 200 and entry.json()["name"] == name, entry.text
+    day = f"{daily['event_id'][6:10]}-{daily['event_id'][10:12]}-{daily['event_id'][12:14]}"
+    series = people["week_saul"].get("/api/events/series", params={"period": "week", "date": day}).json()
+    assert series["first"] <= day <= series["last"] and series["best"] == 5
+    lines = {line["name"]: line for line in series["lines"]}
+    assert set(lines) == {"week_rosa", "week_saul"}
+    assert all(line["days"] == 1 and line["counted"] == 0 for line in lines.values()), "today's has not closed"
