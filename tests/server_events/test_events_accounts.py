@@ -212,3 +212,20 @@ def test_an_individual_entrant_withdraws_before_the_start_and_not_after(app_clie
     assert enter_as(client, eid, nia).status_code == 409, "no sign-up after the start"
     with from_address(client, "192.0.2.9"):
         assert client.delete(f"/api/events/{eid}/entries/mine", headers=oto).status_code == 409
+
+
+def test_a_deleted_account_leaves_its_events_under_a_neutral_name(app_client):
+    client, url = app_client
+    eid = daily(client, "Forgotten")
+    headers = session(client, "gone_pia")
+    entry = enter_as(client, eid, headers, address=address_of("gone_pia")).json()
+    play_board(client, entry["table_id"], entry["token"])
+    assert client.post("/api/account/delete", json={"password": PASSWORD}, headers=headers).status_code == 200
+    [entrant] = event_view(client, eid)["entrants"]
+    assert entrant["name"].startswith("former player ") and not entrant["account"]
+    store = open_store(url)
+    try:
+        assert "gone_pia" not in store.load_event(eid), "the event's document names the account no more"
+        assert not [g for g in store.rating_games() if "gone_pia" in g.a + g.b + g.key]
+    finally:
+        store.close()

@@ -122,20 +122,21 @@ def field_pairs(count: int, most: int = FIELD_OPPONENTS) -> Iterator[tuple[int, 
 def duplicate_games(prefix: str, traveller: Traveller, entity_of: Callable[[str], str | None]) -> list[Game]:
     """The games of a board's scored traveller: in each chair, each pair of rated results (``field_pairs``, in the
     traveller's order) is a win, tie or loss by their matchpoints against each other (``events.scoring``);
-    ``entity_of`` names a player's rating entity (None: not rated). Keys start with ``prefix``."""
+    ``entity_of`` names a player's rating entity (None: not rated). Keys start with ``prefix`` and name the two
+    results by their places in the traveller (a closed event's travellers do not change)."""
     games = []
     for chair in range(3):
-        rated = []
-        for result in traveller.results:
+        rated = []  # (table's place in the traveller, entity, score): the place names the game, not the account
+        for place, result in enumerate(traveller.results):
             entity = entity_of(result.players[chair])
             if entity is not None:
-                rated.append((entity, result.scores[chair]))
+                rated.append((place, entity, result.scores[chair]))
         for i, j in field_pairs(len(rated)):
-            (a, score_a), (b, score_b) = rated[i], rated[j]
+            (place_a, a, score_a), (place_b, b, score_b) = rated[i], rated[j]
             if a == b:  # one entity twice in a field (never in a movement): no game against itself
                 continue
             mine, _theirs = matchpoints([score_a, score_b])
-            key = f"{prefix}:{traveller.section}:{traveller.board.number}:{chair}:{a}:{b}"
+            key = f"{prefix}:{traveller.section}:{traveller.board.number}:{chair}:{place_a}:{place_b}"
             games.append(Game(key, a, b, mine / 2))
     return games
 

@@ -4,7 +4,8 @@ A logged-in person enters as its account, under its username; a guest under the 
 bots (``filler ...``, ``... bot 2``) are refused; a name too like another entrant's (``identity.name_skeleton``)
 and a second entry of one person (``identity.entrant_identity``: one an account, one a guest address) are 409s;
 so is an entry once the event has closed, has started (individual and teams) or is full. A private event wants
-its invitation (403). An individual event's entrant may withdraw until the start (``withdraw``).
+its invitation (403). An individual event's entrant may withdraw until the start (``withdraw``); a deleted
+account's entries stay under a neutral name (``forget_account``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,19 @@ from tribridge.server.store import token_hash
 from tribridge.server.store.accounts import Account
 from tribridge.server.tables.limits import check_name
 
-__all__ = ["BOT_LABEL", "check_entry", "check_invite", "entrant_name", "has_started", "team_of", "withdraw"]
+__all__ = [
+    "BOT_LABEL",
+    "FORMER",
+    "check_entry",
+    "check_invite",
+    "entrant_name",
+    "forget_account",
+    "has_started",
+    "team_of",
+    "withdraw",
+]
 
+FORMER = "former player"  # a deleted account's name in the events it entered (with a suffix: names are unique)
 BOT_LABEL = re.compile(r"\bbot(\s*\d+)?\s*$", re.IGNORECASE)  # how the table names a bot ("random bot 2")
 
 
@@ -86,3 +98,12 @@ def withdraw(document: EventDocument, person: int, now: float) -> None:
     if has_started(document, now) or now >= document["closes_at"]:
         raise Conflict("the event has started: its entrants are final")
     del document["entries"][person]
+
+
+def forget_account(document: EventDocument, account_id: str) -> None:
+    """A deleted account's entries keep their results under a neutral name, with nothing of the account left."""
+    for entry in document["entries"]:
+        if entry.get("account_id") == account_id:
+            entry["name"] = f"{FORMER} {secrets.token_hex(3)}"
+            entry["identity"] = f"former:{secrets.token_hex(6)}"
+            del entry["account_id"]

@@ -28,9 +28,16 @@ from tribridge.events.results import Entrant
 from tribridge.server.accounts.rating_service import apply_many
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.events import individual, settle, teams
-from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_period
+from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_bot_labels, daily_period, entrant_chair
 from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
-from tribridge.server.events.entries import check_entry, check_invite, entrant_name, team_of, withdraw
+from tribridge.server.events.entries import (
+    check_entry,
+    check_invite,
+    entrant_name,
+    forget_account,
+    team_of,
+    withdraw,
+)
 from tribridge.server.events.identity import entrant_identity, entrant_kind
 from tribridge.server.events.seeding import team_seed_values
 from tribridge.server.events.series import BEST, SeriesLine, period_days, series_lines
@@ -46,17 +53,12 @@ from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
 from tribridge.server.tables.table import Table
 
-__all__ = ["EventService", "entrant_chair"]
+__all__ = ["EventService"]
 
 LEASE_SECONDS = 10.0
 LEASE_WAIT_SECONDS = 0.02
 DAILY_CHECK_SECONDS = 60.0
 log = logging.getLogger("tribridge.server")
-
-
-def entrant_chair(board: Board) -> int:
-    """The event chair every entrant of a daily event holds on ``board``: (number - 1) mod 3."""
-    return (board.number - 1) % 3
 
 
 class EventService:
@@ -323,6 +325,15 @@ class EventService:
         self.watch()
         return document, entry, token
 
+    async def forget_account(self, account_id: str) -> None:
+        """A deleted account leaves the events: its entries become a neutral name's (``entries.forget_account``)."""
+        for found in await self.documents():
+            if any(e.get("account_id") == account_id for e in found["entries"]):
+                async with self._locked(found["event_id"]):
+                    document = await self.load(found["event_id"])
+                    forget_account(document, account_id)
+                    await self._save(document)
+
     async def withdraw(self, event_id: str, token: str | None, account_id: str | None) -> None:
         """Take the asker's entry out of an individual event before its start (``entries.withdraw``; 404 without
         an entry)."""
@@ -488,8 +499,3 @@ class EventService:
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 await self._save(document)
         return document
-
-
-def daily_bot_labels(bot: str) -> tuple[str, str]:
-    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
-    return f"{bot} bot 2", f"{bot} bot 3"

@@ -2,7 +2,7 @@
 
 Once an event has closed and its results are frozen, each board's results in the same chair from two accounts
 are a rated game (``accounts.ratings.duplicate_games``: the better matchpoints win); guests and bots are not
-rated here. Each game's key names the event, the board, its section, the chair and both accounts, so the store
+rated here. Each game's key names the event, the board, its section, the chair and both results, so the store
 applies it once however many processes settle the event at the same time. The accounts' final percentages are
 kept in the event's document for the daily series (``series``); ``settled`` marks that both are done (a process
 stopped halfway settles again at the next look, the games already applied being skipped).
