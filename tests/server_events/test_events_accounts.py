@@ -229,3 +229,24 @@ def test_a_deleted_account_leaves_its_events_under_a_neutral_name(app_client):
         assert not [g for g in store.rating_games() if "gone_pia" in g.a + g.b + g.key]
     finally:
         store.close()
+
+
+def test_the_servers_check_settles_a_closed_event_without_a_look(app_client):
+    client, url = app_client
+    eid = daily(client, "Unlooked", closes_in_hours=0.5)
+    guest_only = daily(client, "Guests only", closes_in_hours=0.5)
+    post_entry(client, guest_only, {"name": "Only Guest"})
+    for name in ("check_quin", "check_ruth"):
+        entry = enter_as(client, eid, session(client, name), address=address_of(name)).json()
+        play_board(client, entry["table_id"], entry["token"])
+    move_clock(client, 1801)
+    client.portal.call(client.app.state.events.settle_closed)  # what the minute's check runs
+    store = open_store(url)
+    try:
+        document = json.loads(store.load_event(eid))
+        assert document["settled"] and document["frozen"] is not None
+        assert all("final_percent" in e for e in document["entries"])
+        assert len([g for g in store.rating_games() if g.key.startswith(f"event:{eid}:")]) == 1
+        assert json.loads(store.load_event(guest_only))["settled"]
+    finally:
+        store.close()

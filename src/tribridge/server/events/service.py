@@ -29,7 +29,14 @@ from tribridge.server.accounts.rating_service import apply_many
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.events import individual, settle, teams
 from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_bot_labels, daily_period, entrant_chair
-from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
+from tribridge.server.events.documents import (
+    EntryJson,
+    EventDocument,
+    EventLimits,
+    EventRequest,
+    event_request,
+    new_document,
+)
 from tribridge.server.events.entries import (
     check_entry,
     check_invite,
@@ -164,7 +171,7 @@ class EventService:
         PBN: ``is_private``)."""
         await self._check_creation_limits(client)
         request: EventRequest = await asyncio.to_thread(event_request, body, self.limits)
-        document = self._new_document(secrets.token_urlsafe(6), request, client)
+        document = new_document(secrets.token_urlsafe(6), request, client, self.clock())
         invite = None
         if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
             invite = secrets.token_urlsafe(12)
@@ -173,33 +180,6 @@ class EventService:
         self.creations.add(client)
         self.creations.add("*")
         return document, invite
-
-    def _new_document(self, event_id: str, request: EventRequest, client: str) -> EventDocument:
-        """A new event's document from its checked request, created now by ``client``."""
-        now = self.clock()
-        return {
-            "event_id": event_id,
-            "form": request.form,
-            "name": request.name,
-            "scheme": request.scheme,
-            "filler": request.filler,
-            "created": now,
-            "closes_at": now + request.hours * 3600.0,
-            "creator": client,
-            "boards": [b.to_json() for b in request.boards],
-            "entries": [],
-            "frozen": None,
-            "players": request.players,
-            "rounds": request.rounds,
-            "starts_at": now + request.start_minutes * 60.0,
-            "round_tables": [],
-            "seed": request.seed,
-            "stage_boards": len(request.boards),
-            "max_teams": request.max_teams,
-            "teams": [],
-            "stages": [],
-            "matches": [],
-        }
 
     async def ensure_daily(self) -> str | None:
         """Open the house's daily event of now if it is not there yet (``daily``): created once over every process on
@@ -218,7 +198,7 @@ class EventService:
                 body = {"form": "daily", "name": period.name, "boards": self.daily.boards, "scheme": self.daily.scheme}
                 body["closes_in_hours"] = max(period.closes - self.clock(), 60.0) / 3600.0
                 request = await asyncio.to_thread(event_request, body, self.limits)
-                document = self._new_document(period.event_id, request, DAILY_CREATOR)
+                document = new_document(period.event_id, request, DAILY_CREATOR, self.clock())
                 document["closes_at"], document["house"] = period.closes, True
                 await self._save(document)
         finally:
@@ -245,8 +225,15 @@ class EventService:
     async def settle_closed(self) -> None:
         """Freeze and settle every closed event not settled yet (the daily check does it, so no look is needed)."""
         for document in await self.documents():
-            if not self.is_open(document) and not document.get("settled"):
+            if self.is_open(document) or document.get("settled"):
+                continue
+            if any(e.get("account_id") for e in document["entries"]):
                 await self.state(document["event_id"], None)
+            else:  # nobody to rate or to keep in the series: its tables need not be loaded
+                async with self._locked(document["event_id"]):
+                    document = await self.load(document["event_id"])
+                    settle.mark_settled(document, {})
+                    await self._save(document)
 
     def open_daily(self) -> None:
         """Keep the house's daily event open and the closed events settled: check now and every
