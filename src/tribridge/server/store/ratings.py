@@ -2,7 +2,8 @@
 
 ``rating_games`` holds every rated game in the order it was applied (``seq``), each once (``game_key``);
 ``ratings`` each entity's current rating; ``rating_history`` each entity's rating after each of its games
-(the profile's graph). ``apply_game`` writes all three in one transaction, so the stored order is the order
+(the profile's graph). ``apply_game`` writes all three in one transaction (``apply_games`` a board's games of
+an event in one), so the stored order is the order
 of application and ``replace_ratings`` (``tribridge ratings rebuild``) recomputes the same numbers. Like
 ``store.accounts`` this module imports nothing of the store package.
 """
