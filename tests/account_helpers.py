@@ -1,10 +1,32 @@
-"""Helpers for the accounts tests: every value a store holds, in every one of its tables."""
+"""Helpers for the accounts tests: a browser of the site's own pages, signing up, and every value a store holds."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
-__all__ = ["every_cell"]
+import httpx
+
+__all__ = ["PASSWORD", "browser", "every_cell", "sign_up"]
+
+PASSWORD = "a long enough phrase"
+ADDRESSES = itertools.count(1)
+
+
+def browser(url: str) -> httpx.Client:
+    """A client that acts as this site's page from an address of its own (forwarded by the trusted proxy, so each
+    test's limits are its own): its requests carry the site's Origin."""
+    n = next(ADDRESSES)
+    address = f"10.0.{n // 250}.{n % 250 + 1}"
+    return httpx.Client(base_url=url, headers={"Origin": url, "X-Forwarded-For": address}, timeout=30)
+
+
+def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
+    """A new account, logged in: a ``browser`` holding its session cookie."""
+    client = browser(url)
+    answer = client.post("/api/accounts", json={"username": username, "password": password})
+    assert answer.status_code == 201, answer.text
+    return client
 
 
 def every_cell(store: Any) -> list[str]:

@@ -1,21 +1,20 @@
 """Accounts on a live server, both stores: cookies, CSRF, session fixation, logout everywhere, brute force,
-equal answers for unknown names, another account's data, deletion from every table, guests unchanged."""
+equal answers for unknown names, another account's data, deletion from every table, guests unchanged, and the
+daily series of two accounts' entries."""
 
 from __future__ import annotations
 
-import itertools
 import time
 
 import httpx
 import pytest
 
-from account_helpers import every_cell
+from account_helpers import PASSWORD, browser, every_cell, sign_up
 from live_server import start_server
 from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
 from tribridge.server.store import open_store
 
 COOKIE = "tribridge_session"
-PASSWORD = "a long enough phrase"
 GUEST_TABLE = {
     "chairs": [{"kind": "human"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}],
     "take": 0,
@@ -28,24 +27,6 @@ def live(module_db_url):
     yield url, module_db_url
     proc.terminate()
     proc.wait(timeout=20)
-
-
-ADDRESSES = itertools.count(1)
-
-
-def browser(url: str) -> httpx.Client:
-    """A client that acts as this site's page from an address of its own (forwarded by the trusted proxy, so each
-    test's limits are its own): its requests carry the site's Origin."""
-    n = next(ADDRESSES)
-    address = f"10.0.{n // 250}.{n % 250 + 1}"
-    return httpx.Client(base_url=url, headers={"Origin": url, "X-Forwarded-For": address}, timeout=30)
-
-
-def sign_up(url: str, username: str, password: str = PASSWORD) -> httpx.Client:
-    client = browser(url)
-    answer = client.post("/api/accounts", json={"username": username, "password": password})
-    assert answer.status_code == 201, answer.text
-    return client
 
 
 def test_sign_up_sets_an_httponly_lax_session_cookie_and_logs_in(live):
@@ -337,3 +318,18 @@ def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(liv
     assert tess.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200
     assert httpx.get(f"{url}/api/players/rated_tess").status_code == 404
     assert "rated_tess" not in str(httpx.get(f"{url}/api/ratings", params={"min_games": 0}).json())
+
+
+def test_todays_daily_entered_from_two_accounts_shows_both_in_the_weeks_series(live):
+    url, _db = live
+    people = {name: sign_up(url, name) for name in ("week_rosa", "week_saul")}
+    daily = next(e for e in people["week_rosa"].get("/api/events").json()["events"] if e["house"])
+    for name, client in people.items():
+        entry = client.post(f"/api/events/{daily['event_id']}/entries", json={})
+        assert entry.status_code == 200 and entry.json()["name"] == name, entry.text
+    day = f"{daily['event_id'][6:10]}-{daily['event_id'][10:12]}-{daily['event_id'][12:14]}"
+    series = people["week_saul"].get("/api/events/series", params={"period": "week", "date": day}).json()
+    assert series["first"] <= day <= series["last"] and series["best"] == 5
+    lines = {line["name"]: line for line in series["lines"]}
+    assert set(lines) == {"week_rosa", "week_saul"}
+    assert all(line["days"] == 1 and line["counted"] == 0 for line in lines.values()), "today's has not closed"

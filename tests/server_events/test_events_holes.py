@@ -200,7 +200,7 @@ def test_a_board_finished_after_the_close_does_not_count(client):
     view = client.get(f"/api/tables/{table_id}/state", headers=auth(token)).json()
     assert view["deal_no"] == 1 and view["phase"] == "done"
     final = event_view(client, event_id)
-    assert final["closed"] and final["entrants"] == [{"name": "Ann", "boards_played": 1}]
+    assert final["closed"] and final["entrants"] == [{"name": "Ann", "boards_played": 1, "account": False}]
 
 
 def test_an_event_name_cannot_add_a_tag_to_the_export(client):

@@ -9,8 +9,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tribridge.cli.main import main
-from tribridge.server.accounts.ratings import ANCHOR, Game, Rating, replay, update
+from tribridge.events.boards import seeded_boards
+from tribridge.events.results import TableResult, Traveller
+from tribridge.server.accounts.rating_service import rate
+from tribridge.server.accounts.ratings import (
+    ANCHOR,
+    FIELD_OPPONENTS,
+    Game,
+    Rating,
+    duplicate_games,
+    field_pairs,
+    replay,
+    update,
+)
 from tribridge.server.store import open_store
+
+BOARD = seeded_boards(1, 1)[0]
 
 RUNS = itertools.count()
 ratings_st = st.builds(Rating, st.floats(0, 50), st.floats(0.5, 10), st.integers(0, 5))
@@ -46,6 +60,60 @@ def test_rebuild_equals_the_ratings_kept_game_by_game(store, raw):
         stored = [(r.mu, r.sigma) for _seq, r in store.rating_history(entity)]
         assert stored == [(r.mu, r.sigma) for e, _n, r in history if e == entity]
     assert all(before[e] == kept[e] or e.startswith("bot:") for e in before)
+
+
+def traveller(scores: list[tuple[str, int]]) -> Traveller:
+    """A board's traveller whose chair 0 holds ``scores`` (player, score) table by table, bots in chairs 1 and 2."""
+    rows = [
+        TableResult(1, n, (name, "filler 1", "filler 2"), (False, True, True), (), None, None, None, (score, 0, 0))
+        for n, (name, score) in enumerate(scores, 1)
+    ]
+    return Traveller(BOARD, tuple(rows))
+
+
+event_st = st.lists(st.tuples(st.sampled_from(["p1", "p2", "p3", "guest"]), st.integers(-3, 3)), max_size=4)
+mixed_st = st.lists(
+    st.one_of(st.tuples(st.just("bot"), games_st.map(lambda g: g[:2])), st.tuples(st.just("event"), event_st))
+)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mixed_st)
+def test_rebuild_equals_incremental_with_event_games_mixed_in(store, steps):
+    run = next(RUNS)
+    name = lambda e: e if e.startswith("bot:") else f"{e}-{run}"  # noqa: E731 - the people of this example only
+    for n, (kind, step) in enumerate(steps):
+        if kind == "bot":
+            apply_all(store, [Game(f"{run}:{n}:{k}", name(a), name(b), o) for k, (a, b, o) in enumerate(step)])
+        else:  # one board of an event: the people in chair 0 (once each), the guest not rated
+            seen = {who: score for who, score in step}
+            board = traveller([(f"{who}-{run}", score) for who, score in seen.items()])
+            games = duplicate_games(
+                f"event:{run}:{n}", board, lambda p: None if p.startswith(("guest", "filler")) else p
+            )
+            assert store.apply_games(games, rate) == len(games)
+            assert store.apply_games(games, rate) == 0, "a board's games are applied once"
+    replayed, _history = replay(store.rating_games())
+    assert store.ratings() == replayed, "the ratings kept game by game are the rebuilt ones, exactly"
+
+
+@given(st.integers(-500, 500), st.integers(-500, 500))
+def test_an_event_game_moves_ratings_toward_the_better_score(mine, theirs):
+    [game] = duplicate_games("event:e", traveller([("a", mine), ("b", theirs)]), lambda p: None if "filler" in p else p)
+    after_a, after_b = rate(game, Rating(), Rating())
+    if mine == theirs:
+        assert game.outcome == 0.5 and after_a.mu == pytest.approx(after_b.mu)
+    else:
+        winner, loser = (after_a, after_b) if mine > theirs else (after_b, after_a)
+        assert winner.mu > Rating().mu > loser.mu
+
+
+@given(st.integers(0, 60))
+def test_each_result_of_a_field_meets_at_most_the_bounded_number_of_others_each_pair_once(count):
+    pairs = list(field_pairs(count))
+    assert len({frozenset(p) for p in pairs}) == len(pairs) and all(i != j for i, j in pairs)
+    met = [sum(k in p for p in pairs) for k in range(count)]
+    assert met == [min(count - 1, FIELD_OPPONENTS)] * count
 
 
 @given(ratings_st, ratings_st)

@@ -1,5 +1,6 @@
 """Browser test of an event's navigation and words: "Play board N" opens board N, the traveller names the bots as
-the table does, chairs by seat and role, "1 entrant", "Board" at the event's table, long names inside the panel."""
+the table does, chairs by seat and role, "1 entrant", "Board" at the event's table, long names inside the panel;
+the week's daily series on the Events page."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import time
 import httpx
 import pytest
 
+from account_helpers import sign_up
 from browser_helpers import play_until_done
 
 pytestmark = pytest.mark.browser
@@ -74,3 +76,16 @@ def test_the_events_page_leads_with_todays_daily_event(page, server_url):
     page.wait_for_selector("#event:not([hidden])")
     assert page.inner_text("#event-title") == f"Daily {today}"
     assert page.is_visible("#join-event")
+
+
+def test_the_events_page_shows_two_accounts_of_todays_daily_in_the_weeks_series(page, server_url):
+    """Two accounts enter today's daily event: the Events page's series of the week lists both."""
+    for name in ("page_tia", "page_uma"):
+        client = sign_up(server_url, name)
+        daily = next(e for e in client.get("/api/events").json()["events"] if e["house"])
+        assert client.post(f"/api/events/{daily['event_id']}/entries", json={}).status_code == 200
+    page.goto(f"{server_url}/events.html?pace=0")
+    page.wait_for_selector("[data-testid='series'] tbody tr[data-name='page_uma']")
+    shown = page.locator("[data-testid='series'] tbody tr").evaluate_all("rows => rows.map((r) => r.dataset.name)")
+    assert {"page_tia", "page_uma"} <= set(shown)
+    assert page.is_hidden("#no-series")

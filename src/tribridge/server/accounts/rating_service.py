@@ -18,7 +18,7 @@ from tribridge.server.store import AsyncStore
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
-__all__ = ["RECENT_DEALS", "RatingService", "account_entity"]
+__all__ = ["RECENT_DEALS", "RatingService", "account_entity", "apply", "apply_many", "rate"]
 
 RECENT_DEALS = 3  # the newest finished deals looked at when a deal ends (each game is applied once anyway)
 log = logging.getLogger("tribridge.server.accounts")
@@ -66,10 +66,16 @@ class RatingService:
         return applied
 
 
+def rate(game: Game, a: Rating, b: Rating) -> tuple[Rating, Rating]:
+    """Both ratings after ``game`` (the anchor held fixed): what every applied game does."""
+    return update(a, b, game.outcome, game.a == ANCHOR, game.b == ANCHOR)
+
+
 async def apply(store: AsyncStore, game: Game) -> int:
     """Apply one game through the store (1 if new, 0 if it was applied before)."""
+    return await apply_many(store, [game])
 
-    def updater(a: Rating, b: Rating) -> tuple[Rating, Rating]:
-        return update(a, b, game.outcome, game.a == ANCHOR, game.b == ANCHOR)
 
-    return int(await store.call(store.sync.apply_game, game, updater))
+async def apply_many(store: AsyncStore, games: list[Game]) -> int:
+    """Apply games through the store in one transaction, numbered in order (how many were new)."""
+    return int(await store.call(store.sync.apply_games, games, rate)) if games else 0

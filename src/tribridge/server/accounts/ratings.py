@@ -2,7 +2,9 @@
 
 A rated game is two entities (``acct:<id>`` or ``bot:<name>``) and an outcome for the first: 1 a win, 0.5
 a tie, 0 a loss. At a table of one account and two bots, each finished deal is two games: the person's
-deal score against each bot's (a higher score wins). Every game updates both ratings at once
+deal score against each bot's (a higher score wins). In a duplicate event, two accounts' results in the same
+chair of a board are a game too, won by the better matchpoints (``duplicate_games``). Every game updates both
+ratings at once
 (``update``); the anchor bot (``ANCHOR``) never moves, so the numbers keep their meaning over time.
 ``replay`` recomputes every rating from the games in their order: what ``tribridge ratings rebuild`` does,
 and equal to the ratings kept game by game. A rating is shown as ``mu`` with its uncertainty ``sigma``;
@@ -11,16 +13,32 @@ the leaderboard orders by the conservative ``mu - 3 sigma``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
 
-__all__ = ["ANCHOR", "MODEL", "Game", "Rating", "bot_table_games", "rating_svg", "replay", "update"]
+from tribridge.events.results import Traveller
+from tribridge.events.scoring import matchpoints
+
+__all__ = [
+    "ANCHOR",
+    "FIELD_OPPONENTS",
+    "MODEL",
+    "Game",
+    "Rating",
+    "bot_table_games",
+    "duplicate_games",
+    "field_pairs",
+    "rating_svg",
+    "replay",
+    "update",
+]
 
 MODEL = PlackettLuce()
 ANCHOR = "bot:paper"  # held fixed at the model's starting rating
+FIELD_OPPONENTS = 22  # the most other results of a chair one result is rated against (the work stays bounded)
 
 
 @dataclass(frozen=True)
@@ -87,6 +105,39 @@ def bot_table_games(
         outcome = 1.0 if mine > theirs else (0.5 if mine == theirs else 0.0)
         key = f"{table_id}:{record['deal_no']}:{chair}:{other}"
         games.append(Game(key, entity, f"bot:{seat.get('bot', 'bot')}", outcome))
+    return games
+
+
+def field_pairs(count: int, most: int = FIELD_OPPONENTS) -> Iterator[tuple[int, int]]:
+    """The pairs (i, j) of ``count`` results that are rated: every pair when each has at most ``most`` others, else
+    each result with the ``most // 2`` after it, round the circle (so each meets ``most`` others)."""
+    if count - 1 <= most:
+        yield from ((i, j) for i in range(count) for j in range(i + 1, count))
+        return
+    for i in range(count):
+        for step in range(1, most // 2 + 1):
+            yield i, (i + step) % count
+
+
+def duplicate_games(prefix: str, traveller: Traveller, entity_of: Callable[[str], str | None]) -> list[Game]:
+    """The games of a board's scored traveller: in each chair, each pair of rated results (``field_pairs``, in the
+    traveller's order) is a win, tie or loss by their matchpoints against each other (``events.scoring``);
+    ``entity_of`` names a player's rating entity (None: not rated). Keys start with ``prefix`` and name the two
+    results by their places in the traveller (a closed event's travellers do not change)."""
+    games = []
+    for chair in range(3):
+        rated = []  # (table's place in the traveller, entity, score): the place names the game, not the account
+        for place, result in enumerate(traveller.results):
+            entity = entity_of(result.players[chair])
+            if entity is not None:
+                rated.append((place, entity, result.scores[chair]))
+        for i, j in field_pairs(len(rated)):
+            (place_a, a, score_a), (place_b, b, score_b) = rated[i], rated[j]
+            if a == b:  # one entity twice in a field (never in a movement): no game against itself
+                continue
+            mine, _theirs = matchpoints([score_a, score_b])
+            key = f"{prefix}:{traveller.section}:{traveller.board.number}:{chair}:{place_a}:{place_b}"
+            games.append(Game(key, a, b, mine / 2))
     return games
 
 

@@ -165,6 +165,7 @@ async def change_password(request: Request, accounts: Accounts, who: Me) -> Any:
 async def delete_account(request: Request, response: Response, accounts: Accounts, who: Me) -> Any:
     """Delete the account (``{"password"}``): every row of it leaves the store."""
     await accounts.delete(who, await read_json(request))
+    await request.app.state.events.forget_account(who.account.account_id)  # its entries keep a neutral name
     _clear_session(request, response)
     return {"ok": True}
 

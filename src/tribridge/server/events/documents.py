@@ -32,6 +32,7 @@ __all__ = [
     "EventRequest",
     "FILLER_BOT",
     "event_request",
+    "new_document",
 ]
 
 EVENT_FORMS: tuple[Form, ...] = ("daily", "individual", "teams")
@@ -68,6 +69,8 @@ class EntryJson(TypedDict):
     token_hash: str | None
     identity: NotRequired[str]  # who entered (``identity.entrant_identity``): one entry each
     guest: NotRequired[bool]  # entered as a guest (by its client address): marked in the standings
+    account_id: NotRequired[str]  # entered as this account (logged in): its username is the name, and it is rated
+    final_percent: NotRequired[float]  # an account's percentage in the final standings (kept once settled)
 
 
 class TeamJson(TypedDict):
@@ -115,6 +118,7 @@ class EventDocument(TypedDict):
     chair_secret: NotRequired[str]  # the secret of the entrants' chair tokens (never sent)
     invite_hash: NotRequired[str]  # a private event's (boards from the creator's PBN): its invitation's hash
     house: NotRequired[bool]  # the house's daily event, opened by the server itself (``daily``)
+    settled: NotRequired[bool]  # closed, and its games rated and its accounts' percentages kept (``settle``)
 
 
 @dataclass(frozen=True)
@@ -219,3 +223,30 @@ def _boards(body: dict[str, Any], most: int) -> tuple[Board, ...]:
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
         raise InvalidInput("boards", f"expected a number of boards from 1 to {most}")
     return tuple(seeded_boards(secrets.randbits(63), count))
+
+
+def new_document(event_id: str, request: EventRequest, client: str, now: float) -> EventDocument:
+    """A new event's document from its checked request, created at ``now`` by ``client``."""
+    return {
+        "event_id": event_id,
+        "form": request.form,
+        "name": request.name,
+        "scheme": request.scheme,
+        "filler": request.filler,
+        "created": now,
+        "closes_at": now + request.hours * 3600.0,
+        "creator": client,
+        "boards": [b.to_json() for b in request.boards],
+        "entries": [],
+        "frozen": None,
+        "players": request.players,
+        "rounds": request.rounds,
+        "starts_at": now + request.start_minutes * 60.0,
+        "round_tables": [],
+        "seed": request.seed,
+        "stage_boards": len(request.boards),
+        "max_teams": request.max_teams,
+        "teams": [],
+        "stages": [],
+        "matches": [],
+    }

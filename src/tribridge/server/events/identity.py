@@ -1,11 +1,11 @@
 """Who an entry belongs to: one entry per person in an event.
 
-Every entrant is a *guest* for now, known by its client address: an event takes one entry per address, an
-IPv6 address counted by its /64 (the range one home or one host is given), an IPv4 address as it is. Names
+A logged-in person enters as its account (``acct:ID``): one entry per account, under the account's username. A
+*guest* is known by its client address: an event takes one guest entry per address, an IPv6 address counted by
+its /64 (the range one home or one host is given), an IPv4 address as it is. Names
 are compared by their confusable skeleton (Unicode UTS #39, ICU's ``SpoofChecker``) of the case-folded name,
-so "Ann", "ann" and the Cyrillic "Аnn" are one name. A guest's results are marked in the standings (its
-``Entrant.bot`` is ``GUEST``). ``entrant_identity`` is the one place that says who an entrant is: an account
-would be a key of its own here.
+so "Ann", "ann" and the Cyrillic "Аnn" are one name. The standings mark who is who (``Entrant.bot``: ``GUEST``
+or ``ACCOUNT``). ``entrant_identity`` is the one place that says who an entrant is.
 """
 
 from __future__ import annotations
@@ -17,16 +17,22 @@ from functools import lru_cache
 
 import icu
 
-__all__ = ["GUEST", "EntrantIdentity", "address_key", "entrant_identity", "name_skeleton"]
+from tribridge.server.events.documents import EntryJson
+from tribridge.server.events.travellers import PERSON
+
+__all__ = ["ACCOUNT", "GUEST", "EntrantIdentity", "address_key", "entrant_identity", "entrant_kind", "name_skeleton"]
 
 GUEST = "guest"
 """The ``events.results.Entrant.bot`` of a person who entered as a guest (by its client address)."""
+ACCOUNT = "account"
+"""The ``events.results.Entrant.bot`` of a person who entered as its account (logged in)."""
 IPV6_PREFIX = 64
 
 
 @dataclass(frozen=True)
 class EntrantIdentity:
-    """Who enters: the key that allows one entry per event (``guest:ADDRESS``), and whether it is a guest."""
+    """Who enters: the key that allows one entry per event (``guest:ADDRESS`` or ``acct:ID``), and whether it is a
+    guest."""
 
     key: str
     guest: bool = True
@@ -45,9 +51,19 @@ def address_key(client: str) -> str:
     return str(address)
 
 
-def entrant_identity(client: str) -> EntrantIdentity:
-    """The identity of a person entering from ``client`` (a guest, by its address)."""
+def entrant_identity(client: str, account_id: str | None = None) -> EntrantIdentity:
+    """The identity of a person entering from ``client``: its account when logged in, else a guest by its address."""
+    if account_id is not None:
+        return EntrantIdentity(f"acct:{account_id}", guest=False)
     return EntrantIdentity(f"guest:{address_key(client)}")
+
+
+def entrant_kind(entry: EntryJson) -> str:
+    """How the standings mark an entry (``Entrant.bot``): ``ACCOUNT``, ``GUEST``, or ``PERSON`` for one made before
+    either was recorded."""
+    if entry.get("account_id"):
+        return ACCOUNT
+    return GUEST if entry.get("guest") else PERSON
 
 
 @lru_cache(maxsize=1)

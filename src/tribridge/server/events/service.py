@@ -2,10 +2,10 @@
 
 A daily entrant is known by the token of its table's chair 0 (the same tokens as every table); an entrant of
 the individual form by a token of its own, from which its chair's token at each round's table is derived
-(``individual``). While the event is
+(``individual``); an entrant who entered as its account also by the account, on any device. While the event is
 open an entrant sees the travellers of the boards it has finished, and nobody else sees any; once the event
 has closed (``closes_at`` passed) its results are frozen at the first look (each table counts the boards it had
-finished then) and everything is public. Changes to an event's document are made under a store lease, so
+finished then) and everything is public, and its duplicate games are rated (``settle``). Changes to an event's document are made under a store lease, so
 several server processes on one PostgreSQL add entries without losing any; the lease is awaited (with a
 deadline, never slept for on the event loop), and every store call goes through ``store.AsyncStore``.
 """
@@ -13,9 +13,9 @@ deadline, never slept for on the event loop), and every store call goes through 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import logging
-import re
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
@@ -25,34 +25,47 @@ from dataclasses import replace
 from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board
 from tribridge.events.results import Entrant
+from tribridge.server.accounts.rating_service import apply_many
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
-from tribridge.server.events import individual, teams
-from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_period
-from tribridge.server.events.documents import EntryJson, EventDocument, EventLimits, EventRequest, event_request
-from tribridge.server.events.identity import GUEST, EntrantIdentity, entrant_identity, name_skeleton
+from tribridge.server.events import individual, settle, teams
+from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_bot_labels, daily_period, entrant_chair
+from tribridge.server.events.documents import (
+    EntryJson,
+    EventDocument,
+    EventLimits,
+    EventRequest,
+    event_request,
+    new_document,
+)
+from tribridge.server.events.entries import (
+    check_entry,
+    check_invite,
+    entrant_name,
+    forget_account,
+    team_of,
+    withdraw,
+)
+from tribridge.server.events.identity import entrant_identity, entrant_kind
+from tribridge.server.events.seeding import team_seed_values
+from tribridge.server.events.series import BEST, SeriesLine, period_days, series_lines
 from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
-from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
+from tribridge.server.events.travellers import PlayedTable, boards_played, travellers_of
 from tribridge.server.store import AsyncStore, token_hash
+from tribridge.server.store.accounts import Account
 from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import event_table_config
-from tribridge.server.tables.limits import RateWindow, check_name
+from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
 from tribridge.server.tables.table import Table
 
-__all__ = ["EventService", "entrant_chair"]
+__all__ = ["EventService"]
 
 LEASE_SECONDS = 10.0
 LEASE_WAIT_SECONDS = 0.02
 DAILY_CHECK_SECONDS = 60.0
-BOT_LABEL = re.compile(r"\bbot(\s*\d+)?\s*$", re.IGNORECASE)  # how the table names a bot ("random bot 2")
 log = logging.getLogger("tribridge.server")
-
-
-def entrant_chair(board: Board) -> int:
-    """The event chair every entrant of a daily event holds on ``board``: (number - 1) mod 3."""
-    return (board.number - 1) % 3
 
 
 class EventService:
@@ -158,7 +171,7 @@ class EventService:
         PBN: ``is_private``)."""
         await self._check_creation_limits(client)
         request: EventRequest = await asyncio.to_thread(event_request, body, self.limits)
-        document = self._new_document(secrets.token_urlsafe(6), request, client)
+        document = new_document(secrets.token_urlsafe(6), request, client, self.clock())
         invite = None
         if isinstance(body, dict) and body.get("pbn") is not None:  # the creator chose the boards: invitees only
             invite = secrets.token_urlsafe(12)
@@ -167,33 +180,6 @@ class EventService:
         self.creations.add(client)
         self.creations.add("*")
         return document, invite
-
-    def _new_document(self, event_id: str, request: EventRequest, client: str) -> EventDocument:
-        """A new event's document from its checked request, created now by ``client``."""
-        now = self.clock()
-        return {
-            "event_id": event_id,
-            "form": request.form,
-            "name": request.name,
-            "scheme": request.scheme,
-            "filler": request.filler,
-            "created": now,
-            "closes_at": now + request.hours * 3600.0,
-            "creator": client,
-            "boards": [b.to_json() for b in request.boards],
-            "entries": [],
-            "frozen": None,
-            "players": request.players,
-            "rounds": request.rounds,
-            "starts_at": now + request.start_minutes * 60.0,
-            "round_tables": [],
-            "seed": request.seed,
-            "stage_boards": len(request.boards),
-            "max_teams": request.max_teams,
-            "teams": [],
-            "stages": [],
-            "matches": [],
-        }
 
     async def ensure_daily(self) -> str | None:
         """Open the house's daily event of now if it is not there yet (``daily``): created once over every process on
@@ -212,16 +198,46 @@ class EventService:
                 body = {"form": "daily", "name": period.name, "boards": self.daily.boards, "scheme": self.daily.scheme}
                 body["closes_in_hours"] = max(period.closes - self.clock(), 60.0) / 3600.0
                 request = await asyncio.to_thread(event_request, body, self.limits)
-                document = self._new_document(period.event_id, request, DAILY_CREATOR)
+                document = new_document(period.event_id, request, DAILY_CREATOR, self.clock())
                 document["closes_at"], document["house"] = period.closes, True
                 await self._save(document)
         finally:
             await self.store.release_lease(key, self.owner)
         return period.event_id
 
+    async def series(self, period: object, date_text: object) -> tuple[list[dt.date], list[SeriesLine]]:
+        """The daily series of the ``week`` or ``month`` holding ``date_text`` (``series``): its days, and its lines
+        over the house's daily events of those days (a closed one settled first if it was not yet)."""
+        today = dt.datetime.fromtimestamp(self.clock(), dt.UTC).date()
+        days = period_days(period, date_text, today)
+        documents = []
+        for day in days:
+            text = await self.store.load_event(f"daily-{day:%Y%m%d}")
+            document: EventDocument | None = None if text is None else json.loads(text)
+            if document is None or not self.is_house(document):
+                continue
+            if not self.is_open(document) and not document.get("settled"):
+                await self.state(document["event_id"], None)
+                document = await self.load(document["event_id"])
+            documents.append(document)
+        return days, series_lines(documents, BEST[str(period)])
+
+    async def settle_closed(self) -> None:
+        """Freeze and settle every closed event not settled yet (the daily check does it, so no look is needed)."""
+        for document in await self.documents():
+            if self.is_open(document) or document.get("settled"):
+                continue
+            if any(e.get("account_id") for e in document["entries"]):
+                await self.state(document["event_id"], None)
+            else:  # nobody to rate or to keep in the series: its tables need not be loaded
+                async with self._locked(document["event_id"]):
+                    document = await self.load(document["event_id"])
+                    settle.mark_settled(document, {})
+                    await self._save(document)
+
     def open_daily(self) -> None:
-        """Keep the house's daily event open: check now and every ``DAILY_CHECK_SECONDS`` (a task the manager cancels
-        when it stops); nothing when the setting is off."""
+        """Keep the house's daily event open and the closed events settled: check now and every
+        ``DAILY_CHECK_SECONDS`` (a task the manager cancels when it stops); nothing when the setting is off."""
         if not self.daily.enabled:
             return
 
@@ -229,8 +245,9 @@ class EventService:
             while True:
                 try:
                     await self.ensure_daily()
+                    await self.settle_closed()
                 except Exception:  # a store outage: try again at the next check
-                    log.exception("could not open the daily event")
+                    log.exception("could not open the daily event or settle the closed ones")
                 await asyncio.sleep(DAILY_CHECK_SECONDS)
 
         task = asyncio.get_running_loop().create_task(keep_open())
@@ -262,65 +279,58 @@ class EventService:
                 self.creations.retry_after("*"),
             )
 
-    async def join(self, event_id: str, body: object, client: str) -> tuple[EventDocument, EntryJson, str]:
-        """Enter an open event: (event, entry, token); daily: a table of the entrant's own with two filler bots."""
+    async def join(
+        self, event_id: str, body: object, client: str, account: Account | None = None
+    ) -> tuple[EventDocument, EntryJson, str]:
+        """Enter an open event as ``account`` (logged in) or as a guest: (event, entry, token); daily: a table of the
+        entrant's own with two filler bots (its chair held by the account, so any of its devices takes it back)."""
         if not isinstance(body, dict):
             raise InvalidInput("body", "expected a JSON object with a 'name'")
-        name = check_name(body.get("name"), "name")
-        if name.lower().startswith("filler") or BOT_LABEL.search(name):
-            raise InvalidInput(
-                "name", "names starting with 'filler' or ending in 'bot' (and a number) belong to the bots"
-            )
-        identity = entrant_identity(client)
+        name = entrant_name(body, account)
+        identity = entrant_identity(client, None if account is None else account.account_id)
         async with self._locked(event_id):
             document = await self.load(event_id)
-            self._check_invite(document, body.get("invite"))
-            self._check_entry(document, name, identity)
+            check_invite(document, body.get("invite"))
+            check_entry(document, name, identity, self.clock(), self.limits)
             if document["form"] == "teams":
-                teams.join_team(document, len(document["entries"]), _team_of(body))
+                teams.join_team(document, len(document["entries"]), team_of(body))
             if document["form"] == "daily":
                 table_id, token = await self._daily_table(document, name, client)
                 hashed = None
+                if account is not None:
+                    await self.store.call(self.store.sync.hold_seat, account.account_id, table_id, 0)
             else:
                 table_id, token = "", secrets.token_urlsafe(24)
                 hashed = token_hash(token)
             entry: EntryJson = {"name": name, "table_id": table_id, "joined": self.clock(), "token_hash": hashed}
             entry["identity"], entry["guest"] = identity.key, identity.guest
+            if account is not None:
+                entry["account_id"] = account.account_id
             document["entries"].append(entry)
             await self._advance(document)
             await self._save(document)
         self.watch()
         return document, entry, token
 
-    def _check_invite(self, document: EventDocument, invite: object) -> None:
-        """Refuse (403) an entry to a private event without its invitation."""
-        expected = document.get("invite_hash")
-        if expected is None:
-            return
-        if not isinstance(invite, str) or not secrets.compare_digest(token_hash(invite[:64]), expected):
-            raise Forbidden("a private event (its boards came from its creator's file): enter with its invitation")
+    async def forget_account(self, account_id: str) -> None:
+        """A deleted account leaves the events: its entries become a neutral name's (``entries.forget_account``)."""
+        for found in await self.documents():
+            if any(e.get("account_id") == account_id for e in found["entries"]):
+                async with self._locked(found["event_id"]):
+                    document = await self.load(found["event_id"])
+                    forget_account(document, account_id)
+                    await self._save(document)
 
-    def _check_entry(self, document: EventDocument, name: str, identity: EntrantIdentity) -> None:
-        """Raise unless ``name`` may enter now: the event open (and not started, individual), the name free (no
-        look-alike: ``identity.name_skeleton``), and no entry yet of the same person (``identity.entrant_identity``)."""
-        if not self.is_open(document):
-            raise Conflict("the event has closed")
-        started = document["round_tables"] or document["stages"] or self.clock() >= document["starts_at"]
-        if document["form"] != "daily" and started:
-            raise Conflict("the event has started: entries are closed")
-        skeleton = name_skeleton(name)
-        for entry in document["entries"]:
-            if name_skeleton(entry["name"]) == skeleton:
-                raise Conflict(f"an entrant called {entry['name']!r} is already in this event (too like {name!r})")
-            if entry.get("identity") == identity.key:
-                raise Conflict("one entry per person: this client address has entered this event already")
-        most = {
-            "daily": self.limits.max_entries,
-            "individual": document["players"],
-            "teams": 3 * document["max_teams"],
-        }[document["form"]]
-        if len(document["entries"]) >= most:
-            raise Conflict(f"the event is full ({most} entries)")
+    async def withdraw(self, event_id: str, token: str | None, account_id: str | None) -> None:
+        """Take the asker's entry out of an individual event before its start (``entries.withdraw``; 404 without
+        an entry)."""
+        async with self._locked(event_id):
+            document = await self.load(event_id)
+            person = self._entrant_of(document, [], None if token is None else token_hash(token), account_id)
+            if person is None:
+                raise NotFound("you have no entry in this event")
+            withdraw(document, person, self.clock())
+            await self._save(document)
 
     async def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
         """A daily entrant's table (chair 0 the entrant, two filler bots): its id and chair 0's token."""
@@ -354,27 +364,41 @@ class EventService:
                 "or on a board you have finished in it"
             )
 
-    async def state(self, event_id: str, token: str | None) -> EventState:
-        """The event as the holder of ``token`` (an entrant's, or None) may see it now (starting a due round)."""
+    async def state(self, event_id: str, token: str | None, account_id: str | None = None) -> EventState:
+        """The event as the holder of ``token`` (an entrant's, or None) or the logged-in ``account_id`` may see it now
+        (starting a due round; rating a closed event's games once: ``settle``)."""
         self.watch()
         document = await self._frozen_if_closed(await self._advanced(await self.load(event_id)))
         tables = await self._tables(document)
         hashed = None if token is None else token_hash(token)
-        me = None if hashed is None else self._entrant_of(document, tables, hashed)
+        me = self._entrant_of(document, tables, hashed, account_id)
         boards = tuple(Board.from_json(b) for b in document["boards"])
         travellers = tuple(travellers_of(boards, tables))
-        entrants = tuple(Entrant(e["name"], GUEST if e.get("guest") else PERSON) for e in document["entries"])
+        entrants = tuple(Entrant(e["name"], entrant_kind(e)) for e in document["entries"])
         played = tuple(boards_played(travellers, e.name) for e in entrants)
         my_table = None
-        if me is not None and token is not None and document["form"] != "daily":
-            my_table = await self._seat_person(document, me, token)
+        if me is not None and document["form"] != "daily":
+            my_table = await self._seat_person(document, me)
         closed = document["frozen"] is not None
         state = EventState(document, closed, me, my_table, boards, entrants, travellers, played)
+        if closed and not document.get("settled"):
+            await self._settle(state)
         if document["form"] != "teams":
             return state
         matches = teams.match_results(document, state.visible())  # a board's IMPs only where its traveller shows
         ranked = tuple(teams.final_standings(document, matches))
         return replace(state, matches=tuple(matches), team_standings=ranked)
+
+    async def _settle(self, state: EventState) -> None:
+        """Rate a closed event's duplicate games (each once: the store's keys) and keep its accounts' final
+        percentages (``settle``), then mark it settled."""
+        for games in settle.rated_games(state):
+            await apply_many(self.store, games)
+        percents = settle.final_percents(state)
+        async with self._locked(state.document["event_id"]):
+            document = await self.load(state.document["event_id"])
+            settle.mark_settled(document, percents)
+            await self._save(document)
 
     async def _tables(self, document: EventDocument) -> list[PlayedTable]:
         """The event's tables with their people and boards, counting what the freeze allows."""
@@ -391,27 +415,35 @@ class EventService:
             out.append(PlayedTable(1, number, people, every, table, done))
         return out
 
-    def _entrant_of(self, document: EventDocument, tables: list[PlayedTable], hashed: str) -> int | None:
-        """The entry whose token hashes to ``hashed`` (a daily entrant's table token, or its own)."""
+    def _entrant_of(
+        self, document: EventDocument, tables: list[PlayedTable], hashed: str | None, account_id: str | None
+    ) -> int | None:
+        """The entry whose token hashes to ``hashed`` (a daily entrant's table token, or its own), else the entry of
+        the logged-in ``account_id``."""
         for i, entry in enumerate(document["entries"]):
-            if entry["token_hash"] is not None and secrets.compare_digest(entry["token_hash"], hashed):
-                return i
-        if document["form"] == "daily":
+            if hashed is not None and entry["token_hash"] is not None:
+                if secrets.compare_digest(entry["token_hash"], hashed):
+                    return i
+        if hashed is not None and document["form"] == "daily":
             for i, table in enumerate(tables):
                 if secrets.compare_digest(table.table.token_hashes.get(0, ""), hashed):
                     return i
+        if account_id is not None:
+            return next((i for i, e in enumerate(document["entries"]) if e.get("account_id") == account_id), None)
         return None
 
-    async def _seat_person(self, document: EventDocument, person: int, token: str) -> tuple[str, str] | None:
+    async def _seat_person(self, document: EventDocument, person: int) -> tuple[str, str] | None:
         """(table id, token) of a person at its table of the current round (its chair was taken for it), given back
-        to it from a stand-in."""
+        to it from a stand-in; the token derives from the entry's own token's hash, so any device of the person
+        (its token, or its account logged in) gets the same."""
         find = individual.person_table if document["form"] == "individual" else teams.person_table
         seat = find(document, person)
         secret = document.get("chair_secret")
-        if seat is None or not seat[0] or secret is None:
+        person_hash = document["entries"][person]["token_hash"]
+        if seat is None or not seat[0] or secret is None or person_hash is None:
             return None
         table_id, chair = seat
-        derived = individual.table_token(secret, token_hash(token), table_id, chair)
+        derived = individual.table_token(secret, person_hash, table_id, chair)
         table = await self.manager.get(table_id)
         self.standins.give_back(table, chair)
         return table_id, derived
@@ -436,6 +468,9 @@ class EventService:
                 await individual.start_round(document, self.manager)
                 changed = True
         elif document["form"] == "teams":
+            if teams.knockout_due(document, self.clock()):  # seeded by rating as it starts
+                ratings = await self.store.call(self.store.sync.ratings)
+                teams.seed_teams(document, team_seed_values(document, ratings))
             while await teams.advance(document, self.manager, self.clock()):
                 changed = True
         return changed
@@ -451,16 +486,3 @@ class EventService:
                 document["frozen"] = {t.table.table_id: len(t.table.history) for t in tables}
                 await self._save(document)
         return document
-
-
-def daily_bot_labels(bot: str) -> tuple[str, str]:
-    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
-    return f"{bot} bot 2", f"{bot} bot 3"
-
-
-def _team_of(body: dict[str, object]) -> str:
-    """The team an entrant of the teams form names (it creates the team if new)."""
-    team = check_name(body.get("team"), "team")
-    if team.lower().startswith("filler"):
-        raise InvalidInput("team", "names starting with 'filler' belong to the bots")
-    return team

@@ -1,7 +1,8 @@
 """The live teams form: teams of three people (bots in missing places) in a knockout (``events.bracket``).
 
 People enter naming their team (the first to name it creates it; a team has three members, in the order they
-entered). The knockout starts when every team is full or at ``starts_at`` (with two teams or more). Each match
+entered). The knockout starts when every team is full or at ``starts_at`` (with two teams or more); the teams
+are then numbered by seed (``seed_teams``, from their ratings: ``seeding``), team 0 the best. Each match
 is played at three tables in ``rounds`` rounds of the team movement (``events.movement.teams_seating``), a
 round starting when the three tables of the one before have played their boards; a match of two teams is
 completed by a team of the event's bots (``filler 1..3``), which cannot win. When every match of a stage has
@@ -33,8 +34,10 @@ __all__ = [
     "current_tables",
     "final_standings",
     "join_team",
+    "knockout_due",
     "match_results",
     "person_table",
+    "seed_teams",
     "tables_of",
 ]
 
@@ -132,15 +135,27 @@ def _stage_of(document: EventDocument, number: int) -> BracketStage:
     return plan_stage(document["stages"][number - 1], number)
 
 
+def knockout_due(document: EventDocument, now: float) -> bool:
+    """Whether the knockout starts now: not started, two teams or more, and every team full or the start time come."""
+    teams = document["teams"]
+    full = len(teams) == document["max_teams"] and all(len(t["members"]) == 3 for t in teams)
+    return not document["stages"] and len(teams) >= 2 and (full or now >= document["starts_at"])
+
+
+def seed_teams(document: EventDocument, values: list[float]) -> None:
+    """Number the teams by seed before the knockout starts: the highest ``values`` (one a team) first, ties in the
+    order the teams were created."""
+    order = sorted(range(len(document["teams"])), key=lambda k: -values[k])  # stable: ties keep entry order
+    document["teams"] = [document["teams"][k] for k in order]
+
+
 async def advance(document: EventDocument, manager: TableManager, now: float) -> bool:
     """Start what is due (the knockout, a match's next round, a match's result, the next stage); True if changed."""
     if document["frozen"] is not None:
         return False
     if not document["stages"]:
-        teams = document["teams"]
-        full = len(teams) == document["max_teams"] and all(len(t["members"]) == 3 for t in teams)
-        if len(teams) >= 2 and (full or now >= document["starts_at"]):
-            await _plan(document, list(range(len(teams))), manager)
+        if knockout_due(document, now):
+            await _plan(document, list(range(len(document["teams"]))), manager)  # team numbers are the seeds
             return True
         return False
     changed = False

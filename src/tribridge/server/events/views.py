@@ -35,20 +35,23 @@ class EventSummary(TypedDict):
 
 
 class EntrantView(TypedDict):
-    """An entrant as everyone sees it: its name and how many boards it has finished."""
+    """An entrant as everyone sees it: its name, how many boards it has finished, whether it is an account."""
 
     name: str
     boards_played: int
+    account: bool
 
 
 class MyEntry(TypedDict):
     """The asker's own entry: its name, its table now (None between rounds) and how far it has played;
-    ``table_token`` is its chair's token at that table in the individual form (a daily entrant holds it)."""
+    ``table_token`` is its chair's token at that table in the individual form (a daily entrant holds it);
+    ``account``: entered as an account (found by its session on any device)."""
 
     name: str
     table_id: str | None
     table_token: str | None
     boards_played: int
+    account: bool
 
 
 class TeamView(TypedDict):
@@ -110,12 +113,16 @@ def event_view(state: EventState) -> EventView:
             "table_id": table_id,
             "table_token": table_token,
             "boards_played": state.played[state.me],
+            "account": bool(entry.get("account_id")),
         }
     return {
         "event": event_summary(document, not state.closed),
         "filler": document["filler"],
         "closed": state.closed,
-        "entrants": [{"name": e["name"], "boards_played": n} for e, n in zip(entries, state.played)],
+        "entrants": [
+            {"name": e["name"], "boards_played": n, "account": bool(e.get("account_id"))}
+            for e, n in zip(entries, state.played)
+        ],
         "me": me,
         "standings": [s.to_json() for s in state.standings()],
         "final": state.closed,

@@ -12,6 +12,13 @@ const SEAT_ORDER = ["N", "E", "S", "W"];
 const params = new URLSearchParams(location.search);
 const $ = (id) => document.getElementById(id);
 let pollTimer = null;
+let account = null; // the logged-in account ({username}), or null for a guest
+
+/** The logged-in account, or null (a guest). */
+async function loggedIn() {
+  const response = await fetch("/api/account", { headers: { Accept: "application/json" } }).catch(() => null);
+  return response && response.ok ? response.json() : null;
+}
 
 async function call(method, url, body, token) {
   const headers = { Accept: "application/json" };
@@ -77,7 +84,36 @@ async function showHome() {
     list.append(li);
   }
   $("no-events").hidden = events.length > 0;
+  await renderSeries();
 }
+
+/** The daily series of this week or month: each account's days, best percentages and score. */
+async function renderSeries() {
+  const period = $("series-period").value;
+  const series = await call("GET", `/api/events/series?period=${period}`);
+  $("series-facts").textContent = `${series.first} to ${series.last}: the best ${series.best} days' percentages`
+    + ` of each account, added and divided by ${series.best} (a day counts once its event has closed).`;
+  const table = $("series");
+  table.replaceChildren();
+  const head = table.createTHead().insertRow();
+  for (const [text, cls] of [["Rank", ""], ["Player", ""], ["Days", "num"], ["Best %", ""], ["Score", "num"]]) {
+    cell(head, text, cls, "th");
+  }
+  const body = table.createTBody();
+  for (const line of series.lines) {
+    const row = body.insertRow();
+    row.dataset.name = line.name;
+    if (account && line.name === account.username) row.className = "mine";
+    cell(row, line.rank);
+    cell(row, line.name, "name");
+    cell(row, String(line.days), "num");
+    cell(row, line.percents.map((p) => p.toFixed(1)).join(", "));
+    cell(row, line.score.toFixed(2), "num").dataset.testid = "series-score";
+  }
+  $("no-series").hidden = series.lines.length > 0;
+}
+
+$("series-period").addEventListener("change", () => renderSeries());
 
 /** The house's daily event first on the page: what it is and the way in. */
 function renderDaily(summary, mine) {
@@ -142,12 +178,14 @@ function paceSuffix(joiner) {
 
 async function showEvent(eventId) {
   $("event").hidden = false;
-  $("entrant-name").value = playerName();
+  $("entrant-name").value = account ? account.username : playerName();
+  $("entrant-name").disabled = Boolean(account); // an account enters under its username
+  $("join-as").textContent = account ? `You enter as ${account.username} (your account: rated).` : "";
   $("join-event").onsubmit = async (event) => {
     event.preventDefault();
     $("event-error").textContent = "";
     try {
-      const body = { name: $("entrant-name").value };
+      const body = account ? {} : { name: $("entrant-name").value };
       if (!$("team-row").hidden) body.team = $("entrant-team").value;
       if (params.get("invite")) body.invite = params.get("invite"); // a private event's invitation link
       const entry = await call("POST", `/api/events/${encodeURIComponent(eventId)}/entries`, body);
@@ -200,6 +238,11 @@ function renderMyEntry(view) {
   if (!view.me) return;
   const { boards } = view.event;
   const played = view.me.boards_played;
+  const here = storedEntries()[view.event.event_id];
+  if (view.event.form === "daily" && !here) { // entered as the account on another device: take the seat here
+    box.replaceChildren(`You entered as ${view.me.name} on another device. `, takeSeatButton(view));
+    return;
+  }
   if (!view.me.table_id) {
     const start = new Date(view.event.starts_at * 1000).toLocaleTimeString();
     box.replaceChildren(view.event.form === "teams"
@@ -207,6 +250,7 @@ function renderMyEntry(view) {
         + ` team is full, or at ${start}; a seeded team may wait out the first stage).`
       : `You entered as ${view.me.name}. Round ${view.event.rounds_started + 1} starts when its`
         + ` tables are ready (round 1: when all ${view.event.players} places are taken, or at ${start}).`);
+    if (view.event.form === "individual" && !view.event.rounds_started) box.append(" ", withdrawButton(view));
     return;
   }
   if (view.me.table_token) rememberSeat(view.me.table_id, view.me.table_token, null); // this round's chair
@@ -219,6 +263,38 @@ function renderMyEntry(view) {
     + `${board}${paceSuffix("&")}`;
   link.textContent = played >= boards ? "Your table (all boards played)" : `Play board ${played + 1} of ${boards}`;
   box.replaceChildren(`You entered as ${view.me.name}: ${played} of ${plural(boards, "board")} played. `, link);
+}
+
+/** Take a daily entry's chair on this device (the account's seat taken back: the other device's token stops). */
+function takeSeatButton(view) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.testid = "take-event-seat";
+  button.textContent = "Take your seat here";
+  button.addEventListener("click", async () => {
+    const path = `/api/account/tables/${encodeURIComponent(view.me.table_id)}/seats/0/token`;
+    const taken = await call("POST", path);
+    rememberEntry(view.event.event_id, { table_id: taken.table_id, token: taken.token, name: view.me.name });
+    await refresh(view.event.event_id);
+  });
+  return button;
+}
+
+/** Withdraw from an individual event before its start. */
+function withdrawButton(view) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.testid = "withdraw";
+  button.textContent = "Withdraw";
+  button.addEventListener("click", async () => {
+    const here = storedEntries()[view.event.event_id];
+    await call("DELETE", `/api/events/${encodeURIComponent(view.event.event_id)}/entries/mine`, undefined, here && here.token);
+    const entries = storedEntries();
+    delete entries[view.event.event_id];
+    localStorage.setItem(EVENTS_KEY, JSON.stringify(entries));
+    await refresh(view.event.event_id);
+  });
+  return button;
 }
 
 function renderTeams(view) {
@@ -282,7 +358,8 @@ function renderStandings(view) {
     row.dataset.name = s.name;
     if (view.me && s.name === view.me.name) row.className = "mine";
     cell(row, s.rank);
-    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.name, "name");
+    cell(row, s.bot === "guest" ? `${s.name} (guest)` : s.bot === "account" ? `${s.name} (account)` : s.name, "name");
+    row.dataset.kind = s.bot;
     cell(row, String(s.boards), "num");
     cell(row, `${s.matchpoints}/${s.top}`, "num");
     cell(row, s.percent.toFixed(1), "num").dataset.testid = "percent";
@@ -359,5 +436,8 @@ function renderTravellers(view) {
 }
 
 const eventId = params.get("event");
-if (eventId) showEvent(eventId);
-else showHome();
+loggedIn().then((found) => {
+  account = found;
+  if (eventId) showEvent(eventId);
+  else showHome();
+});

@@ -2,7 +2,8 @@
 
 ``rating_games`` holds every rated game in the order it was applied (``seq``), each once (``game_key``);
 ``ratings`` each entity's current rating; ``rating_history`` each entity's rating after each of its games
-(the profile's graph). ``apply_game`` writes all three in one transaction, so the stored order is the order
+(the profile's graph). ``apply_game`` writes all three in one transaction (``apply_games`` a board's games of
+an event in one), so the stored order is the order
 of application and ``replace_ratings`` (``tribridge ratings rebuild``) recomputes the same numbers. Like
 ``store.accounts`` this module imports nothing of the store package.
 """
@@ -48,6 +49,10 @@ class Ratings(Protocol):
     def apply_game(self, game: Game, update: Callable[[Rating, Rating], tuple[Rating, Rating]]) -> bool:
         """Record a game once and apply ``update`` to both ratings in the same transaction; False if known."""
 
+    def apply_games(self, games: Sequence[Game], rate: Callable[[Game, Rating, Rating], tuple[Rating, Rating]]) -> int:
+        """Record each new game of ``games`` once, in order, numbered one after another, applying ``rate`` to both
+        ratings, all in one transaction; how many were new (the known ones are skipped)."""
+
     def rating_games(self) -> list[Game]:
         """Every rated game, in the order applied."""
 
@@ -82,41 +87,44 @@ class RatingsSql:
 
     def apply_game(self, game: Game, update: Callable[[Rating, Rating], tuple[Rating, Rating]]) -> bool:
         """Record a game once and apply ``update`` to both ratings in the same transaction; False if known."""
+        return self.apply_games([game], lambda _game, a, b: update(a, b)) == 1
+
+    def apply_games(self, games: Sequence[Game], rate: Callable[[Game, Rating, Rating], tuple[Rating, Rating]]) -> int:
+        """Record each new game of ``games`` once, in order, numbered one after another, applying ``rate`` to both
+        ratings, all in one transaction; how many were new (the known ones are skipped)."""
         for _attempt in range(5):  # two processes may take the same next number: the loser tries again
             try:
-                return self._apply(game, update)
+                with self.transaction() as tx:
+                    return sum(self._apply(tx, game, rate) for game in games)
             except Exception as exc:
                 if not self.is_duplicate(exc):
                     raise
-                with self.transaction() as tx:
-                    if tx.execute("SELECT 1 FROM rating_games WHERE game_key = ?", (game.key,)).fetchone():
-                        return False
-        raise RuntimeError(f"could not number the rated game {game.key}")
+        raise RuntimeError(f"could not number the rated games {games[0].key}...")
 
-    def _apply(self, game: Game, update: Callable[[Rating, Rating], tuple[Rating, Rating]]) -> bool:
-        with self.transaction() as tx:
-            if tx.execute("SELECT 1 FROM rating_games WHERE game_key = ?", (game.key,)).fetchone():
-                return False
-            row = tx.execute("SELECT COALESCE(MAX(seq), 0) FROM rating_games").fetchone()
-            seq = int(row[0]) + 1
+    def _apply(self, tx: _Tx, game: Game, rate: Callable[[Game, Rating, Rating], tuple[Rating, Rating]]) -> bool:
+        """One game inside the caller's transaction: numbered next, both ratings updated; False if known."""
+        if tx.execute("SELECT 1 FROM rating_games WHERE game_key = ?", (game.key,)).fetchone():
+            return False
+        row = tx.execute("SELECT COALESCE(MAX(seq), 0) FROM rating_games").fetchone()
+        seq = int(row[0]) + 1
+        tx.execute(
+            "INSERT INTO rating_games (seq, game_key, a, b, outcome, played) VALUES (?, ?, ?, ?, ?, ?)",
+            (seq, game.key, game.a, game.b, game.outcome, time.time()),
+        )
+        before = []
+        for entity in (game.a, game.b):
+            found = tx.execute("SELECT mu, sigma, games FROM ratings WHERE entity = ?", (entity,)).fetchone()
+            before.append(Rating() if found is None else _rating(found))
+        for entity, after in zip((game.a, game.b), rate(game, before[0], before[1])):
             tx.execute(
-                "INSERT INTO rating_games (seq, game_key, a, b, outcome, played) VALUES (?, ?, ?, ?, ?, ?)",
-                (seq, game.key, game.a, game.b, game.outcome, time.time()),
+                "INSERT INTO ratings (entity, mu, sigma, games) VALUES (?, ?, ?, ?) ON CONFLICT (entity) "
+                "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
+                (entity, after.mu, after.sigma, after.games),
             )
-            before = []
-            for entity in (game.a, game.b):
-                found = tx.execute("SELECT mu, sigma, games FROM ratings WHERE entity = ?", (entity,)).fetchone()
-                before.append(Rating() if found is None else _rating(found))
-            for entity, after in zip((game.a, game.b), update(before[0], before[1])):
-                tx.execute(
-                    "INSERT INTO ratings (entity, mu, sigma, games) VALUES (?, ?, ?, ?) ON CONFLICT (entity) "
-                    "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
-                    (entity, after.mu, after.sigma, after.games),
-                )
-                tx.execute(
-                    "INSERT INTO rating_history (entity, seq, mu, sigma) VALUES (?, ?, ?, ?)",
-                    (entity, seq, after.mu, after.sigma),
-                )
+            tx.execute(
+                "INSERT INTO rating_history (entity, seq, mu, sigma) VALUES (?, ?, ?, ?)",
+                (entity, seq, after.mu, after.sigma),
+            )
         return True
 
     def rating_games(self) -> list[Game]:
