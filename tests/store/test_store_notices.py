@@ -1,5 +1,6 @@
 """Action notices on PostgreSQL: a process does not read back its own actions, and another process reads the tables
-with news together, in one query at a time (the notices that come meanwhile make the next one)."""
+with news together, in one query at a time (the notices that come meanwhile make the next one); a process hears only
+the notice groups of the tables it follows."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tribridge.server.store import notice_group, open_store
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
@@ -140,6 +142,95 @@ def test_a_process_without_the_tables_sockets_reads_its_log_only_when_asked(pg_s
             assert reads == [] and mirror.log_len < table.log_len
             asked = await second.get(table.table_id)  # a request reaching the second process
             assert asked is mirror and mirror.version == table.version and len(reads) == 1
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
+
+
+def ids_in_two_groups() -> tuple[str, str]:
+    """Two table ids of different notice groups."""
+    first = "table-a"
+    other = next(f"table-{n}" for n in range(1000) if notice_group(f"table-{n}") != notice_group(first))
+    return first, other
+
+
+def test_a_listener_hears_only_the_groups_it_asks_for_and_every_new_table(pg_server):
+    url = pg_server.new_database()
+    heard_table, other_table = ids_in_two_groups()
+    wanted = {notice_group(heard_table)}
+    listener, sender = open_store(url), open_store(url)
+
+    def announce(table_id: str, what: str) -> None:
+        with sender.transaction() as tx:
+            sender.announce(tx, table_id, what)
+
+    async def scenario() -> list[str]:
+        heard: list[str] = []
+        notices = listener.listen(lambda: wanted)
+        assert await anext(notices) == "*"
+
+        async def hear() -> None:
+            async for notice in notices:
+                heard.append(notice)
+
+        task = asyncio.get_running_loop().create_task(hear())
+        try:
+            for table_id in (heard_table, other_table):
+                announce(table_id, "1")
+            announce("table-new", "new")
+            await until(lambda: len(heard) >= 2)
+            await asyncio.sleep(0.5)  # (a notice of the other group would have come by now)
+            assert heard == [f"{heard_table}:1", "table-new:new"]
+            wanted.add(notice_group(other_table))  # this process begins following a table of the other group
+            await until(lambda: f"*:{notice_group(other_table)}" in heard)
+            announce(other_table, "2")
+            await until(lambda: f"{other_table}:2" in heard)
+            return heard
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        listener.close()
+        sender.close()
+
+
+def test_a_process_hears_no_notice_of_a_table_it_does_not_follow(pg_server):
+    """With each table's sockets on one process, the others do not even wake for its actions (notice groups)."""
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            table, _token = await first.create(HUMANS)
+            for chair in (1, 2):
+                await first.take_seat(table, chair)
+            mirror = await second.find_or_404(table.table_id)
+            await asyncio.sleep(0.5)  # (the seats' notices are heard)
+            assert second.peers is not None and notice_group(table.table_id) not in second.followed_groups()
+            heard: list[str] = []
+            hear = second.peers.on_change
+
+            async def counting(notice: str) -> None:
+                heard.append(notice)
+                await hear(notice)
+
+            second.peers.on_change = counting  # type: ignore[method-assign]
+            for call in ("1N", "P"):
+                await opening(first, table, call)
+            await asyncio.sleep(0.5)
+            assert not any(n.startswith(table.table_id) for n in heard), heard
+            await second.subscribe(mirror, 0, Socket())  # now it follows the table: it listens to its group
+            await until(lambda: f"*:{notice_group(table.table_id)}" in heard)  # (its listener has the group now)
+            await opening(first, table, "P")
+            await until(lambda: f"{table.table_id}:{table.log_len}" in heard)  # the group's notice of that action
+            await until(lambda: mirror.log_len == table.log_len)  # (installed without a request)
         finally:
             await second.stop()
             await first.stop()

@@ -7,6 +7,7 @@ Everything a caller needs is re-exported here: ``from tribridge.server.store imp
 
 from tribridge.server.store.facade import AsyncStore, open_async_store
 from tribridge.server.store.interface import (
+    NOTICE_GROUPS,
     Coordination,
     Documents,
     LoggedAction,
@@ -20,6 +21,7 @@ from tribridge.server.store.interface import (
     TableLog,
     is_postgres_url,
     log_problems,
+    notice_group,
     open_store,
     sqlite_path,
     store_label,
@@ -28,6 +30,7 @@ from tribridge.server.store.interface import (
 )
 
 __all__ = [
+    "NOTICE_GROUPS",
     "AsyncStore",
     "Coordination",
     "Documents",
@@ -42,6 +45,7 @@ __all__ = [
     "TableLog",
     "is_postgres_url",
     "log_problems",
+    "notice_group",
     "open_async_store",
     "open_store",
     "sqlite_path",

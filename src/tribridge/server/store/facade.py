@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,9 +55,10 @@ class AsyncStore:
         await asyncio.to_thread(self._threads.shutdown, True)
         await asyncio.to_thread(self.sync.close)
 
-    def listen(self) -> AsyncIterator[str]:
-        """Every process's commits as they happen (``Coordination.listen``; asynchronous already)."""
-        return self.sync.listen()
+    def listen(self, groups: Callable[[], Collection[int]] | None = None) -> AsyncIterator[str]:
+        """Every process's commits as they happen, of the notice groups ``groups()`` (``Coordination.listen``;
+        asynchronous already)."""
+        return self.sync.listen(groups)
 
     async def can_commit(self) -> str | None:
         """None when a write commits right now, else why not (``/healthz``)."""

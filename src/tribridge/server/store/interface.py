@@ -6,8 +6,8 @@ after a crash. The log's primary key ``(table_id, seq)`` decides a race: the sec
 ``seq`` gets ``SeqTaken``. Beside the log the store keeps what several server processes on one
 database share. The interface is split by concern, composed into ``Store``: ``TableLog`` (tables,
 seat tokens, the action log, each table's creator and last activity), ``Coordination`` (leases:
-"exactly one process takes this bot turn", commit notices, socket counts per process with a
-heartbeat) and ``Documents`` (each deal's post-deal analysis, the events).
+"exactly one process takes this bot turn", commit notices in ``NOTICE_GROUPS`` groups of tables,
+socket counts per process with a heartbeat) and ``Documents`` (each deal's post-deal analysis, the events).
 
 ``open_store(url_or_path)`` picks the backend: a file path or ``sqlite:///path`` opens SQLite
 (``store.sqlite``, the default); ``postgresql://USER@HOST[:PORT]/DB`` opens PostgreSQL
@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import AsyncIterator
+import zlib
+from collections.abc import AsyncIterator, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -171,11 +172,23 @@ class TableLog(Protocol):
         """Tables created or active at or after ``since`` (for the creation and live-table limits)."""
 
 
+NOTICE_GROUPS = 64
+"""A table's commit notices go to one of this many groups (by its id), so a process hears only the groups of the
+tables it follows (``Coordination.listen``)."""
+
+
+def notice_group(table_id: str) -> int:
+    """The notice group of the table ``table_id`` (a hash of its id, ``0 <= group < NOTICE_GROUPS``)."""
+    return zlib.crc32(table_id.encode("utf-8")) % NOTICE_GROUPS
+
+
 class Coordination(Protocol):
     """What the server processes on one store share: leases, commit notices, socket counts with heartbeats."""
 
-    def listen(self) -> AsyncIterator[str]:
-        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed)."""
+    def listen(self, groups: Callable[[], Collection[int]] | None = None) -> AsyncIterator[str]:
+        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed), only of
+        the tables in the notice groups ``groups()`` names (asked again every moment; every group when None) and every
+        new table (``<table_id>:new``); ``*:<group>`` once a group is heard (what came before is in the log)."""
 
     def acquire_lease(self, key: str, owner: str, seconds: float) -> bool:
         """Take (or renew) the lease ``key`` for ``seconds``; False while another owner holds it unexpired."""

@@ -3,10 +3,11 @@
 Each method is one transaction on a pooled connection (committed before it returns); the statements of
 every action (its log row, and the other processes' catch-up reads) are single statements sent in
 autocommit, one round trip each instead of three (``BEGIN``, the statement, ``COMMIT``). A change
-other processes must hear of also sends ``NOTIFY tribridge, '<table_id>:<what>'`` (an action's
-number, ``seat``, ``new``, ``analysis:<deal>``; never a view or a card: payloads are capped and
-whoever may connect may listen), which PostgreSQL delivers to the listening processes (``listen``)
-when it commits. Migrations run under an advisory lock, so processes starting
+other processes must hear of also sends ``NOTIFY tribridge_<group>, '<table_id>:<what>'`` (an action's
+number, ``seat``, ``analysis:<deal>``; never a view or a card: payloads are capped and whoever may
+connect may listen) on the channel of the table's notice group (``notice_group``), ``new`` on the channel
+``tribridge``, which PostgreSQL delivers to the processes listening there (``listen``) when it commits:
+a process listens to the groups of the tables it follows, so it does not wake for the others' tables. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
 
 When the database drops a connection (a restart, a failover, ``pg_terminate_backend``): a transaction
@@ -24,7 +25,7 @@ import json
 import logging
 import select
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
@@ -32,7 +33,15 @@ import psycopg
 import psycopg_pool
 
 from tribridge.errors import InvalidInput
-from tribridge.server.store import LoggedAction, SeqTaken, StoreUnavailable, store_label, token_hash
+from tribridge.server.store import (
+    NOTICE_GROUPS,
+    LoggedAction,
+    SeqTaken,
+    StoreUnavailable,
+    notice_group,
+    store_label,
+    token_hash,
+)
 from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
     VERSION_TABLE,
@@ -48,7 +57,8 @@ __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "ConnectionLost", "PostgresStore"]
 
 log = logging.getLogger("tribridge.server.tables")
 
-NOTIFY_CHANNEL = "tribridge"
+NOTIFY_CHANNEL = "tribridge"  # new tables; a group's notices go to NOTIFY_CHANNEL_<group> (``notice_channel``)
+GROUP_CHECK_SECONDS = 0.2  # how often the listener asks which groups to hear
 LISTEN_RETRY_SECONDS = 1.0
 POOL_WAIT_SECONDS = 3.0  # how long a transaction waits for a pooled connection before StoreUnavailable
 UNREACHABLE_WAIT_SECONDS = 0.05  # the wait instead, after one waited in vain, until a connection is had again
@@ -228,7 +238,7 @@ class PostgresStore(SqlStore):
                         now,
                         table_id,
                         now - ACTIVITY_STEP_SECONDS,
-                        NOTIFY_CHANNEL,
+                        notice_channel(table_id, str(seq)),
                         f"{table_id}:{seq}",
                     ),
                 )
@@ -316,19 +326,29 @@ class PostgresStore(SqlStore):
         tx.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
 
     def announce(self, tx: Tx, table_id: str, what: str) -> None:
-        """``NOTIFY tribridge, '<table_id>:<what>'`` (an action's number, ``seat``, ``new``), sent at commit."""
-        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{table_id}:{what}"))
+        """``NOTIFY`` the table's channel (``notice_channel``) with ``'<table_id>:<what>'``, sent at commit."""
+        tx.execute("SELECT pg_notify(?, ?)", (notice_channel(table_id, what), f"{table_id}:{what}"))
 
-    async def listen(self) -> AsyncIterator[str]:
-        """``LISTEN tribridge`` on a connection of its own; ``*`` once listening (and after each reconnection)."""
+    async def listen(self, groups: Callable[[], Collection[int]] | None = None) -> AsyncIterator[str]:
+        """``LISTEN`` on a connection of its own to ``tribridge`` and the channels of the groups ``groups()`` names
+        (every group when None), asked again every ``GROUP_CHECK_SECONDS``; ``*`` once listening (and after each
+        reconnection), ``*:<group>`` once a group is added (its notices before it are lost: its tables re-read)."""
         while True:
             try:
                 conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                 async with conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    listening = await _listen_to(conn, set(), _wanted(groups))
                     yield "*"  # notifications sent before LISTEN took effect are lost: re-read everything
-                    async for note in conn.notifies():
-                        yield note.payload
+                    while True:
+                        async for note in conn.notifies(timeout=GROUP_CHECK_SECONDS):
+                            yield note.payload
+                        wanted = _wanted(groups)
+                        if wanted != listening:
+                            added = wanted - listening
+                            listening = await _listen_to(conn, listening, wanted)
+                            for group in sorted(added):
+                                yield f"*:{group}"
             except psycopg.OperationalError as exc:
                 log.warning("store listener lost its connection: %s; reconnecting", exc)
                 await asyncio.sleep(LISTEN_RETRY_SECONDS)
@@ -336,3 +356,24 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         """Close every pooled connection."""
         self._pool.close()
+
+
+def notice_channel(table_id: str, what: str) -> str:
+    """The channel of a notice: ``tribridge`` for a new table, else its notice group's ``tribridge_<group>``."""
+    return NOTIFY_CHANNEL if what == "new" else f"{NOTIFY_CHANNEL}_{notice_group(table_id)}"
+
+
+def _wanted(groups: Callable[[], Collection[int]] | None) -> set[int]:
+    """The groups to hear now: ``groups()`` (those in range), or every group."""
+    if groups is None:
+        return set(range(NOTICE_GROUPS))
+    return {g for g in groups() if 0 <= g < NOTICE_GROUPS}
+
+
+async def _listen_to(conn: psycopg.AsyncConnection[Any], listening: set[int], wanted: set[int]) -> set[int]:
+    """``LISTEN`` to the groups of ``wanted`` not heard yet, ``UNLISTEN`` those no longer wanted; the groups heard now."""
+    for group in sorted(wanted - listening):
+        await conn.execute(f"LISTEN {NOTIFY_CHANNEL}_{group}")
+    for group in sorted(listening - wanted):
+        await conn.execute(f"UNLISTEN {NOTIFY_CHANNEL}_{group}")
+    return set(wanted)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -172,7 +172,7 @@ class SqlStore(AccountsSql, RatingsSql):
     def announce(self, tx: Tx, table_id: str, what: str) -> None:
         """Tell the other processes, when ``tx`` commits, that ``what`` changed at a table (PostgreSQL's NOTIFY)."""
 
-    async def listen(self) -> AsyncIterator[str]:
+    async def listen(self, groups: Callable[[], Collection[int]] | None = None) -> AsyncIterator[str]:
         """Other processes' commits; a store only this process writes has none, so this waits forever."""
         await asyncio.Event().wait()
         yield "*"  # never reached

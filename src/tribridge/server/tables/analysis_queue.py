@@ -11,7 +11,9 @@ run that shares results between processes); results are cached in ``table.analys
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
@@ -22,11 +24,15 @@ from tribridge.analysis import analyse
 from tribridge.cards import Seat
 from tribridge.dd import Priority, solving_at
 from tribridge.rules.deal import DealState
+from tribridge.server.store import Store
 from tribridge.server.tables.table import Table
 
-__all__ = ["AnalysisQueue", "analyse_at_priority", "busy_analysis"]
+__all__ = ["AnalysisQueue", "analyse_at_priority", "analyse_once", "busy_analysis"]
 
 log = logging.getLogger("tribridge.server.tables")
+
+ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
+ANALYSIS_POLL_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,33 @@ def analyse_at_priority(
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
         return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
+
+
+def analyse_once(
+    store: Store,
+    owner: str,
+    stopping: Callable[[], bool],
+    table_id: str,
+    deal_no: int,
+    deal: tuple[DealState, str, Sequence[Seat], Sequence[str]],
+) -> dict[str, Any]:
+    """(In the analysis thread, off the event loop: the store is called directly.) The deal's stored analysis, else
+    computed here under a lease (``owner``'s) and stored: each deal is analysed once over the processes on a store."""
+    key = f"analysis:{table_id}:{deal_no}"
+    while not stopping():
+        document = store.get_analysis(table_id, deal_no)
+        if document is not None:
+            return dict(json.loads(document))
+        if store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
+            try:
+                result = analyse_at_priority(*deal)
+                store.put_analysis(table_id, deal_no, json.dumps(result))
+                log.info("analysis computed", extra={"event": "analysis", "table_id": table_id})
+                return result
+            finally:
+                store.release_lease(key, owner)
+        time.sleep(ANALYSIS_POLL_SECONDS)  # another process is computing it
+    return busy_analysis("analysis skipped: the server is stopping")
 
 
 def busy_analysis(note: str) -> dict[str, Any]:

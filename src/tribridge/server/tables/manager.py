@@ -5,14 +5,13 @@ nothing, and nothing is acknowledged before it is on disk. Views are pushed by e
 own writer (``server.tables.push``), never on the path of an action. A table of three bots plays only
 while someone watches it.
 
-Every store call from this async code goes through ``store.AsyncStore`` (the store's threads), so the
-event loop serves other tables while one waits for the disk or the database. On a
-shared store (PostgreSQL, several processes) an action is judged on the table as this process knows
-it and logged as the next number: when another process took that number first, the table catches
-up from the log and the action is judged again (``follow.LogFollower``, one of its parts). Bot turns
-are ``turns.BotTurns`` (the other part); each part is given what it needs of the manager when ``start``
-makes it;
-the post-deal analysis runs on its own thread and solves in the ``ANALYSIS`` class.
+Every store call from this async code goes through ``store.AsyncStore`` (the store's threads), so the event loop
+serves other tables while one waits for the disk or the database. On a shared store (PostgreSQL, several
+processes) an action is judged on the table as this process knows it and logged as the next number: when another
+process took that number first, the table catches up from the log and the action is judged again
+(``follow.LogFollower``, one of its parts). Bot turns are ``turns.BotTurns`` (the other part); each part is given
+what it needs of the manager when ``start`` makes it; the post-deal analysis runs on its own thread and solves in
+the ``ANALYSIS`` class.
 """
 
 from __future__ import annotations
@@ -32,8 +31,8 @@ from tribridge.dd import solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
-from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, open_async_store, token_hash
-from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, busy_analysis
+from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, notice_group, open_async_store, token_hash
+from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, analyse_once
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import table_config
@@ -51,8 +50,6 @@ log = logging.getLogger("tribridge.server.tables")
 
 T = TypeVar("T")
 
-ANALYSIS_LEASE_SECONDS = 120.0  # a process that died while analysing lets another try after this
-ANALYSIS_POLL_SECONDS = 0.5
 ACT_ATTEMPTS = 8  # times an action is judged again after another process logged its number first
 
 
@@ -106,7 +103,7 @@ class TableManager:
             if table is not None:
                 self.tables[table_id] = table
         if self.store.shared:
-            self.peers = Peers(self.store, self.on_change, self.socket_counts)
+            self.peers = Peers(self.store, self.on_change, self.socket_counts, groups=self.followed_groups)
         self.turns = BotTurns(
             self.bot_delay,
             self.tasks,
@@ -196,6 +193,10 @@ class TableManager:
         request reaches it here, so with a proxy that keeps each table on one process the others do no work for it."""
         return bool(self.watchers(table.table_id)) or len(table.people) < 3
 
+    def followed_groups(self) -> set[int]:
+        """The notice groups of the tables this process follows (``follows``): the only ones it listens to."""
+        return {notice_group(t.table_id) for t in self.tables.values() if self.follows(t)}
+
     async def find(self, table_id: str) -> Table | None:
         """The table in memory, else (on a shared store, where another process may have created it) from the store."""
         table = self.tables.get(table_id)
@@ -208,14 +209,24 @@ class TableManager:
         return table
 
     async def on_change(self, notice: str) -> None:
-        """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``)."""
+        """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``, or
+        ``*:<group>``: the tables of a notice group just listened to)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
         if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
             if self.follows(self.tables[table_id]):
                 self.log_follower().hear_action(self.tables[table_id], int(what))
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
-        targets = list(self.tables.values()) if notice == "*" else [await self.find(table_id)]
+        group = int(what) if table_id == "*" and what.isdigit() else None
+        if table_id == "*":  # everything, or the followed tables of a group just listened to
+            targets: list[Table | None] = [
+                t
+                for t in self.tables.values()
+                if group is None or notice_group(t.table_id) == group and self.follows(t)
+            ]
+            what = ""
+        else:
+            targets = [await self.find(table_id)]
         for table in targets:
             if table is None or (what.isdigit() and int(what) <= table.log_len):
                 continue  # unknown, or an action this process has
@@ -227,30 +238,18 @@ class TableManager:
                     changed = True
             if changed:
                 table.last_active = time.monotonic()
+            if changed or group is not None:  # (a group's tables: their analyses, perhaps stored meanwhile, too)
                 self.notify(table)
                 self.schedule_work(table)
 
     def _analyse_once(
         self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
     ) -> dict[str, Any]:
-        """(In the analysis thread, off the event loop: the store is called directly.) The deal's stored analysis,
-        else computed here under a lease and stored."""
+        """(In the analysis thread.) The deal's stored analysis, else computed once over the processes (``analyse_once``)."""
         assert self.store is not None and self.peers is not None
-        store, key, owner = self.store.sync, f"analysis:{table_id}:{deal_no}", self.peers.owner
-        while not self.stopping:
-            document = store.get_analysis(table_id, deal_no)
-            if document is not None:
-                return dict(json.loads(document))
-            if store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
-                try:
-                    result = analyse_at_priority(state, scheme, seats, names)
-                    store.put_analysis(table_id, deal_no, json.dumps(result))
-                    log.info("analysis computed", extra={"event": "analysis", "table_id": table_id})
-                    return result
-                finally:
-                    store.release_lease(key, owner)
-            time.sleep(ANALYSIS_POLL_SECONDS)  # another process is computing it
-        return busy_analysis("analysis skipped: the server is stopping")
+        return analyse_once(
+            self.store.sync, self.peers.owner, self.is_stopping, table_id, deal_no, (state, scheme, seats, names)
+        )
 
     def socket_counts(self) -> dict[str, int]:
         """This process's open WebSockets per table."""

@@ -1,6 +1,7 @@
 """What one server process does with the others on a shared store (PostgreSQL): hear, report, take turns.
 
-``Peers`` listens to the store's commit notices (``Store.listen``) and hands each notice (``<table_id>:<what>`` or ``*``) to
+``Peers`` listens to the store's commit notices (``Store.listen``) of the notice groups ``groups()`` names (the
+groups of the tables this process follows) and hands each notice (``<table_id>:<what>``, ``*`` or ``*:<group>``) to
 ``on_change``; reports this process's WebSocket count per table every ``beat_seconds`` (the
 heartbeat other processes read for the per-table limit); and runs work that exactly one process may
 do (a bot's turn, a deal's analysis) under a lease in the store, renewed while the work runs. A
@@ -20,7 +21,7 @@ import logging
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TypeVar
 
 from tribridge.server.store import AsyncStore, StoreUnavailable
@@ -49,8 +50,11 @@ class Peers:
         socket_counts: Callable[[], dict[str, int]],
         lease_seconds: float = 5.0,
         beat_seconds: float = 2.0,
+        groups: Callable[[], Collection[int]] | None = None,
     ) -> None:
+        """``groups()``: the notice groups to hear (every group when None)."""
         self.store = store
+        self.groups = groups
         self.owner = process_owner()
         self.on_change = on_change
         self.socket_counts = socket_counts
@@ -110,7 +114,7 @@ class Peers:
         await self.store.report_sockets(self.owner, self.socket_counts())
 
     async def _listen(self) -> None:
-        async for payload in self.store.listen():
+        async for payload in self.store.listen(self.groups):
             await self.hear(payload)
 
     async def hear(self, payload: str) -> None:
