@@ -143,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     from tribridge.dd.pool import DEFAULT_QUEUE_LIMITS
     from tribridge.server.app import create_app, default_db_path, setup_logging
     from tribridge.server.edge import normalize_host, normalize_origin
+    from tribridge.server.loop_watch import slow_callback_seconds
     from tribridge.server.protocols import uvicorn_options
     from tribridge.server.routing import RoutedServer
     from tribridge.server.store import is_postgres_url, sqlite_path, store_label
@@ -206,6 +207,8 @@ def run(args: argparse.Namespace) -> int:
             access_log=False,
             lifespan="on",
             timeout_graceful_shutdown=5,
+            # the slow-callback watch times asyncio's own loop (``server.loop_watch``); uvloop's handles it cannot
+            loop="asyncio" if slow_callback_seconds() is not None else "auto",
             **uvicorn_options(connections),
         )
         # one process accepts on the socket; a worker serves the connections the parent routes to it

@@ -15,7 +15,8 @@ A callback's time is wall-clock time, so on a machine whose cores are busy it in
 loop's thread waited for a CPU, which no code of the server can avoid. The report subtracts that wait
 (the thread's run-queue time, from Linux's ``/proc/thread-self/schedstat``, read around each callback
 while watching) and appends only the callbacks that held the loop for the threshold or longer without
-it: their time on a CPU, blocked in a call, or waiting for the interpreter's lock.
+it: their time on a CPU, blocked in a call, or waiting for the interpreter's lock. That timing wraps asyncio's
+own ``Handle``, so ``tribridge serve`` runs on asyncio's loop rather than uvloop while watching.
 """
 
 from __future__ import annotations
