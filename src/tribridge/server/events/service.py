@@ -35,7 +35,7 @@ from tribridge.server.events.state import EventState
 from tribridge.server.events.travellers import PERSON, PlayedTable, boards_played, travellers_of
 from tribridge.server.store import AsyncStore, token_hash
 from tribridge.server.tables.chat import SIDE_TYPES
-from tribridge.server.tables.config import event_table_config
+from tribridge.server.tables.config import bot_label, event_table_config
 from tribridge.server.tables.limits import RateWindow, check_name
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
@@ -387,7 +387,8 @@ class EventService:
         for number, entry in enumerate(document["entries"], 1):
             table = await self.manager.get(entry["table_id"])
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
-            people = (entry["name"], *daily_bot_labels(document["filler"]))
+            chairs = table.config["chairs"]  # named as the table names them (a daily table has no stand-ins)
+            people = (entry["name"], bot_label(chairs, 1), bot_label(chairs, 2))
             out.append(PlayedTable(1, number, people, every, table, done))
         return out
 
@@ -453,14 +454,9 @@ class EventService:
         return document
 
 
-def daily_bot_labels(bot: str) -> tuple[str, str]:
-    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
-    return f"{bot} bot 2", f"{bot} bot 3"
-
-
 def _team_of(body: dict[str, object]) -> str:
     """The team an entrant of the teams form names (it creates the team if new)."""
     team = check_name(body.get("team"), "team")
-    if team.lower().startswith("filler"):
-        raise InvalidInput("team", "names starting with 'filler' belong to the bots")
+    if team.lower().startswith("filler") or team.lower() == teams.BOTS_TEAM.lower():
+        raise InvalidInput("team", f"names starting with 'filler', and {teams.BOTS_TEAM!r}, belong to the bots")
     return team

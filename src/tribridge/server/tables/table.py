@@ -33,6 +33,7 @@ from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
 from tribridge.server.tables.chat import SIDE_TYPES, TableTalk, prepare_side
+from tribridge.server.tables.config import bot_label
 from tribridge.server.tables.prepared import Prepared
 from tribridge.server.tables.undo import UNDO_TYPES, UndoRequest, prepare_undo
 
@@ -170,15 +171,18 @@ class Table:
 
     @property
     def chairs(self) -> list[dict[str, Any]]:
-        """The three chairs: kind, bot name, shown name, taken."""
+        """The three chairs: kind, bot name, the record's name, taken, and a bot's ``label`` (``config.bot_label``:
+        how every page names it; None for a person)."""
+        specs = self.config["chairs"]
         return [
             {
                 "kind": c["kind"],
                 "bot": c.get("bot"),
                 "name": self.chair_name(i),
                 "taken": c["kind"] == "bot" or i in self.token_hashes,
+                "label": bot_label(specs, i) if c["kind"] == "bot" else None,
             }
-            for i, c in enumerate(self.config["chairs"])
+            for i, c in enumerate(specs)
         ]
 
     def options(self) -> AuctionOptions:
