@@ -86,6 +86,7 @@ def _explained(view: dict) -> bool:
     return len(auction) >= 3 and not auction[1]["explain_pending"] and not auction[2]["explain_pending"]
 
 
+@pytest.mark.slow
 def test_a_bots_call_shows_at_once_and_its_words_reach_every_view_afterwards(servers):
     bot, (here, there) = servers[0], (servers[1] * 2)[:2]
     chairs = [{"kind": "human"}, {"kind": "bot", "bot": bot}, {"kind": "bot", "bot": bot}]
@@ -158,3 +159,43 @@ async def _words_after_a_restart(folder: Path) -> None:
 
 def test_a_restart_works_out_the_words_still_due_and_a_reload_keeps_them(tmp_path):
     asyncio.run(_words_after_a_restart(tmp_path))
+
+
+class Watcher:
+    """A subscriber stand-in: someone watching the table (its views are not read)."""
+
+    closed = False
+
+    def notify(self) -> None:
+        """A change was announced."""
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = True
+
+    async def stop(self) -> None:
+        self.closed = True
+
+
+async def _paused_then_watched(folder: Path) -> None:
+    manager = TableManager(folder / "paused.sqlite", bot_delay=60.0)  # its bots never act: the test calls for one
+    await manager.start()
+    try:
+        table, _token = await manager.create({"chairs": [RANDOM_BOTS[0]] * 3, "seed": 4})
+        due = {"type": "call", "call": "1C", "explain": "How it chose.", "explain_due": True}
+        await manager.act(table, 0, due, by_bot=True)
+        await asyncio.sleep(0.5)
+        assert table.call_notes()[0][1], "nobody watches this table of bots: its words wait too"
+        manager.subscribers[table.table_id] = {Watcher()}  # type: ignore[dict-item]
+        manager.schedule_work(table)  # someone watches: it plays on, and its call's words are worked out
+        deadline = time.monotonic() + 60
+        while table.call_notes()[0][1]:
+            assert time.monotonic() < deadline, "the words of the paused table's call never came"
+            await asyncio.sleep(0.05)
+        words = table.call_notes()[0][0]
+        assert words == explain_call("random", Call.parse("1C"), table.start_deal(1).auction)
+    finally:
+        await manager.stop()
+
+
+def test_a_paused_table_of_bots_works_out_its_words_when_watched_again(tmp_path):
+    asyncio.run(_paused_then_watched(tmp_path))

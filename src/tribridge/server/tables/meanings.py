@@ -157,8 +157,8 @@ class MeaningQueue:
             self._task.add_done_callback(self.tasks.discard)
 
     def request_due(self, table: Table) -> None:
-        """Queue every bot call of the table's current deal whose words are still due (after a restart)."""
-        if table.state is None:
+        """Queue every bot call of the table's current deal whose words are still due (after a restart, or a pause)."""
+        if table.state is None or not any(action.get("explain_due") for _chair, action in table.deal_actions):
             return
         auction = table.start_deal(table.deal_no).auction
         for chair, action in table.deal_actions:
