@@ -16,6 +16,7 @@ from tribridge.rules.auction import PASS, AuctionState, Call
 from tribridge.rules.deal import DealState
 from tribridge.rules.view import bidding_view
 from tribridge.server.tables.bots import bot_action
+from tribridge.server.tables.explain import explain_call
 
 CHEAP = ["paper", "random", "learned"]
 
@@ -106,12 +107,14 @@ def _deal_with(hand: Hand, seed: int) -> Deal:
 
 @pytest.mark.parametrize("bot", ["paper", "random", "learned", "random+random"])
 def test_an_explanation_never_depends_on_hidden_cards(bot):
-    """The same view of the bot (its hand, the auction) with other hidden hands: the same call and the same words."""
+    """The same view of the bot (its hand, the auction) with other hidden hands: the same call and the same words
+    (how it chose them at once, what the call shows as the table works it out afterwards)."""
     hand = Hand.from_pbn("AKQ2.KJ4.Q73.A95")
     texts = set()
     for seed in range(3):
         state = DealState.start(_deal_with(hand, seed), Seat.N)
-        texts.add(bot_action(bot, state, Seat.N, 0)["explain"])
+        action = bot_action(bot, state, Seat.N, 0)
+        texts.add((action["explain"], explain_call(bot, Call.parse(action["call"]), state.auction)))
     assert len(texts) == 1, texts
 
 
@@ -125,9 +128,19 @@ def test_the_words_depend_on_the_position_only():
         state = DealState.start(deal, Seat.N).apply("P")
         action = bot_action("paper", state, Seat.E, 1)
         if action["call"] == "P":
-            texts.add(action["explain"])
+            texts.add(explain_call("paper", PASS, state.auction))
             passes += 1
     assert passes >= 2 and len(texts) == 1, (passes, texts)
+
+
+def test_a_bots_call_does_not_wait_for_what_it_shows():
+    """A bot's call comes with how it was chosen and its words due: no position is sampled on the bot's turn."""
+    call_meaning.cache_clear()
+    state = DealState.start(_deal_with(Hand.from_pbn("AKQ2.KJ4.Q73.A95"), 0), Seat.N)
+    action = bot_action("paper", state, Seat.N, 0)
+    assert call_meaning.cache_info().misses == 0, "the bot's turn sampled its call's meaning"
+    assert action["explain_due"] is True and "\n" not in action["explain"]
+    assert action["explain"] == explain_call("paper", Call.parse(action["call"]), state.auction).split("\n")[1]
 
 
 def test_an_auction_that_is_over_is_refused():

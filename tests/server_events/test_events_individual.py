@@ -68,6 +68,7 @@ def test_individual_event_round_by_round(client):
     movement = individual_movement(PLAYERS, ROUNDS)
     runs = round_boards(BOARDS, ROUNDS)
     names = ["Ann", "Bob", "Cid"]
+    shown = {}  # (round, movement table) -> the names the table's view gives its chairs
     for round_index in range(ROUNDS):
         view = event_view(client, event_id, tokens["Bob"])
         assert view["event"]["rounds_started"] == round_index + 1
@@ -84,6 +85,9 @@ def test_individual_event_round_by_round(client):
                 assert (info["chairs"][chair]["kind"] == "human") == (expected is not None)
                 if expected:
                     assert info["chairs"][chair]["name"] == expected
+            shown[(round_index, movement.rounds[round_index].index(place))] = [
+                c["label"] or c["name"] for c in info["chairs"]
+            ]
 
     final_round = event_view(client, event_id, tokens["Cid"])
     assert [t["board"] for t in final_round["travellers"]] == list(range(1, BOARDS + 1))
@@ -96,8 +100,10 @@ def test_individual_event_round_by_round(client):
         for result in traveller["results"]:
             table = movement.rounds[round_index][result["table"] - 1]
             for chair, person in enumerate(table):  # the dealer holds the movement's chair 0
-                assert result["players"][chair] == (names[person] if person < len(names) else result["players"][chair])
+                bot_name = "random bot" if sum(p >= len(names) for p in table) == 1 else f"random bot {chair + 1}"
+                assert result["players"][chair] == (names[person] if person < len(names) else bot_name)
                 assert result["fillers"][chair] == (person >= len(names))
+            assert result["players"] == shown[(round_index, result["table"] - 1)]  # as the table names its chairs
     standings = {s["name"]: s for s in final_round["standings"]}
     assert set(standings) == set(names) and all(s["boards"] == BOARDS for s in standings.values())
 

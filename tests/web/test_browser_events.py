@@ -187,6 +187,6 @@ def test_teams_event_from_the_page_to_the_winner(page, server_url):
         stop.set()
         bob.join(10)
     matches = page.inner_text("[data-testid='matches']")
-    assert "Red" in matches and "Blue" in matches and "filler" in matches and "playing" not in matches
+    assert "Red" in matches and "Blue" in matches and "Bots" in matches and "playing" not in matches
     ranked = page.locator("[data-testid='team-standings'] tbody tr").all()
     assert sorted(row.get_attribute("data-team") for row in ranked) == ["Blue", "Red"]

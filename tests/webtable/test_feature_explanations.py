@@ -14,6 +14,8 @@ RANDOM_BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"
 # Indices (in the view's auction) of the calls that come with an explanation.
 EXPLAINED = "() => window.tribridge.view.auction.map((e, i) => [e, i]).filter(([e]) => e.explain).map(([, i]) => i)"
 CELL = "#auction-table tbody td[data-chair]"
+# Every bot call's words have come (they are worked out after the call: meanwhile it says so).
+WORDS_IN = "() => window.tribridge.view.auction.every((e) => !e.explain_pending)"
 
 
 def _cell(page, index: int):
@@ -40,6 +42,7 @@ def test_a_bot_call_shows_what_it_shows_in_a_tooltip_of_its_own(browser, server_
     open_seat(page, server_url, created["table_id"], created["token"], 0)
     page.click("#bidding-box button.call[data-call='P']:enabled", timeout=60_000)
     page.wait_for_function("() => window.tribridge.view.auction.length >= 3", timeout=60_000)
+    page.wait_for_function(WORDS_IN, timeout=60_000)
     assert page.evaluate(f"() => [...document.querySelectorAll('{CELL}')].filter((td) => td.title).length") == 0
     assert page.locator("#auction-table td[data-chair='0'] .call-tip").count() == 0, "my own call is not explained"
     if phone and page.evaluate(VIEW)["phase"] == "play":  # the panels hide in the play on a phone
@@ -85,6 +88,7 @@ def test_the_line_under_the_auction_follows_the_latest_call_it_explains(browser,
         page.wait_for_function(
             "() => { const v = window.tribridge.view; return v.phase !== 'auction' || v.my_turn; }", timeout=60_000
         )
+        page.wait_for_function(WORDS_IN, timeout=60_000)
         explained = page.evaluate(EXPLAINED)
         if explained:
             assert _line_index(page) == explained[-1], (explained, _line_index(page))

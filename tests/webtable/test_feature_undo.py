@@ -41,6 +41,7 @@ def test_a_call_is_taken_back_when_the_other_player_agrees(two_pages, server_url
         page.wait_for_function("() => document.getElementById('table-msg').textContent.includes('took back')")
     assert ann.evaluate(VIEW)["my_turn"]
     ann.click("#bidding-box button.call[data-call='1D']:enabled")  # a bid: the deal has a contract to review
+    ann.wait_for_function("() => window.tribridge.view.auction.length === 1")  # (committed before the API acts)
     finish_by_api(server_url, created["table_id"], tokens)
     ann.wait_for_function("() => document.getElementById('table').dataset.phase === 'done'")
     ann.click("#review-deal")

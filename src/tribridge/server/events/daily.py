@@ -1,5 +1,5 @@
 """The house's daily event: one always open, opened by the server itself each day at a set time (UTC); and the daily
-form's chairs (``entrant_chair``, ``daily_bot_labels``).
+form's chairs (``entrant_chair``).
 
 Each day's event opens at ``DailySettings.at`` (minutes after midnight UTC) and closes 24 hours later, when the
 next day's opens. Its id is ``daily-YYYYMMDD`` (the day it opened), so every server process on one store names
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from tribridge.errors import InvalidInput
 from tribridge.events.boards import Board
 
-__all__ = ["DAILY_CREATOR", "DailyPeriod", "DailySettings", "daily_bot_labels", "daily_period", "entrant_chair"]
+__all__ = ["DAILY_CREATOR", "DailyPeriod", "DailySettings", "daily_period", "entrant_chair"]
 
 DAY_SECONDS = 24 * 3600
 DAILY_CREATOR = "server"  # the ``creator`` of the house's daily events (no client's limits count them)
@@ -83,8 +83,3 @@ def daily_period(now: float, at_minutes: int) -> DailyPeriod:
 def entrant_chair(board: Board) -> int:
     """The event chair every entrant of a daily event holds on ``board``: (number - 1) mod 3."""
     return (board.number - 1) % 3
-
-
-def daily_bot_labels(bot: str) -> tuple[str, str]:
-    """A daily table's two bots (chairs 1 and 2) named as its entrant's table page names them (``names.js``)."""
-    return f"{bot} bot 2", f"{bot} bot 3"

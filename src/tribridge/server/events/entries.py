@@ -17,6 +17,7 @@ from tribridge.errors import InvalidInput
 from tribridge.server.errors import Conflict, Forbidden
 from tribridge.server.events.documents import EventDocument, EventLimits
 from tribridge.server.events.identity import EntrantIdentity, name_skeleton
+from tribridge.server.events.teams import BOTS_TEAM
 from tribridge.server.store import token_hash
 from tribridge.server.store.accounts import Account
 from tribridge.server.tables.limits import check_name
@@ -48,8 +49,8 @@ def entrant_name(body: dict[str, object], account: Account | None) -> str:
 def team_of(body: dict[str, object]) -> str:
     """The team an entrant of the teams form names (it creates the team if new)."""
     team = check_name(body.get("team"), "team")
-    if team.lower().startswith("filler"):
-        raise InvalidInput("team", "names starting with 'filler' belong to the bots")
+    if team.lower().startswith("filler") or team.lower() == BOTS_TEAM.lower():
+        raise InvalidInput("team", f"names starting with 'filler', and {BOTS_TEAM!r}, belong to the bots")
     return team
 
 

@@ -1,6 +1,7 @@
 """The live individual form: people take the movement's places as they enter; round by round each table of the
 movement (``events.movement.individual_movement``) becomes a table of the server playing that round's run of
-boards, the event's bots in the places of fillers and of people who had not entered by the start.
+boards, the event's bots in the places of fillers and of people who had not entered by the start (each bot named
+as its table names it: ``travellers.people_of``).
 
 Round 1 starts once every place is taken or at ``starts_at``; each later round once every table of the round
 before has finished its boards. A table whose three places are all bots is not played. At a round's table the
@@ -21,7 +22,7 @@ from typing import Any
 from tribridge.events.boards import Board
 from tribridge.events.movement import IndividualMovement, individual_movement, round_boards
 from tribridge.server.events.documents import EventDocument
-from tribridge.server.events.travellers import PlayedTable
+from tribridge.server.events.travellers import PlayedTable, people_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
@@ -43,16 +44,15 @@ def movement_of(document: EventDocument) -> IndividualMovement:
     return individual_movement(document["players"], document["rounds"])
 
 
-def _people(document: EventDocument, movement: IndividualMovement, table: Sequence[int]) -> tuple[str, str, str]:
-    """The names at a movement table by chair: the entrant's, or ``filler N`` for a bot in the place."""
-    names, bots = [], 0
-    for person in table:
-        if person < len(document["entries"]) and not movement.is_filler(person):
-            names.append(document["entries"][person]["name"])
-        else:
-            bots += 1
-            names.append(f"filler {bots}")
-    return names[0], names[1], names[2]
+def _chairs(document: EventDocument, movement: IndividualMovement, table: Sequence[int]) -> list[dict[str, Any]]:
+    """The chairs of a movement table: the entrant's (a person), or the event's bot in a filler's place or one
+    nobody took."""
+    return [
+        {"kind": "human", "name": document["entries"][person]["name"]}
+        if person < len(document["entries"]) and not movement.is_filler(person)
+        else {"kind": "bot", "bot": document["filler"]}
+        for person in table
+    ]
 
 
 async def round_due(document: EventDocument, manager: TableManager, now: float) -> bool:
@@ -76,11 +76,9 @@ async def start_round(document: EventDocument, manager: TableManager) -> None:
     index = len(document["round_tables"])
     run = round_boards(len(document["boards"]), document["rounds"])[index]
     boards = [Board.from_json(document["boards"][i]) for i in run]
-    filler = {"kind": "bot", "bot": document["filler"]}
     ids = []
     for table in movement.rounds[index]:
-        names = _people(document, movement, table)
-        chairs = [dict(filler) if name.startswith("filler ") else {"kind": "human", "name": name} for name in names]
+        chairs = _chairs(document, movement, table)
         if all(c["kind"] == "bot" for c in chairs):
             ids.append("")
             continue
@@ -128,7 +126,7 @@ async def tables_of(document: EventDocument, manager: TableManager) -> list[Play
                 continue
             table = await manager.get(table_id)
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table_id, 0))
-            people = _people(document, movement, movement.rounds[r][t])
+            people = people_of(_chairs(document, movement, movement.rounds[r][t]))
             out.append(PlayedTable(r + 1, t + 1, people, tuple(runs[r]), table, done))
     return out
 

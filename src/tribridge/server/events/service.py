@@ -28,7 +28,7 @@ from tribridge.events.results import Entrant
 from tribridge.server.accounts.rating_service import apply_many
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.events import individual, settle, teams
-from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_bot_labels, daily_period, entrant_chair
+from tribridge.server.events.daily import DAILY_CREATOR, DailySettings, daily_period, entrant_chair
 from tribridge.server.events.documents import (
     EntryJson,
     EventDocument,
@@ -54,7 +54,7 @@ from tribridge.server.events.travellers import PlayedTable, boards_played, trave
 from tribridge.server.store import AsyncStore, token_hash
 from tribridge.server.store.accounts import Account
 from tribridge.server.tables.chat import SIDE_TYPES
-from tribridge.server.tables.config import event_table_config
+from tribridge.server.tables.config import bot_label, event_table_config
 from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
@@ -411,7 +411,8 @@ class EventService:
         for number, entry in enumerate(document["entries"], 1):
             table = await self.manager.get(entry["table_id"])
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table.table_id, 0))
-            people = (entry["name"], *daily_bot_labels(document["filler"]))
+            chairs = table.config["chairs"]  # named as the table names them (a daily table has no stand-ins)
+            people = (entry["name"], bot_label(chairs, 1), bot_label(chairs, 2))
             out.append(PlayedTable(1, number, people, every, table, done))
         return out
 

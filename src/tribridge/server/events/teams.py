@@ -5,30 +5,34 @@ entered). The knockout starts when every team is full or at ``starts_at`` (with 
 are then numbered by seed (``seed_teams``, from their ratings: ``seeding``), team 0 the best. Each match
 is played at three tables in ``rounds`` rounds of the team movement (``events.movement.teams_seating``), a
 round starting when the three tables of the one before have played their boards; a match of two teams is
-completed by a team of the event's bots (``filler 1..3``), which cannot win. When every match of a stage has
+completed by a team of the event's bots (``BOTS_TEAM``), which cannot win. When every match of a stage has
 its winner (``events.scoring.team_match``), the next stage starts with the byes and the winners, on the next
 ``stage_boards`` boards drawn from the event's secret seed. A member who has not entered is played by the
-event's bot (``filler of TEAM N``). At every table the dealer holds chair 0 on every board.
+event's bot. Every bot is named as its table names it (``travellers.people_of``); a team's points are counted
+by the places its members hold at each table, never by name. At every table the dealer holds chair 0 on every
+board.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from tribridge.events.boards import Board, seeded_boards
 from tribridge.events.bracket import BracketStage, KnockoutResult, advancing, plan_stage
 from tribridge.events.movement import round_boards, teams_seating
-from tribridge.events.results import TeamMatch, TeamStanding, Traveller
+from tribridge.events.results import TableResult, TeamMatch, TeamStanding, Traveller
 from tribridge.events.run import team_standings
 from tribridge.events.scoring import team_match
 from tribridge.server.errors import Conflict
 from tribridge.server.events.documents import EventDocument, MatchJson
 from tribridge.server.events.individual import entrant_seats
-from tribridge.server.events.travellers import PERSON, PlayedTable, travellers_of
-from tribridge.server.tables.config import event_table_config
+from tribridge.server.events.travellers import PERSON, PlayedTable, people_of, travellers_of
+from tribridge.server.tables.config import bot_name_label, event_table_config
 from tribridge.server.tables.manager import TableManager
 
 __all__ = [
+    "BOTS_TEAM",
     "FILLER_TEAM",
     "advance",
     "current_tables",
@@ -43,6 +47,8 @@ __all__ = [
 
 FILLER_TEAM = -1
 """The team number of the bots' team that completes a match of two teams."""
+BOTS_TEAM = "Bots"
+"""The name of that team (no entrant's team may take it)."""
 
 
 def join_team(document: EventDocument, person: int, name: str) -> None:
@@ -59,18 +65,16 @@ def join_team(document: EventDocument, person: int, name: str) -> None:
 
 
 def _team_name(document: EventDocument, team: int) -> str:
-    return "filler" if team == FILLER_TEAM else document["teams"][team]["name"]
+    return BOTS_TEAM if team == FILLER_TEAM else document["teams"][team]["name"]
 
 
 def member_names(document: EventDocument, team: int) -> tuple[str, str, str]:
-    """The names of a team's three places: its members', ``filler of TEAM N`` for an empty one."""
-    if team == FILLER_TEAM:
-        return "filler 1", "filler 2", "filler 3"
+    """The names of an entered team's three places: its members', the bot's (``paper+random bot``) for an empty one."""
     entry = document["teams"][team]
     names = [
         document["entries"][entry["members"][m]]["name"]
         if m < len(entry["members"])
-        else f"filler of {entry['name']} {m + 1}"
+        else bot_name_label(document["filler"])
         for m in range(3)
     ]
     return names[0], names[1], names[2]
@@ -86,6 +90,16 @@ def _is_person(document: EventDocument, team: int, member: int) -> bool:
     return team != FILLER_TEAM and member < len(document["teams"][team]["members"])
 
 
+def _table_chairs(document: EventDocument, match: MatchJson, round_index: int, table: int) -> list[dict[str, Any]]:
+    """The chairs of a table of a match's round: each member who entered (a person, named), else the event's bot."""
+    return [
+        {"kind": "human", "name": document["entries"][document["teams"][team]["members"][member]]["name"]}
+        if _is_person(document, team, member)
+        else {"kind": "bot", "bot": document["filler"]}
+        for team, member in _seats(match, round_index, table)
+    ]
+
+
 def _positions(document: EventDocument, stage: int, round_index: int) -> tuple[int, ...]:
     """The board positions a match's round plays (stage ``stage`` from 1)."""
     per_stage = document["stage_boards"]
@@ -99,12 +113,9 @@ async def _start_match_round(document: EventDocument, match: MatchJson, manager:
     boards = [Board.from_json(document["boards"][i]) for i in _positions(document, match["stage"], r)]
     ids = []
     for t in range(3):
-        chairs, people = [], {}
+        chairs, people = _table_chairs(document, match, r, t), {}
         for chair, (team, member) in enumerate(_seats(match, r, t)):
-            name = member_names(document, team)[member]
-            person = _is_person(document, team, member)
-            chairs.append({"kind": "human", "name": name} if person else {"kind": "bot", "bot": document["filler"]})
-            if person:
+            if _is_person(document, team, member):
                 people[chair] = document["teams"][team]["members"][member]
         config = event_table_config(document["event_id"], boards, [0] * len(boards), chairs, document["scheme"])
         ids.append((await entrant_seats(document, manager, config, people)).table_id)
@@ -187,10 +198,9 @@ async def _match_tables(document: EventDocument, match: MatchJson, manager: Tabl
         for t, table_id in enumerate(ids):
             table = await manager.get(table_id)
             done = len(table.history) if frozen is None else min(len(table.history), frozen.get(table_id, 0))
-            seats = _seats(match, r, t)
-            people = [member_names(document, team)[member] for team, member in seats]
+            people = people_of(_table_chairs(document, match, r, t))
             positions = _positions(document, match["stage"], r)
-            out.append(PlayedTable(r + 1, t + 1, (people[0], people[1], people[2]), positions, table, done, section))
+            out.append(PlayedTable(r + 1, t + 1, people, positions, table, done, section))
     return out
 
 
@@ -199,11 +209,26 @@ async def tables_of(document: EventDocument, manager: TableManager) -> list[Play
     return [t for match in document["matches"] for t in await _match_tables(document, match, manager)]
 
 
+def _place(team: int, member: int) -> str:
+    """A team's place (team number, member) as ``_team_match`` writes it for ``team_match`` to count."""
+    return f"#{team}.{member}"
+
+
+def _by_place(match: MatchJson, result: TableResult) -> TableResult:
+    """A match's result with its players written as the places they hold (event chair = table chair: the
+    dealer holds chair 0)."""
+    seats = _seats(match, result.round - 1, result.table - 1)
+    places = [_place(team, member) for team, member in seats]
+    return replace(result, players=(places[0], places[1], places[2]))
+
+
 def _team_match(document: EventDocument, match: MatchJson, travellers: list[Traveller]) -> TeamMatch:
+    """The match over ``travellers`` (of its section), each team's points counted by the places it holds."""
     playing = match["teams"] + ([FILLER_TEAM] if len(match["teams"]) == 2 else [])
-    teams = [(_team_name(document, k), member_names(document, k)) for k in playing]
-    filler = "filler" if FILLER_TEAM in playing else None
-    return team_match(match["stage"], match["index"] + 1, travellers, teams, filler)
+    teams = [(_team_name(document, k), tuple(_place(k, m) for m in range(3))) for k in playing]
+    filler = BOTS_TEAM if FILLER_TEAM in playing else None
+    placed = [replace(t, results=tuple(_by_place(match, r) for r in t.results)) for t in travellers]
+    return team_match(match["stage"], match["index"] + 1, placed, teams, filler)
 
 
 async def _winner(document: EventDocument, match: MatchJson, manager: TableManager) -> int:

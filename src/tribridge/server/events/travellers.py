@@ -2,8 +2,8 @@
 
 On a board the chairs of the event are counted from the dealer (0 the dealer's hand, 1 the dealer's left, 2
 the dealer's right); a table's record gives the dealer's chair, so table chair ``t`` holds event chair
-``(t - dealer chair) mod 3``. Each table's people are named by table chair: an entrant's name, or
-``filler N`` for a bot.
+``(t - dealer chair) mod 3``. Each table's people are named by table chair (``people_of``): an entrant's name,
+or the bot's name as the table shows it (``tables.config.bot_label``: ``random bot``, ``random bot 2``).
 """
 
 from __future__ import annotations
@@ -15,9 +15,18 @@ from typing import Any
 from tribridge.events.boards import Board
 from tribridge.events.results import Entrant, Standing, TableResult, Traveller
 from tribridge.events.scoring import individual_standings, rank_labels, score_traveller
+from tribridge.server.tables.config import bot_label
 from tribridge.server.tables.table import Table
 
-__all__ = ["PERSON", "PlayedTable", "boards_played", "running_standings", "table_result", "travellers_of"]
+__all__ = [
+    "PERSON",
+    "PlayedTable",
+    "boards_played",
+    "people_of",
+    "running_standings",
+    "table_result",
+    "travellers_of",
+]
 
 PERSON = "person"
 """The ``bot`` of an entrant who is a person (``events.results.Entrant.bot``)."""
@@ -35,6 +44,13 @@ class PlayedTable:
     table: Table
     counted: int
     section: str = ""  # the field it belongs to when a board has several (a match of a knockout)
+
+
+def people_of(chairs: Sequence[Mapping[str, Any]]) -> tuple[str, str, str]:
+    """The names at an event's table by chair, from the chair specs it was created with: a person's ``name``, a
+    bot's name as the table shows it (so a stand-in does not rename the person whose place it plays)."""
+    names = [str(spec["name"]) if spec["kind"] == "human" else bot_label(chairs, c) for c, spec in enumerate(chairs)]
+    return names[0], names[1], names[2]
 
 
 def table_result(record: Mapping[str, Any], table: PlayedTable) -> TableResult:

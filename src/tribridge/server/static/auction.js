@@ -83,11 +83,12 @@ function callWords(call) {
   return normCall(call) === "P" ? "Pass" : call;
 }
 
-/** Fill ``box`` with a call's explanation: who and which call, what it shows, then how it was chosen. */
+/** Fill ``box`` with a call's explanation: who and which call, what it shows (or that it is being worked out, a bot's
+ * call's words come a moment after the call), then how it was chosen. */
 function fillExplanation(box, view, entry) {
   const [shows, how] = explainLines(entry.explain);
   const head = document.createElement("span");
-  head.className = "explain-shows";
+  head.className = entry.explain_pending ? "explain-shows explain-pending" : "explain-shows";
   head.textContent = `${chairLabel(view, entry.chair)}, ${callWords(entry.call)}: ${shows}`;
   box.replaceChildren(head);
   if (how) {
@@ -109,7 +110,11 @@ function followLatestExplained(view) {
     if (typeof entry === "object" && entry.explain) latest = index;
   });
   const key = latest < 0 ? null : `${view.table_id || ""}:${view.deal_no ?? ""}:${latest}`;
-  if (key === shownLatest) return;
+  if (key === shownLatest) {
+    const shown = Number(line.dataset.index); // the call on the line (perhaps one tapped): its words may have come
+    if (line.dataset.index !== undefined && entries[shown] && entries[shown].explain) tellOnLine(view, entries[shown], shown);
+    return;
+  }
   shownLatest = key;
   if (latest < 0) {
     line.replaceChildren();

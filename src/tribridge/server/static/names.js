@@ -15,12 +15,13 @@ export function nameProblem(name) {
 
 function baseLabel(view, chair) {
   const info = (view.chairs || [])[chair] || {};
-  if (info.kind === "bot") return info.bot ? `${info.bot} bot` : info.name || "bot";
+  if (info.kind === "bot") return info.label || (info.bot ? `${info.bot} bot` : info.name || "bot"); // the server's name
   if (info.taken === false) return `Friend ${chair + 1} (not joined yet)`;
   return info.name || `Player ${chair + 1}`;
 }
 
-/** A chair's name for this view: "You", the player's name, or the bot's ("pimc bot"); a shared name gets the chair number. */
+/** A chair's name for this view: "You", the player's name, or the bot's as the server names it ("pimc bot", "pimc bot 2"
+ * when two chairs hold it); a name two people share gets the chair number. */
 export function chairLabel(view, chair) {
   if (chair === null || chair === undefined || Number.isNaN(chair)) return "";
   if (chair === view.my_chair) return "You";

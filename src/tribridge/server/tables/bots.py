@@ -4,6 +4,10 @@ The server runs ``bot_decision`` as one job on the solver pool (``tribridge.dd.s
 class the caller gives, so a bot's sampling and solving happen in a solver process; called anywhere
 else, ``bot_action``'s solves go to the pool in that class (``tribridge.dd.solving_at``).
 
+A bot's call carries how it was chosen (``explain.how_chosen``) and ``explain_due``: what the call shows takes
+many runs of the bidder, so the table works it out after the call is made (``meaning_queue``), never on the
+bot's turn.
+
 A bot answers a claim by itself: it agrees only when the claim makes, double dummy, on every layout
 the claimer could face (``server.tables.claims``), so a dispute tells the claimer nothing about the
 cards it has not seen.
@@ -21,7 +25,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 from tribridge.server.tables.claims import claim_holds_everywhere
-from tribridge.server.tables.explain import explain_call
+from tribridge.server.tables.explain import how_chosen
 
 __all__ = ["bot_action", "bot_decision", "warm_up", "bot_names", "check_bot_name"]
 
@@ -48,7 +52,8 @@ def check_bot_name(name: Any, field_name: str) -> str:
 def bot_action(
     bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
 ) -> dict[str, Any]:
-    """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call or a card."""
+    """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call (with how it
+    was chosen; what it shows is due) or a card."""
     if state.claim is not None:
         return {"type": "accept_claim" if claim_holds_everywhere(state, priority) else "dispute_claim"}
     bot = get_bot(bot_name)
@@ -63,7 +68,8 @@ def bot_action(
                 "bot %s chose the illegal call %s for chair %d (%s); passing instead", bot_name, call, chair, reason
             )
             call = PASS
-        return {"type": "call", "call": str(call), "explain": explain_call(bot_name, call, state.auction)}
+        explain = how_chosen(bot_name, call, state.auction)
+        return {"type": "call", "call": str(call), "explain": explain, "explain_due": True}
     card_player = getattr(bot, "player", bot)
     view = state.view(player, reveal_all=bool(getattr(card_player, "sees_all", False)))
     with solving_at(priority):

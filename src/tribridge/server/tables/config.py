@@ -6,13 +6,13 @@ for practice and teaching and is accepted only when at most one chair is a perso
 chair a bot), so nobody can learn another person's cards from it.
 
 An event's table (``event_table_config``) is built by the server, never from a request: it plays the
-event's boards, in order, and names its event.
+event's boards, in order, and names its event. ``bot_label`` is how every page names a bot's chair.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tribridge.cards import Deal
@@ -23,11 +23,24 @@ from tribridge.rules.scoring import scheme_names
 from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
 
-__all__ = ["MAX_PBN_DEALS", "chosen_deal_source", "event_table_config", "table_config"]
+__all__ = ["MAX_PBN_DEALS", "bot_label", "bot_name_label", "chosen_deal_source", "event_table_config", "table_config"]
 
 MAX_PBN_DEALS = 200
 DEFAULT_OPTIONS = options_from(None)
 DEFAULT_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
+
+
+def bot_name_label(bot: str) -> str:
+    """A bot's name in words, without a chair: ``paper+random bot``."""
+    return f"{bot} bot"
+
+
+def bot_label(chairs: Sequence[Mapping[str, Any]], chair: int) -> str:
+    """The name of bot chair ``chair`` among ``chairs`` (a table's chair specs), as the table shows it everywhere:
+    ``random bot``, with the chair's number (from 1) when another chair holds the same bot (``random bot 2``)."""
+    bot = str(chairs[chair]["bot"])
+    shared = any(c != chair and spec["kind"] == "bot" and spec.get("bot") == bot for c, spec in enumerate(chairs))
+    return f"{bot_name_label(bot)} {chair + 1}" if shared else bot_name_label(bot)
 
 
 def _chairs(chairs_in: Any) -> list[dict[str, Any]]:

@@ -7,6 +7,10 @@ each bidder uses: the paper bidder's No-Trump call rule (a no-trump bid shows a 
 at that level or higher, a pass one that does not qualify for the cheapest no-trump bid), the
 estimate bidder's trick estimate with a guessed widow, the simulation bidder's sampled layouts.
 An explanation states only what the call shows to everyone, never the cards behind it.
+
+At a table the first line is worked out after the call is made (``meaning_queue``): a bot's call carries the
+second line alone (``how_chosen``) until then, shown under ``MEANING_PENDING``; a call made while that queue
+is full keeps ``MEANING_BUSY`` as its first line (``MEANING_FAILED`` when working it out failed).
 """
 
 from __future__ import annotations
@@ -16,7 +20,11 @@ from tribridge.bots.bidding import cheapest_nt
 from tribridge.bots.call_meaning import meaning_of
 from tribridge.rules.auction import AuctionState, Call, Denom
 
-__all__ = ["explain_call"]
+__all__ = ["MEANING_BUSY", "MEANING_FAILED", "MEANING_PENDING", "explain_call", "how_chosen"]
+
+MEANING_PENDING = "Working out what this call shows…"
+MEANING_BUSY = "What this call shows was not worked out: the server was busy."
+MEANING_FAILED = "What this call shows could not be worked out."
 
 STRAIN_WORDS = {Denom.C: "clubs", Denom.D: "diamonds", Denom.H: "hearts", Denom.S: "spades", Denom.NT: "no-trumps"}
 NT_RULE = "the seed paper's No-Trump call rule (enough top cards, and no suit too short for the top cards it misses)"
@@ -59,11 +67,12 @@ def explain_call(bot_name: str, call: Call, before: AuctionState) -> str:
     so it is the same whatever the cards of the deal are.
     """
     bidder, _player = bot_parts(bot_name)
-    return f"{meaning_of(bidder, call, before).text}\n{_how_chosen(bidder, call, before)}"
+    return f"{meaning_of(bidder, call, before).text}\n{how_chosen(bot_name, call, before)}"
 
 
-def _how_chosen(bidder: str, call: Call, before: AuctionState) -> str:
-    """How the bidder ``bidder`` chose ``call`` (the rule or search behind it)."""
+def how_chosen(bot_name: str, call: Call, before: AuctionState) -> str:
+    """How the bot ``bot_name`` chose ``call`` in the auction ``before`` (the rule or search behind it): at once."""
+    bidder, _player = bot_parts(bot_name)
     if bidder == "paper":
         cheapest = cheapest_nt(before)
         return _paper(call, None if cheapest is None else cheapest.to_pbn())

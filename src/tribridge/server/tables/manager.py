@@ -38,6 +38,7 @@ from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
+from tribridge.server.tables.meanings import MEANING_TYPE
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Prepared, Table
@@ -117,6 +118,8 @@ class TableManager:
         if self.peers is not None:
             self.peers.start()
         for table in self.tables.values():
+            if not shared:  # (on a shared store the process that made a call works out its words)
+                self.bot_turns().meanings.request_due(table)
             self.schedule_work(table)
 
     def is_stopping(self) -> bool:
@@ -387,11 +390,11 @@ class TableManager:
             raise Forbidden(f"chair {chair} is a bot: a watcher's token cannot act")
         if expect_version is not None and (not isinstance(expect_version, int) or isinstance(expect_version, bool)):
             raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
-        if not by_bot:
-            action = {k: v for k, v in action.items() if k != "explain"}  # only a bot explains its call
-        keys = ("type", "call", "card", "tricks", "text", "allow", "explain")
+        if not by_bot:  # only a bot explains its call
+            action = {k: v for k, v in action.items() if k not in ("explain", "explain_due")}
+        keys = ("type", "call", "card", "tricks", "text", "allow", "explain", "explain_due", "deal_no", "auction")
         clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
-        for gate in self.gates:
+        for gate in self.gates if clean.get("type") != MEANING_TYPE else ():  # (the words of a call made already)
             await gate(table, clean)
         async with table.lock:
             if table.seats_open:

@@ -33,6 +33,8 @@ from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
 from tribridge.server.tables.chat import SIDE_TYPES, TableTalk, prepare_side
+from tribridge.server.tables.config import bot_label
+from tribridge.server.tables.meanings import MEANING_TYPE, prepare_meaning
 from tribridge.server.tables.prepared import Prepared
 from tribridge.server.tables.undo import UNDO_TYPES, UndoRequest, prepare_undo
 
@@ -170,15 +172,18 @@ class Table:
 
     @property
     def chairs(self) -> list[dict[str, Any]]:
-        """The three chairs: kind, bot name, shown name, taken."""
+        """The three chairs: kind, bot name, the record's name, taken, and a bot's ``label`` (``config.bot_label``:
+        how every page names it; None for a person)."""
+        specs = self.config["chairs"]
         return [
             {
                 "kind": c["kind"],
                 "bot": c.get("bot"),
                 "name": self.chair_name(i),
                 "taken": c["kind"] == "bot" or i in self.token_hashes,
+                "label": bot_label(specs, i) if c["kind"] == "bot" else None,
             }
-            for i, c in enumerate(self.config["chairs"])
+            for i, c in enumerate(specs)
         ]
 
     def options(self) -> AuctionOptions:
@@ -254,6 +259,8 @@ class Table:
             return prepare_side(self, chair, action)
         if kind in UNDO_TYPES:
             return prepare_undo(self, chair, kind)
+        if kind == MEANING_TYPE:
+            return prepare_meaning(self, chair, action)
         if kind not in ACTION_TYPES:
             raise InvalidInput(
                 "type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200]
@@ -263,7 +270,7 @@ class Table:
         player = self.player_of(chair)
         new = state.apply(self._action_of(state, chair, kind, action), player)
         record = self.record_of(new, self.deal_no) if new.phase == "done" else None
-        kept = {k: action[k] for k in ("type", "call", "card", "tricks", "explain") if k in action}
+        kept = {k: action[k] for k in ("type", "call", "card", "tricks", "explain", "explain_due") if k in action}
         return Prepared(new, self.deal_no, record, actor=chair, kind=str(kind), action=kept)
 
     def replay_deal(self, actions: list[tuple[int | None, dict[str, Any]]]) -> DealState:
@@ -274,9 +281,10 @@ class Table:
             state = state.apply(self._action_of(state, chair, str(action["type"]), action), self.player_of(chair))
         return state
 
-    def call_notes(self) -> list[str | None]:
-        """The explanation of each call of this deal (a bot's, from its decision; None for a person's)."""
-        return [a.get("explain") for _, a in self.deal_actions if a["type"] == "call"]
+    def call_notes(self) -> list[tuple[str | None, bool]]:
+        """The explanation of each call of this deal (a bot's; None for a person's), and whether what the call shows
+        is still being worked out (the explanation is then how it was chosen: ``meanings``)."""
+        return [(a.get("explain"), bool(a.get("explain_due"))) for _, a in self.deal_actions if a["type"] == "call"]
 
     def _prepare_next(self, state: DealState, chair: int | None) -> Prepared:
         """Next deal: at once at a bots' table or an old one; by consent once every person pressed it."""

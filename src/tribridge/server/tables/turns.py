@@ -5,7 +5,8 @@ A bot's whole decision (its sampling and its solves) is one job on the solver po
 with a person runs in the ``INTERACTIVE`` class (processes of its own, a little below the server's own CPU priority), a
 watched table of bots in ``BATCH`` (background processes at the lowest CPU priority). A bot whose
 solver queue is full tries again shortly. Every call and card shows ``bot_delay`` seconds after the
-table's last change, however long the decision took, so a bot's tempo tells nothing of its hand.
+table's last change, however long the decision took, so a bot's tempo tells nothing of its hand. What a bot's
+call shows is worked out after the call is committed (``meanings.MeaningQueue``), never on the bot's turn.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tribridge.errors import InvalidInput
 from tribridge.server.errors import Conflict
 from tribridge.server.tables.analysis_queue import AnalysisQueue
 from tribridge.server.tables.bots import bot_decision
+from tribridge.server.tables.meanings import MeaningJob, MeaningQueue, without_meaning
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Table
@@ -74,6 +76,7 @@ class BotTurns:
         self.act = act
         self.peers = peers
         self.analysis = analysis
+        self.meanings = MeaningQueue(lambda t, entry: act(t, None, entry, by_bot=True), tasks, stopping, self.plays_on)
         self.bots_pending: set[tuple[str, int]] = set()  # (table id, version) with a bot task on its way
         self.bot_tasks: dict[str, tuple[int, asyncio.Task[Any]]] = {}  # table id -> (version, its bot's task)
 
@@ -88,15 +91,19 @@ class BotTurns:
             chairs = [table.chair_of_player(p) for p in state.awaiting]
             bots = [c for c in chairs if c is not None and table.is_bot(c)]
             return (True, bots[0]) if bots else (False, None)
-        watched = bool(self.watchers(table.table_id)) or table.event_facts() is not None  # an event's table plays on
         if state.phase == "done":
-            return (table.all_bots and not table.boards_over and watched), None
+            return (table.all_bots and not table.boards_over and self.plays_on(table)), None
         chair = table.chair_of_player(state.turn)
         if chair is None or not table.is_bot(chair):
             return False, None
-        if table.all_bots and not watched:
+        if not self.plays_on(table):
             return False, None  # paused: nobody watches
         return True, chair
+
+    def plays_on(self, table: Table) -> bool:
+        """Whether the table plays now: a table with a person, or one of bots someone watches, or an event's."""
+        watched = bool(self.watchers(table.table_id)) or table.event_facts() is not None  # an event's table plays on
+        return not table.all_bots or watched
 
     def schedule_work(self, table: Table) -> None:
         """Start the bot turn and the analysis that the table's state calls for, if any."""
@@ -105,6 +112,8 @@ class BotTurns:
         if table.current().phase == "done" and not table.all_bots and self.analysis is not None:
             self.analysis.request(table)
         self._cancel_stale_bot(table)
+        if table.all_bots and self.peers is None and self.plays_on(table):
+            self.meanings.request_due(table)  # words left when it paused (one store of its own; waiting: kept once)
         due, chair = self.bot_chair_due(table)
         key = (table.table_id, table.version)
         if not due or key in self.bots_pending:
@@ -147,28 +156,36 @@ class BotTurns:
             log.exception("bot failed", extra={"table_id": table.table_id, "event": "bot_error"})
 
     async def _bot_act(self, table: Table, chair: int | None, version: int, started: float) -> None:
-        """Decide and act for the bot on turn ``bot_delay`` after ``started``, unless the table moved on meanwhile."""
+        """Decide and act for the bot on turn ``bot_delay`` after ``started``, unless the table moved on meanwhile; then
+        ask for what its call shows."""
+        before, deal_no = table.current(), table.deal_no
+        bot_name = table.config["chairs"][chair]["bot"] if chair is not None else ""
         action = await self._bot_decision(table, chair, version)
         if action is None or table.version != version or self.stopping():
             return
+        if action.get("explain_due") and not self.meanings.has_room():
+            action = without_meaning(action)  # too many calls wait for their words: this one says so
         wait = self.bot_delay - (time.monotonic() - started)
         if wait > 0:
             await asyncio.sleep(wait)  # every call and card shows after the same delay, forced or not
-        await self._commit_bot_action(table, chair, action, version)
+        if await self._commit_bot_action(table, chair, action, version) and action.get("explain_due"):
+            self.meanings.request(MeaningJob(table, deal_no, bot_name, before.auction, str(action["call"])))
 
-    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> None:
-        """Act for the bot; a commit the store failed is tried again until it lands or the table moves on."""
+    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> bool:
+        """Act for the bot (True once committed); a commit the store failed is tried again until it lands or the
+        table moves on."""
         while table.version == version and not self.stopping():
             try:
                 await self.act(table, chair, action, expect_version=version, by_bot=True)
-                return
+                return True
             except Conflict:
-                return
+                return False
             except InvalidInput:
                 raise  # an illegal bot action is a bug: logged by the caller, not retried
             except Exception:  # noqa: BLE001 - e.g. the store could not commit: the table must go on
                 log.exception("bot action not committed; retrying", extra={"table_id": table.table_id})
                 await asyncio.sleep(COMMIT_RETRY_SECONDS)
+        return False
 
     async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
         """The bot's action (None once the table moved on); retried while the solver queue is full."""

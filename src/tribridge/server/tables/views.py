@@ -14,6 +14,7 @@ from typing import Any
 
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
+from tribridge.server.tables.explain import MEANING_PENDING
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.undo import can_undo, undo_json
 
@@ -189,8 +190,9 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "event": table.event_facts(),
     }
     view.update(seat_view_json(sv, table.chair_of_player))
-    for entry, note in zip(view["auction"], table.call_notes()):
-        entry["explain"] = note
+    for entry, (note, due) in zip(view["auction"], table.call_notes()):
+        entry["explain"] = f"{MEANING_PENDING}\n{note}" if due else note
+        entry["explain_pending"] = due
     view.update({"result": None, "scores": None, "score_sheet": score_summary(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
