@@ -20,6 +20,7 @@ from typing import Any, Protocol
 __all__ = [
     "SCHEMA_V3",
     "Account",
+    "AccountCopy",
     "AccountSeat",
     "AccountSession",
     "Accounts",
@@ -95,6 +96,17 @@ class AccountSeat:
     created: float
 
 
+@dataclass(frozen=True)
+class AccountCopy:
+    """An account as ``store copy`` takes it: its row with the folded username, its sessions (each under the hash of
+    its secret, so they go on working) and the chairs it holds. Login failures are not part of it."""
+
+    account: Account
+    username_key: str
+    sessions: tuple[tuple[str, AccountSession], ...]
+    seats: tuple[AccountSeat, ...]
+
+
 class _Cursor(Protocol):
     def fetchone(self) -> Any: ...
     def fetchall(self) -> Any: ...
@@ -168,6 +180,13 @@ class Accounts(Protocol):
 
     def holders_of(self, table_id: str) -> list[tuple[str, int]]:
         """The accounts holding chairs of a table: (account id, chair)."""
+
+    def export_account(self, account_id: str) -> AccountCopy | None:
+        """An account with its sessions and seats, as ``import_account`` writes it (None if unknown)."""
+
+    def import_account(self, copy: AccountCopy) -> bool:
+        """Write an account with its sessions and seats in one transaction (copying between stores); False if its
+        folded username belongs to another account here."""
 
 
 def _account(row: Any) -> Account:
@@ -369,3 +388,55 @@ class AccountsSql:
                 "SELECT account_id, chair FROM account_seats WHERE table_id = ? ORDER BY chair, account_id", (table_id,)
             ).fetchall()
         return [(str(a), int(c)) for a, c in rows]
+
+    def export_account(self, account_id: str) -> AccountCopy | None:
+        """An account with its sessions and seats, as ``import_account`` writes it (None if unknown)."""
+        with self.transaction() as tx:
+            found = tx.execute(
+                f"SELECT {ACCOUNT_COLUMNS}, username_key FROM accounts WHERE account_id = ?", (account_id,)
+            ).fetchone()
+            if found is None:
+                return None
+            sessions = tx.execute(
+                f"SELECT session_hash, {SESSION_COLUMNS} FROM account_sessions WHERE account_id = ? "
+                "ORDER BY created, session_id",
+                (account_id,),
+            ).fetchall()
+            seats = tx.execute(
+                "SELECT table_id, chair, created FROM account_seats WHERE account_id = ? ORDER BY created, table_id, "
+                "chair",
+                (account_id,),
+            ).fetchall()
+        return AccountCopy(
+            _account(found),
+            str(found[5]),
+            tuple((str(r[0]), _session(r[1:])) for r in sessions),
+            tuple(AccountSeat(str(t), int(c), float(m)) for t, c, m in seats),
+        )
+
+    def import_account(self, copy: AccountCopy) -> bool:
+        """Write an account with its sessions and seats in one transaction (copying between stores); False if its
+        folded username belongs to another account here."""
+        a = copy.account
+        try:
+            with self.transaction() as tx:
+                tx.execute(
+                    "INSERT INTO accounts (account_id, username, username_key, password_hash, created, disabled) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (a.account_id, a.username, copy.username_key, a.password_hash, a.created, int(a.disabled)),
+                )
+                for digest, s in copy.sessions:
+                    tx.execute(
+                        f"INSERT INTO account_sessions (session_hash, {SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (digest, s.session_id, s.account_id, s.created, s.expires, s.client, s.agent),
+                    )
+                for seat in copy.seats:
+                    tx.execute(
+                        "INSERT INTO account_seats (account_id, table_id, chair, created) VALUES (?, ?, ?, ?)",
+                        (a.account_id, seat.table_id, seat.chair, seat.created),
+                    )
+        except Exception as exc:
+            if self.is_duplicate(exc):
+                return False
+            raise
+        return True
