@@ -292,6 +292,31 @@ def test_my_deals_lists_filters_and_exports_only_the_accounts_own(live):
     assert len(exported["deals"]) == len(deals) and exported["deals_pbn"].count("[Board ") == len(deals)
 
 
+def test_my_deals_review_opens_that_deal_for_its_account_on_any_device_only(live):
+    url, _db = live
+    vera = sign_up(url, "review_vera")
+    created = browser(url).post(
+        "/api/events", json={"form": "daily", "name": "Review night", "boards": 1, "filler": "random"}
+    )
+    assert created.status_code == 200, created.text
+    entry = vera.post(f"/api/events/{created.json()['event_id']}/entries", json={}).json()
+    play_out(url, entry, 1)
+    [deal] = vera.get("/api/account/deals").json()["deals"]
+    path = f"/api/tables/{deal['table_id']}/deals/{deal['deal_no']}/review"
+    bearer = {"Authorization": f"Bearer {entry['token']}"}
+    by_token = httpx.get(url + path, headers=bearer, timeout=60)  # (the double-dummy marks take a moment)
+    assert by_token.status_code == 200, by_token.text
+    laptop = browser(url)  # another device: the account's session, no seat token
+    assert laptop.post("/api/session", json={"username": "review_vera", "password": PASSWORD}).status_code == 200
+    review = laptop.get(path)
+    assert review.status_code == 200, review.text
+    assert review.json() == by_token.json() and review.json()["deal_no"] == deal["deal_no"]
+    assert httpx.get(url + path).status_code == 403, "a spectator still waits for the board, as before"
+    other = sign_up(url, "review_walt")
+    refused = other.get(path)
+    assert refused.status_code == 404 and "of yours" in refused.json()["error"]
+
+
 def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(live):
     url, _db = live
     tess = sign_up(url, "rated_tess")
