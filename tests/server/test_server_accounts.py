@@ -4,15 +4,20 @@ daily series of two accounts' entries."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from account_helpers import PASSWORD, browser, every_cell, sign_up
 from live_server import start_server
 from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
 from tribridge.server.store import open_store
+from tribridge.server.tables.push import SEAT_TAKEN_CLOSE_CODE
+from tribridge.testing import ws_token_message
 
 COOKIE = "tribridge_session"
 GUEST_TABLE = {
@@ -219,6 +224,32 @@ def test_a_guests_table_follows_the_account_and_the_seat_is_taken_back_elsewhere
     new = {"Authorization": f"Bearer {back.json()['token']}"}
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=new).status_code == 200
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=old).status_code == 403
+
+
+def test_a_seat_taken_back_elsewhere_ends_the_old_devices_socket(live):
+    url, _db = live
+    phone = sign_up(url, "socket_xena")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()
+    tid = table["table_id"]
+    assert phone.post("/api/account/seats", json={"table_id": tid, "token": table["token"]}).status_code == 200
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{tid}/ws"
+    with connect(ws_url, open_timeout=10) as old, connect(ws_url + "?watch=1", open_timeout=10) as watcher:
+        old.send(ws_token_message(table["token"]))
+        assert json.loads(old.recv(timeout=10))["table_id"] == tid
+        json.loads(watcher.recv(timeout=10))
+        laptop = browser(url)
+        assert laptop.post("/api/session", json={"username": "socket_xena", "password": PASSWORD}).status_code == 200
+        new_token = laptop.post(f"/api/account/tables/{tid}/seats/0/token").json()["token"]
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:  # (a view pushed before the close may come first)
+                old.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == SEAT_TAKEN_CLOSE_CODE
+        assert "another device" in closed.value.rcvd.reason
+        with connect(ws_url, open_timeout=10) as new:
+            new.send(ws_token_message(new_token))
+            view = json.loads(new.recv(timeout=10))
+            assert view["my_chair"] == 0
+            watcher.ping().wait(10)  # a spectator's socket is no chair's: it stays
 
 
 def test_sign_ups_from_one_address_are_limited(live):
