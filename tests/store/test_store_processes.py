@@ -13,7 +13,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from account_helpers import sign_up
+from account_helpers import PASSWORD, sign_up
 from tribridge.server.store import open_store
 from tribridge.server.tables.push import SEAT_TAKEN_CLOSE_CODE
 from tribridge.testing import start_server, ws_token_message
@@ -249,3 +249,17 @@ def test_a_seat_taken_back_through_one_process_ends_the_old_socket_on_the_other(
                 old.recv(timeout=10)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == SEAT_TAKEN_CLOSE_CODE
     assert state(b, tid, taken.json()["token"])["my_chair"] == 0
+
+
+def test_a_deleted_accounts_name_leaves_the_tables_of_the_other_process_too(two_servers):
+    _db, (a, b), _procs = two_servers
+    zoe = sign_up(a, "procs_zoe")
+    daily = zoe.post("/api/events", json={"form": "daily", "name": "Gone", "boards": 1, "filler": "random"}).json()
+    entry = zoe.post(f"/api/events/{daily['event_id']}/entries", json={}).json()
+    assert state(b, entry["table_id"], entry["token"])["chairs"][0]["name"] == "procs_zoe"  # b holds it in memory
+    assert zoe.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200  # through a
+    deadline = time.monotonic() + 10
+    while "procs_zoe" in json.dumps(state(b, entry["table_id"], entry["token"])):  # b renames at the seat notice
+        assert time.monotonic() < deadline, "b still names the deleted account"
+        time.sleep(0.1)
+    assert "procs_zoe" not in httpx.get(f"{b}/api/tables/{entry['table_id']}").text

@@ -6,7 +6,7 @@ owner lists and revokes it; ``login_failures`` keeps the times of counted attemp
 passwords by ``account:<username>`` and ``client:<address>``, new accounts by ``signup:<address>``), so every
 server process on one store counts the same attempts; ``account_seats`` ties chairs of tables to the account
 that holds them. Deleting an account removes its rows from every one of
-these tables. This module imports nothing of the store package (``sql`` and ``interface`` import it).
+these tables, and its chairs' names (in the tables' configurations and seats) become ``NEUTRAL_NAME``. This module imports nothing of the store package (``sql`` and ``interface`` import it).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 __all__ = [
+    "NEUTRAL_NAME",
     "SCHEMA_V3",
     "Account",
     "AccountCopy",
@@ -25,6 +26,7 @@ __all__ = [
     "AccountSession",
     "Accounts",
     "AccountsSql",
+    "rename_chair_in",
 ]
 
 # Migration 3: accounts, their sessions, the login failures, the seats they hold.
@@ -62,6 +64,19 @@ CREATE TABLE account_seats (
 # every table holding an account's rows, children first (``delete_account`` and the tests read it)
 NEUTRAL_NAME = "former player"  # a deleted account's name at the tables it sat at
 ACCOUNT_TABLES = ("account_seats", "account_sessions", "accounts")
+
+
+def rename_chair_in(document: Any, chair: int, name: str) -> None:
+    """Name ``chair`` ``name`` throughout a JSON document (a post-deal analysis: each ``{"chair" or
+    "declarer_chair", "name"}``)."""
+    if isinstance(document, list):
+        for item in document:
+            rename_chair_in(item, chair, name)
+    elif isinstance(document, dict):
+        if "name" in document and chair in (document.get("chair"), document.get("declarer_chair")):
+            document["name"] = name
+        for value in document.values():
+            rename_chair_in(value, chair, name)
 
 
 @dataclass(frozen=True)
@@ -138,7 +153,12 @@ class Accounts(Protocol):
         """Disable (or enable) an account; disabling also ends its sessions."""
 
     def delete_account(self, account_id: str, username_key: str) -> None:
-        """Remove the account and every row of it: sessions, seats, login failures, the account."""
+        """Remove the account and every row of it: sessions, seats, login failures, the account; the chairs it held
+        take ``NEUTRAL_NAME`` (``forget_chair_names``)."""
+
+    def forget_chair_names(self, chairs: Sequence[tuple[str, int]]) -> None:
+        """Name each chair ``(table_id, chair)`` ``NEUTRAL_NAME`` wherever the store names it (the table's
+        configuration, the seat), telling the other processes with a ``seat`` notice: a deleted account's chairs."""
 
     def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
         """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
@@ -215,6 +235,10 @@ class AccountsSql:
     def announce(self, tx: _Tx, table_id: str, what: str) -> None:
         """Tell the other processes, at commit, that ``what`` changed at a table (the backend's)."""
 
+    def rename_chairs(self, tx: _Tx, chairs: Sequence[tuple[str, int]], name: str) -> None:
+        """Inside ``tx``: name the chairs ``name`` in their tables' configurations and seats (the backend's)."""
+        raise NotImplementedError
+
     def create_account(self, account_id: str, username: str, username_key: str, password_hash: str) -> bool:
         """Store a new account; False if ``username_key`` (the folded username) is taken."""
         try:
@@ -262,16 +286,22 @@ class AccountsSql:
                 tx.execute("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
 
     def delete_account(self, account_id: str, username_key: str) -> None:
-        """Remove the account and every row of it: sessions, seats, login failures, the account."""
+        """Remove the account and every row of it: sessions, seats, login failures, the account; the chairs it held
+        take ``NEUTRAL_NAME`` (``forget_chair_names``)."""
         with self.transaction() as tx:
-            tx.execute(  # the finished results stay in the travellers, under a neutral name
-                "UPDATE seat_tokens SET name = ? WHERE name IS NOT NULL AND EXISTS (SELECT 1 FROM account_seats a "
-                "WHERE a.account_id = ? AND a.table_id = seat_tokens.table_id AND a.chair = seat_tokens.chair)",
-                (NEUTRAL_NAME, account_id),
-            )
+            held = tx.execute(
+                "SELECT table_id, chair FROM account_seats WHERE account_id = ? ORDER BY table_id, chair", (account_id,)
+            ).fetchall()
+            self.rename_chairs(tx, [(str(t), int(c)) for t, c in held], NEUTRAL_NAME)  # the results stay, unnamed
             for table in ACCOUNT_TABLES:
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM login_failures WHERE limit_key = ?", (f"account:{username_key}",))
+
+    def forget_chair_names(self, chairs: Sequence[tuple[str, int]]) -> None:
+        """Name each chair ``(table_id, chair)`` ``NEUTRAL_NAME`` wherever the store names it (the table's
+        configuration, the seat), telling the other processes with a ``seat`` notice: a deleted account's chairs."""
+        with self.transaction() as tx:
+            self.rename_chairs(tx, chairs, NEUTRAL_NAME)
 
     def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
         """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
