@@ -4,15 +4,20 @@ daily series of two accounts' entries."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from account_helpers import PASSWORD, browser, every_cell, sign_up
 from live_server import start_server
 from tribridge.server.accounts.service import CLIENT_FAILURES, SIGN_UPS_PER_CLIENT
 from tribridge.server.store import open_store
+from tribridge.server.tables.push import SEAT_TAKEN_CLOSE_CODE
+from tribridge.testing import ws_token_message
 
 COOKIE = "tribridge_session"
 GUEST_TABLE = {
@@ -221,6 +226,32 @@ def test_a_guests_table_follows_the_account_and_the_seat_is_taken_back_elsewhere
     assert httpx.get(f"{url}/api/tables/{table['table_id']}/state", headers=old).status_code == 403
 
 
+def test_a_seat_taken_back_elsewhere_ends_the_old_devices_socket(live):
+    url, _db = live
+    phone = sign_up(url, "socket_xena")
+    table = httpx.post(url + "/api/tables", json=GUEST_TABLE).json()
+    tid = table["table_id"]
+    assert phone.post("/api/account/seats", json={"table_id": tid, "token": table["token"]}).status_code == 200
+    ws_url = url.replace("http://", "ws://") + f"/api/tables/{tid}/ws"
+    with connect(ws_url, open_timeout=10) as old, connect(ws_url + "?watch=1", open_timeout=10) as watcher:
+        old.send(ws_token_message(table["token"]))
+        assert json.loads(old.recv(timeout=10))["table_id"] == tid
+        json.loads(watcher.recv(timeout=10))
+        laptop = browser(url)
+        assert laptop.post("/api/session", json={"username": "socket_xena", "password": PASSWORD}).status_code == 200
+        new_token = laptop.post(f"/api/account/tables/{tid}/seats/0/token").json()["token"]
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:  # (a view pushed before the close may come first)
+                old.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == SEAT_TAKEN_CLOSE_CODE
+        assert "another device" in closed.value.rcvd.reason
+        with connect(ws_url, open_timeout=10) as new:
+            new.send(ws_token_message(new_token))
+            view = json.loads(new.recv(timeout=10))
+            assert view["my_chair"] == 0
+            watcher.ping().wait(10)  # a spectator's socket is no chair's: it stays
+
+
 def test_sign_ups_from_one_address_are_limited(live):
     url, _db = live
     client = browser(url)
@@ -290,6 +321,31 @@ def test_my_deals_lists_filters_and_exports_only_the_accounts_own(live):
     assert sam.get("/api/account/deals/export.pbn", params={"deals": picked}).status_code == 404
     exported = rita.get("/api/account/export").json()
     assert len(exported["deals"]) == len(deals) and exported["deals_pbn"].count("[Board ") == len(deals)
+
+
+def test_my_deals_review_opens_that_deal_for_its_account_on_any_device_only(live):
+    url, _db = live
+    vera = sign_up(url, "review_vera")
+    created = browser(url).post(
+        "/api/events", json={"form": "daily", "name": "Review night", "boards": 1, "filler": "random"}
+    )
+    assert created.status_code == 200, created.text
+    entry = vera.post(f"/api/events/{created.json()['event_id']}/entries", json={}).json()
+    play_out(url, entry, 1)
+    [deal] = vera.get("/api/account/deals").json()["deals"]
+    path = f"/api/tables/{deal['table_id']}/deals/{deal['deal_no']}/review"
+    bearer = {"Authorization": f"Bearer {entry['token']}"}
+    by_token = httpx.get(url + path, headers=bearer, timeout=60)  # (the double-dummy marks take a moment)
+    assert by_token.status_code == 200, by_token.text
+    laptop = browser(url)  # another device: the account's session, no seat token
+    assert laptop.post("/api/session", json={"username": "review_vera", "password": PASSWORD}).status_code == 200
+    review = laptop.get(path)
+    assert review.status_code == 200, review.text
+    assert review.json() == by_token.json() and review.json()["deal_no"] == deal["deal_no"]
+    assert httpx.get(url + path).status_code == 403, "a spectator still waits for the board, as before"
+    other = sign_up(url, "review_walt")
+    refused = other.get(path)
+    assert refused.status_code == 404 and "of yours" in refused.json()["error"]
 
 
 def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(live):

@@ -6,12 +6,22 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
 
-from account_helpers import PASSWORD
-from event_helpers import address_of, auth, event_view, from_address, move_clock, play_board, post_entry
+from account_helpers import PASSWORD, every_cell
+from event_helpers import (
+    address_of,
+    auth,
+    event_view,
+    from_address,
+    move_clock,
+    play_board,
+    post_entry,
+    table_state,
+)
 from tribridge.cli.main import main
 from tribridge.server.accounts.rating_service import account_entity, rate
 from tribridge.server.accounts.ratings import ANCHOR, Game
@@ -214,19 +224,47 @@ def test_an_individual_entrant_withdraws_before_the_start_and_not_after(app_clie
         assert client.delete(f"/api/events/{eid}/entries/mine", headers=oto).status_code == 409
 
 
+def views_of_table(client, table_id: str, token: str) -> str:
+    """What the table shows: its chair's view, its public facts and its first deal's review, as one text."""
+    return json.dumps(
+        [
+            client.get(f"/api/tables/{table_id}/state", headers=auth(token)).json(),
+            client.get(f"/api/tables/{table_id}").json(),
+            client.get(f"/api/tables/{table_id}/deals/1/review", headers=auth(token)).json(),
+        ]
+    )
+
+
 def test_a_deleted_account_leaves_its_events_under_a_neutral_name(app_client):
     client, url = app_client
     eid = daily(client, "Forgotten")
     headers = session(client, "gone_pia")
     entry = enter_as(client, eid, headers, address=address_of("gone_pia")).json()
     play_board(client, entry["table_id"], entry["token"])
+    deadline = time.monotonic() + 60
+    while table_state(client, entry["table_id"], entry["token"])["analysis"].get("pending"):  # (it names the chairs)
+        assert time.monotonic() < deadline, "the deal was not analysed"
+        time.sleep(0.1)
+    solo = create(client, {"form": "individual", "name": "Forgotten too", "boards": 3, "players": 3, "rounds": 1})
+    mine = enter_as(client, solo, headers, address=address_of("gone_pia")).json()
+    for guest in ("Guest Una", "Guest Vic"):
+        assert post_entry(client, solo, {"name": guest}).status_code == 200
+    me = event_view(client, solo, mine["token"])["me"]  # the round started: the three places are full
+    assert "gone_pia" in views_of_table(client, entry["table_id"], entry["token"])
+    assert "gone_pia" in json.dumps(client.get(f"/api/tables/{me['table_id']}").json())
     assert client.post("/api/account/delete", json={"password": PASSWORD}, headers=headers).status_code == 200
     [entrant] = event_view(client, eid)["entrants"]
     assert entrant["name"].startswith("former player ") and not entrant["account"]
+    shown = views_of_table(client, entry["table_id"], entry["token"])
+    assert "gone_pia" not in shown and "former player" in shown, "the live table renamed its chair"
+    assert "gone_pia" not in json.dumps(
+        client.get(f"/api/tables/{me['table_id']}/state", headers=auth(me["table_token"])).json()
+    )
     store = open_store(url)
     try:
         assert "gone_pia" not in store.load_event(eid), "the event's document names the account no more"
         assert not [g for g in store.rating_games() if "gone_pia" in g.a + g.b + g.key]
+        assert not [c for c in every_cell(store) if "gone_pia" in c], "no row of the store names the account"
     finally:
         store.close()
 

@@ -1,4 +1,5 @@
-"""Two `tribridge serve` processes on one PostgreSQL database: one table through both, races, pushes, a SIGKILL."""
+"""Two `tribridge serve` processes on one PostgreSQL database: one table through both, races, pushes, a SIGKILL, a
+seat taken back through the other process."""
 
 from __future__ import annotations
 
@@ -9,9 +10,12 @@ import time
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from account_helpers import PASSWORD, sign_up
 from tribridge.server.store import open_store
+from tribridge.server.tables.push import SEAT_TAKEN_CLOSE_CODE
 from tribridge.testing import start_server, ws_token_message
 
 pytestmark = [pytest.mark.slow, pytest.mark.loop_watch]  # servers watched for a blocked loop (loop_watch_check)
@@ -227,3 +231,35 @@ def test_a_socket_on_the_other_process_finds_a_table_just_created(two_servers):
         with connect(ws_url, open_timeout=10) as ws:
             ws.send(ws_token_message(made["token"]))
             assert json.loads(ws.recv(timeout=10))["version"] == 1
+
+
+def test_a_seat_taken_back_through_one_process_ends_the_old_socket_on_the_other(two_servers):
+    _db, (a, b), _procs = two_servers
+    phone = sign_up(a, "procs_yara")
+    made = httpx.post(f"{a}/api/tables", json={"chairs": HUMANS, "take": 0}).json()
+    tid = made["table_id"]
+    assert phone.post("/api/account/seats", json={"table_id": tid, "token": made["token"]}).status_code == 200
+    with connect(b.replace("http://", "ws://") + f"/api/tables/{tid}/ws", open_timeout=10) as old:
+        old.send(ws_token_message(made["token"]))
+        assert json.loads(old.recv(timeout=10))["my_chair"] == 0
+        taken = phone.post(f"/api/account/tables/{tid}/seats/0/token")  # on a: b hears of it by the store's notice
+        assert taken.status_code == 200, taken.text
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                old.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == SEAT_TAKEN_CLOSE_CODE
+    assert state(b, tid, taken.json()["token"])["my_chair"] == 0
+
+
+def test_a_deleted_accounts_name_leaves_the_tables_of_the_other_process_too(two_servers):
+    _db, (a, b), _procs = two_servers
+    zoe = sign_up(a, "procs_zoe")
+    daily = zoe.post("/api/events", json={"form": "daily", "name": "Gone", "boards": 1, "filler": "random"}).json()
+    entry = zoe.post(f"/api/events/{daily['event_id']}/entries", json={}).json()
+    assert state(b, entry["table_id"], entry["token"])["chairs"][0]["name"] == "procs_zoe"  # b holds it in memory
+    assert zoe.post("/api/account/delete", json={"password": PASSWORD}).status_code == 200  # through a
+    deadline = time.monotonic() + 10
+    while "procs_zoe" in json.dumps(state(b, entry["table_id"], entry["token"])):  # b renames at the seat notice
+        assert time.monotonic() < deadline, "b still names the deleted account"
+        time.sleep(0.1)
+    assert "procs_zoe" not in httpx.get(f"{b}/api/tables/{entry['table_id']}").text

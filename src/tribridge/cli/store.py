@@ -1,4 +1,5 @@
-"""``tribridge store copy``: copy every table and its history from one game store to another (SQLite, PostgreSQL)."""
+"""``tribridge store copy``: copy every table, event, account and rating from one game store to another (SQLite,
+PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     group = p.add_subparsers(dest="store_command", metavar="STORE_COMMAND", required=True)
     copy = group.add_parser(
         "copy",
-        help="copy every table, its seats and its action log, and every event, to another store",
-        description="Copy every table (configuration, seat-token hashes, names, action log) and every event "
-        "from one store to another, reading each table back to verify it. Tables the destination already "
-        "holds with the same history are skipped; stop the servers of both stores first.",
+        help="copy every table (seats, action log), event, account and the ratings to another store",
+        description="Copy every table (configuration, seat-token hashes, names, action log), every event, every "
+        "account (password hash, sessions, held chairs) and the ratings (rated games, ratings, history) from one "
+        "store to another, reading each back to verify it. Tables and accounts the destination already holds "
+        "the same are skipped; stop the servers of both stores first.",
     )
     copy.add_argument("--from", dest="source", required=True, metavar="STORE", help="source: FILE.sqlite or URL")
     copy.add_argument(
@@ -50,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
     finally:
         source.close()
     print(
-        f"copied {report.tables} tables ({report.actions} actions) and {report.events} events "
+        f"copied {report.tables} tables ({report.actions} actions), {report.events} events, "
+        f"{report.accounts} accounts and {report.rated_games} rated games "
         f"from {store_label(args.source)} to {store_label(args.destination)}; "
-        f"{report.already_there} tables were already there; every copied table read back the same"
+        f"{report.already_there} tables were already there; everything copied read back the same"
     )
     return 0

@@ -24,7 +24,8 @@ from tribridge.errors import InvalidInput, shorten
 from tribridge.server.accounts.deals import my_deals, selected_records, selection_text
 from tribridge.server.accounts.passwords import MAX_LENGTH, HashPool, check_new_password, normalise
 from tribridge.server.store import AsyncStore, token_hash
-from tribridge.server.store.accounts import Account, AccountSession
+from tribridge.server.store.accounts import NEUTRAL_NAME, Account, AccountSession
+from tribridge.server.tables.follow import rename_held
 from tribridge.server.tables.limits import TooMany
 from tribridge.server.tables.manager import TableManager
 
@@ -222,12 +223,16 @@ class AccountService:
         await self.store.call(self.store.sync.delete_sessions, who.account.account_id, who.secret_hash)
 
     async def delete(self, who: LoggedIn, body: Any) -> None:
-        """``{"password"}``: remove the account and every row of it from the store."""
+        """``{"password"}``: remove the account and every row of it from the store; the chairs it held are named
+        ``NEUTRAL_NAME`` in the store and in the tables in memory."""
         await self._confirm(who, _object(body), "password")
         account = who.account
         neutral = f"former:{secrets.token_urlsafe(9)}"  # its games stay in the others' ratings, under no name
         await self.store.call(self.store.sync.forget_entity, f"acct:{account.account_id}", neutral)
+        held = await self.store.call(self.store.sync.seats_of, account.account_id)
         await self.store.call(self.store.sync.delete_account, account.account_id, username_key(account.username))
+        chairs = [(seat.table_id, seat.chair) for seat in held]
+        rename_held(self.manager.tables, chairs, NEUTRAL_NAME, self.manager.notify)  # (the others: the notice)
 
     async def export(self, who: LoggedIn) -> dict[str, Any]:
         """The account's own data as JSON: the account, its sessions, the chairs it holds, and every finished deal

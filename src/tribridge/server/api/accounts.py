@@ -25,6 +25,7 @@ from tribridge.server.api.tables import client_of, read_json
 from tribridge.server.errors import Forbidden
 from tribridge.server.store import token_hash
 from tribridge.server.store.accounts import Account
+from tribridge.server.tables.push import end_replaced
 
 __all__ = ["COOKIE", "router"]
 
@@ -201,7 +202,8 @@ async def my_tables(accounts: Accounts, who: Me) -> Any:
 
 @router.post("/api/account/tables/{table_id}/seats/{chair}/token")
 async def take_seat_back(accounts: Accounts, manager: Manager, who: Me, table_id: str, chair: int) -> Any:
-    """A new token for a chair the account holds (the seat taken back on this device; the old token stops working)."""
+    """A new token for a chair the account holds (the seat taken back on this device; the old token stops working and
+    its sockets are closed)."""
     table = await manager.get(table_id)
     token = secrets.token_urlsafe(24)
     digest = token_hash(token)
@@ -209,6 +211,7 @@ async def take_seat_back(accounts: Accounts, manager: Manager, who: Me, table_id
     if not await store.call(store.sync.replace_seat_token, who.account.account_id, table.table_id, chair, digest):
         raise HTTPException(404, "this account holds no such chair")
     table.token_hashes[chair] = digest
+    await end_replaced(manager.watchers(table.table_id), table.token_hashes)  # (other processes: at the notice)
     return {"table_id": table.table_id, "chair": chair, "token": token}
 
 

@@ -1,7 +1,8 @@
 """The deal review: a finished deal's auction by player and its play trick by trick, double dummy after each card.
 
-``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token, or none: a spectator, under the watching
-rule of an open event's table; finished deals only). For every
+``GET /api/tables/{id}/deals/{deal_no}/review`` (any chair's token; the session of an account holding a chair of
+the table, from any device, as "My deals" lists its deals; or none: a spectator, under the watching rule of an
+open event's table, where an account holding no chair gets 404; finished deals only). For every
 card: the double-dummy tricks of the declaring side once it is played, and the tricks it cost its
 side (0 for a double-dummy best card) with the cards that were best instead. Computed with
 ``tribridge.dd`` (one batched DDS call per deal) as one ``ANALYSIS`` job on the solver pool, awaited
@@ -23,6 +24,7 @@ from tribridge.dd import Priority, position_after, solve_positions, solver_pool
 from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.rules.game import DealRecord
+from tribridge.server.api.accounts import COOKIE, get_accounts
 from tribridge.server.api.deps import Manager
 from tribridge.server.api.tables import check_watch, token_from
 from tribridge.server.errors import Forbidden, NotFound
@@ -170,6 +172,36 @@ async def _is_chair(manager: TableManager, table: Table, token: str | None) -> b
     return True
 
 
+async def _account_holds(request: Request, table: Table) -> bool | None:
+    """Whether the request's logged-in account holds a chair of ``table`` (None: no account is logged in)."""
+    if not request.cookies.get(COOKIE):
+        return None
+    accounts = await get_accounts(request)
+    who = await accounts.logged_in(request.cookies.get(COOKIE))
+    if who is None:
+        return None
+    holders = await accounts.store.call(accounts.store.sync.holders_of, table.table_id)
+    return any(account_id == who.account.account_id for account_id, _chair in holders)
+
+
+async def _check_reviewer(
+    manager: TableManager, request: Request, table: Table, token: str | None, number: int
+) -> None:
+    """Let a chair's token, an account holding a chair, or a spectator the watching rule allows see deal ``number``;
+    403 for a spectator it refuses, 404 for a logged-in account holding no chair there (as "My deals" answers)."""
+    if await _is_chair(manager, table, token):
+        return
+    held = await _account_holds(request, table)
+    if held:
+        return
+    try:
+        await check_watch(request, table, token, number)
+    except Forbidden:
+        if held is False:
+            raise NotFound(f"no finished deal {table.table_id[:40]}:{number} of yours") from None
+        raise
+
+
 def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] | None:
     for entry in history:
         if entry.get("deal_no") == deal_no:
@@ -185,15 +217,15 @@ async def deal_review(
     deal_no: str,
     authorization: str | None = Header(default=None),
 ) -> Any:
-    """A finished deal's review for a chair of the table (Bearer token) or a spectator who may watch it (an open
-    event's table: an entrant who has finished that board); 404 until the deal is over."""
+    """A finished deal's review for a chair of the table (Bearer token), the logged-in account holding a chair of it,
+    or a spectator who may watch it (an open event's table: an entrant who has finished that board); 404 until the
+    deal is over."""
     try:
         number = int(deal_no)
     except ValueError:
         raise InvalidInput("deal_no", f"expected a deal number, got {deal_no!r}") from None
     table = await manager.get(table_id)
-    if not await _is_chair(manager, table, token_from(authorization)):  # a spectator: the watching rule
-        await check_watch(request, table, token_from(authorization), number)
+    await _check_reviewer(manager, request, table, token_from(authorization), number)
     entry = _find_record(table.history, number)
     if entry is None:
         raise NotFound(f"deal_no: deal {number} of table {table_id} is not finished")

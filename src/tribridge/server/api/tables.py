@@ -300,7 +300,7 @@ async def subscribe_socket(manager: TableManager, websocket: WebSocket, table_id
         return
     render = (lambda: watched.view(follow) if event_table else spectator_view(table, follow)) if spectator else None
     try:
-        sub = await manager.subscribe(table, chair, websocket, render)
+        sub = await manager.subscribe(table, chair, websocket, render, None if spectator else token)
     except TooMany as exc:
         await websocket.close(code=4429, reason=str(exc)[:120])
         return

@@ -52,9 +52,10 @@ from tribridge.server.events.standins import StandIns
 from tribridge.server.events.state import EventState
 from tribridge.server.events.travellers import PlayedTable, boards_played, travellers_of
 from tribridge.server.store import AsyncStore, token_hash
-from tribridge.server.store.accounts import Account
+from tribridge.server.store.accounts import NEUTRAL_NAME, Account
 from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import bot_label, event_table_config
+from tribridge.server.tables.follow import rename_held
 from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
@@ -313,11 +314,17 @@ class EventService:
         return document, entry, token
 
     async def forget_account(self, account_id: str) -> None:
-        """A deleted account leaves the events: its entries become a neutral name's (``entries.forget_account``)."""
+        """A deleted account leaves the events: its entries become a neutral name's (``entries.forget_account``), and
+        its chairs at the events' tables ``NEUTRAL_NAME`` (in the store and in memory)."""
         for found in await self.documents():
             if any(e.get("account_id") == account_id for e in found["entries"]):
                 async with self._locked(found["event_id"]):
                     document = await self.load(found["event_id"])
+                    names = {e["name"] for e in document["entries"] if e.get("account_id") == account_id}
+                    tables = await self._tables(document)
+                    chairs = [(t.table.table_id, c) for t in tables for c, n in enumerate(t.people) if n in names]
+                    await self.store.call(self.store.sync.forget_chair_names, chairs)
+                    rename_held(self.manager.tables, chairs, NEUTRAL_NAME, self.manager.notify)
                     forget_account(document, account_id)
                     await self._save(document)
 

@@ -1,6 +1,7 @@
 // The account page: sign up, log in, the account's tables from any device, sessions, password, deletion.
 
 import { rememberSeat, storedTables } from "./lobby.js";
+import { initReview, openReview, reviewBack, reviewKey } from "./review.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -121,7 +122,29 @@ async function renderDeals() {
     row.append(link);
     for (const text of [d.deal_no, d.role, d.contract || "passed out", d.result, d.score,
       d.par_diff === null ? "" : d.par_diff]) cellOf(row, String(text));
+    const review = document.createElement("td");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Review";
+    button.dataset.testid = "deal-review";
+    button.addEventListener("click", () => reviewDeal(d));
+    review.append(button);
+    row.append(review);
     body.append(row);
+  }
+}
+
+/** Open the review of one of the account's deals (the session is its pass: no seat token on this device). */
+async function reviewDeal(d) {
+  $("member-error").textContent = "";
+  try {
+    const path = `/api/tables/${encodeURIComponent(d.table_id)}/deals/${encodeURIComponent(d.deal_no)}/review`;
+    const review = await call("GET", path);
+    review.deal_word = d.event_id ? "Board" : "Deal";
+    const names = review.names || [];
+    openReview(review, (chair, seat) => (chair === null || chair === undefined ? seat : names[chair] || seat));
+  } catch (err) {
+    $("member-error").textContent = `No review of deal ${d.deal_no}: ${err.message}`;
   }
 }
 
@@ -165,6 +188,11 @@ async function enter(url, values) {
 }
 
 async function start() {
+  initReview();
+  window.addEventListener("popstate", () => reviewBack());
+  document.addEventListener("keydown", (event) => {
+    if (reviewKey(event.key)) event.preventDefault();
+  });
   onSubmit("signup", "guest-error", (values) => enter("/api/accounts", values));
   onSubmit("login", "guest-error", (values) => enter("/api/session", values));
   onSubmit("password", "member-error", async (values, form) => {

@@ -59,6 +59,9 @@ export async function fetchTableInfo(tableId) {
   }
 }
 
+/** The close code of a socket whose chair was taken back on another device (its token replaced). */
+export const SEAT_TAKEN_CLOSE_CODE = 4409;
+
 /** One chair's connection to a table: state, actions and a stream of pushed views. */
 export class TableConnection {
   constructor(tableId, token, onView, onStatus, follow = null) {
@@ -136,9 +139,14 @@ export class TableConnection {
       const view = message && message.view ? message.view : message;
       if (view && typeof view === "object" && "phase" in view) this.onView(view, "push");
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket === socket) this.socket = null;
       if (this.closed) return;
+      if (event.code === SEAT_TAKEN_CLOSE_CODE) { // the seat was taken back on another device: this one stops
+        this.close();
+        this.onStatus("taken");
+        return;
+      }
       this.onStatus("polling");
       setTimeout(() => this.openSocket(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 15000);

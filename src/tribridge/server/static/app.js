@@ -133,8 +133,21 @@ async function openTable(tableId, token, follow = null) {
 }
 
 function connectionStatus(status) {
+  if (status === "taken") {
+    seatTakenElsewhere();
+    return;
+  }
   $("conn").textContent = status === "live" ? "● live" : status === "polling" ? "○ polling" : "";
   $("conn").className = `conn conn-${status}`;
+}
+
+/** The server closed the socket: this chair was taken back on another device, whose new token replaced ours. */
+function seatTakenElsewhere() {
+  const tableId = conn && conn.tableId;
+  closeTable();
+  if (!tableId) return;
+  forgetSeat(tableId);
+  joinTable(tableId, "Your seat at this table was taken on another device.");
 }
 
 function versionOf(view) {

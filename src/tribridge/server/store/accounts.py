@@ -6,7 +6,7 @@ owner lists and revokes it; ``login_failures`` keeps the times of counted attemp
 passwords by ``account:<username>`` and ``client:<address>``, new accounts by ``signup:<address>``), so every
 server process on one store counts the same attempts; ``account_seats`` ties chairs of tables to the account
 that holds them. Deleting an account removes its rows from every one of
-these tables. This module imports nothing of the store package (``sql`` and ``interface`` import it).
+these tables, and its chairs' names (in the tables' configurations and seats) become ``NEUTRAL_NAME``. This module imports nothing of the store package (``sql`` and ``interface`` import it).
 """
 
 from __future__ import annotations
@@ -18,12 +18,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 __all__ = [
+    "NEUTRAL_NAME",
     "SCHEMA_V3",
     "Account",
+    "AccountCopy",
     "AccountSeat",
     "AccountSession",
     "Accounts",
     "AccountsSql",
+    "rename_chair_in",
 ]
 
 # Migration 3: accounts, their sessions, the login failures, the seats they hold.
@@ -63,6 +66,19 @@ NEUTRAL_NAME = "former player"  # a deleted account's name at the tables it sat 
 ACCOUNT_TABLES = ("account_seats", "account_sessions", "accounts")
 
 
+def rename_chair_in(document: Any, chair: int, name: str) -> None:
+    """Name ``chair`` ``name`` throughout a JSON document (a post-deal analysis: each ``{"chair" or
+    "declarer_chair", "name"}``)."""
+    if isinstance(document, list):
+        for item in document:
+            rename_chair_in(item, chair, name)
+    elif isinstance(document, dict):
+        if "name" in document and chair in (document.get("chair"), document.get("declarer_chair")):
+            document["name"] = name
+        for value in document.values():
+            rename_chair_in(value, chair, name)
+
+
 @dataclass(frozen=True)
 class Account:
     """An account as stored: id, username as given, its password hash, creation time, whether disabled."""
@@ -93,6 +109,17 @@ class AccountSeat:
     table_id: str
     chair: int
     created: float
+
+
+@dataclass(frozen=True)
+class AccountCopy:
+    """An account as ``store copy`` takes it: its row with the folded username, its sessions (each under the hash of
+    its secret, so they go on working) and the chairs it holds. Login failures are not part of it."""
+
+    account: Account
+    username_key: str
+    sessions: tuple[tuple[str, AccountSession], ...]
+    seats: tuple[AccountSeat, ...]
 
 
 class _Cursor(Protocol):
@@ -126,7 +153,12 @@ class Accounts(Protocol):
         """Disable (or enable) an account; disabling also ends its sessions."""
 
     def delete_account(self, account_id: str, username_key: str) -> None:
-        """Remove the account and every row of it: sessions, seats, login failures, the account."""
+        """Remove the account and every row of it: sessions, seats, login failures, the account; the chairs it held
+        take ``NEUTRAL_NAME`` (``forget_chair_names``)."""
+
+    def forget_chair_names(self, chairs: Sequence[tuple[str, int]]) -> None:
+        """Name each chair ``(table_id, chair)`` ``NEUTRAL_NAME`` wherever the store names it (the table's
+        configuration, the seat), telling the other processes with a ``seat`` notice: a deleted account's chairs."""
 
     def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
         """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
@@ -169,6 +201,13 @@ class Accounts(Protocol):
     def holders_of(self, table_id: str) -> list[tuple[str, int]]:
         """The accounts holding chairs of a table: (account id, chair)."""
 
+    def export_account(self, account_id: str) -> AccountCopy | None:
+        """An account with its sessions and seats, as ``import_account`` writes it (None if unknown)."""
+
+    def import_account(self, copy: AccountCopy) -> bool:
+        """Write an account with its sessions and seats in one transaction (copying between stores); False if its
+        folded username belongs to another account here."""
+
 
 def _account(row: Any) -> Account:
     return Account(str(row[0]), str(row[1]), str(row[2]), float(row[3]), bool(row[4]))
@@ -195,6 +234,10 @@ class AccountsSql:
 
     def announce(self, tx: _Tx, table_id: str, what: str) -> None:
         """Tell the other processes, at commit, that ``what`` changed at a table (the backend's)."""
+
+    def rename_chairs(self, tx: _Tx, chairs: Sequence[tuple[str, int]], name: str) -> None:
+        """Inside ``tx``: name the chairs ``name`` in their tables' configurations and seats (the backend's)."""
+        raise NotImplementedError
 
     def create_account(self, account_id: str, username: str, username_key: str, password_hash: str) -> bool:
         """Store a new account; False if ``username_key`` (the folded username) is taken."""
@@ -243,16 +286,22 @@ class AccountsSql:
                 tx.execute("DELETE FROM account_sessions WHERE account_id = ?", (account_id,))
 
     def delete_account(self, account_id: str, username_key: str) -> None:
-        """Remove the account and every row of it: sessions, seats, login failures, the account."""
+        """Remove the account and every row of it: sessions, seats, login failures, the account; the chairs it held
+        take ``NEUTRAL_NAME`` (``forget_chair_names``)."""
         with self.transaction() as tx:
-            tx.execute(  # the finished results stay in the travellers, under a neutral name
-                "UPDATE seat_tokens SET name = ? WHERE name IS NOT NULL AND EXISTS (SELECT 1 FROM account_seats a "
-                "WHERE a.account_id = ? AND a.table_id = seat_tokens.table_id AND a.chair = seat_tokens.chair)",
-                (NEUTRAL_NAME, account_id),
-            )
+            held = tx.execute(
+                "SELECT table_id, chair FROM account_seats WHERE account_id = ? ORDER BY table_id, chair", (account_id,)
+            ).fetchall()
+            self.rename_chairs(tx, [(str(t), int(c)) for t, c in held], NEUTRAL_NAME)  # the results stay, unnamed
             for table in ACCOUNT_TABLES:
                 tx.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
             tx.execute("DELETE FROM login_failures WHERE limit_key = ?", (f"account:{username_key}",))
+
+    def forget_chair_names(self, chairs: Sequence[tuple[str, int]]) -> None:
+        """Name each chair ``(table_id, chair)`` ``NEUTRAL_NAME`` wherever the store names it (the table's
+        configuration, the seat), telling the other processes with a ``seat`` notice: a deleted account's chairs."""
+        with self.transaction() as tx:
+            self.rename_chairs(tx, chairs, NEUTRAL_NAME)
 
     def create_session(self, session: AccountSession, session_hash: str, keep: int = 1000) -> None:
         """Store a session under the hash of its secret; the account's expired sessions end, and its oldest beyond
@@ -369,3 +418,55 @@ class AccountsSql:
                 "SELECT account_id, chair FROM account_seats WHERE table_id = ? ORDER BY chair, account_id", (table_id,)
             ).fetchall()
         return [(str(a), int(c)) for a, c in rows]
+
+    def export_account(self, account_id: str) -> AccountCopy | None:
+        """An account with its sessions and seats, as ``import_account`` writes it (None if unknown)."""
+        with self.transaction() as tx:
+            found = tx.execute(
+                f"SELECT {ACCOUNT_COLUMNS}, username_key FROM accounts WHERE account_id = ?", (account_id,)
+            ).fetchone()
+            if found is None:
+                return None
+            sessions = tx.execute(
+                f"SELECT session_hash, {SESSION_COLUMNS} FROM account_sessions WHERE account_id = ? "
+                "ORDER BY created, session_id",
+                (account_id,),
+            ).fetchall()
+            seats = tx.execute(
+                "SELECT table_id, chair, created FROM account_seats WHERE account_id = ? ORDER BY created, table_id, "
+                "chair",
+                (account_id,),
+            ).fetchall()
+        return AccountCopy(
+            _account(found),
+            str(found[5]),
+            tuple((str(r[0]), _session(r[1:])) for r in sessions),
+            tuple(AccountSeat(str(t), int(c), float(m)) for t, c, m in seats),
+        )
+
+    def import_account(self, copy: AccountCopy) -> bool:
+        """Write an account with its sessions and seats in one transaction (copying between stores); False if its
+        folded username belongs to another account here."""
+        a = copy.account
+        try:
+            with self.transaction() as tx:
+                tx.execute(
+                    "INSERT INTO accounts (account_id, username, username_key, password_hash, created, disabled) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (a.account_id, a.username, copy.username_key, a.password_hash, a.created, int(a.disabled)),
+                )
+                for digest, s in copy.sessions:
+                    tx.execute(
+                        f"INSERT INTO account_sessions (session_hash, {SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (digest, s.session_id, s.account_id, s.created, s.expires, s.client, s.agent),
+                    )
+                for seat in copy.seats:
+                    tx.execute(
+                        "INSERT INTO account_seats (account_id, table_id, chair, created) VALUES (?, ?, ?, ?)",
+                        (a.account_id, seat.table_id, seat.chair, seat.created),
+                    )
+        except Exception as exc:
+            if self.is_duplicate(exc):
+                return False
+            raise
+        return True

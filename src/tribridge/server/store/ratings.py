@@ -13,11 +13,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tribridge.server.accounts.ratings import Game, Rating
 
-__all__ = ["SCHEMA_V4", "Ratings", "RatingsSql"]
+__all__ = ["SCHEMA_V4", "Ratings", "RatingsCopy", "RatingsSql"]
 
 SCHEMA_V4 = """
 CREATE TABLE rating_games (
@@ -37,6 +38,19 @@ CREATE TABLE rating_history (
     PRIMARY KEY (entity, seq)
 );
 """
+
+
+@dataclass(frozen=True)
+class RatingsCopy:
+    """Every row of the three ratings tables as ``store copy`` takes them: the games (number, key, the two entities,
+    outcome, time applied), the current ratings, and each rating's history (entity, game number, mu, sigma)."""
+
+    games: tuple[tuple[int, str, str, str, float, float], ...]
+    ratings: tuple[tuple[str, float, float, int], ...]
+    history: tuple[tuple[str, int, float, float], ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.games or self.ratings or self.history)
 
 
 class _Tx(Protocol):
@@ -68,6 +82,12 @@ class Ratings(Protocol):
     def forget_entity(self, entity: str, neutral: str) -> None:
         """A deleted account: its games, rating and history name ``neutral`` instead (a rebuild still gives everyone
         else the same numbers)."""
+
+    def export_ratings(self) -> RatingsCopy:
+        """Every rated game, rating and history row, in order (for ``import_ratings``)."""
+
+    def import_ratings(self, copy: RatingsCopy) -> None:
+        """Write the rows of ``export_ratings`` as they are, in one transaction (copying between stores)."""
 
 
 def _rating(row: Any) -> Rating:
@@ -171,3 +191,27 @@ class RatingsSql:
             tx.execute("UPDATE rating_games SET b = ? WHERE b = ?", (neutral, entity))
             tx.execute("UPDATE ratings SET entity = ? WHERE entity = ?", (neutral, entity))
             tx.execute("UPDATE rating_history SET entity = ? WHERE entity = ?", (neutral, entity))
+
+    def export_ratings(self) -> RatingsCopy:
+        """Every rated game, rating and history row, in order (for ``import_ratings``)."""
+        with self.transaction() as tx:
+            games = tx.execute("SELECT seq, game_key, a, b, outcome, played FROM rating_games ORDER BY seq").fetchall()
+            ratings = tx.execute("SELECT entity, mu, sigma, games FROM ratings ORDER BY entity").fetchall()
+            history = tx.execute("SELECT entity, seq, mu, sigma FROM rating_history ORDER BY entity, seq").fetchall()
+        return RatingsCopy(
+            tuple((int(q), str(k), str(a), str(b), float(o), float(p)) for q, k, a, b, o, p in games),
+            tuple((str(e), float(m), float(s), int(n)) for e, m, s, n in ratings),
+            tuple((str(e), int(q), float(m), float(s)) for e, q, m, s in history),
+        )
+
+    def import_ratings(self, copy: RatingsCopy) -> None:
+        """Write the rows of ``export_ratings`` as they are, in one transaction (copying between stores)."""
+        with self.transaction() as tx:
+            for game in copy.games:
+                tx.execute(
+                    "INSERT INTO rating_games (seq, game_key, a, b, outcome, played) VALUES (?, ?, ?, ?, ?, ?)", game
+                )
+            for rating in copy.ratings:
+                tx.execute("INSERT INTO ratings (entity, mu, sigma, games) VALUES (?, ?, ?, ?)", rating)
+            for point in copy.history:
+                tx.execute("INSERT INTO rating_history (entity, seq, mu, sigma) VALUES (?, ?, ?, ?)", point)

@@ -27,7 +27,7 @@ from tribridge.server.store import (
     stored_table,
     token_hash,
 )
-from tribridge.server.store.accounts import SCHEMA_V3, AccountsSql
+from tribridge.server.store.accounts import SCHEMA_V3, AccountsSql, rename_chair_in
 from tribridge.server.store.ratings import SCHEMA_V4, RatingsSql
 
 __all__ = [
@@ -318,6 +318,33 @@ class SqlStore(AccountsSql, RatingsSql):
                     "INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)",
                     (t, seq, actor, action_json(action), stored.created),
                 )
+
+    def rename_chairs(self, tx: Tx, chairs: Sequence[tuple[str, int]], name: str) -> None:
+        """Inside ``tx``: give each chair ``(table_id, chair)`` that is named (in its table's configuration or by its
+        seat's player) the name ``name`` in both and in the table's stored analyses, with a ``seat`` notice for each
+        table."""
+        for table_id, chair in chairs:
+            row = tx.execute("SELECT config FROM game_tables WHERE table_id = ?", (table_id,)).fetchone()
+            if row is None:
+                continue
+            config = json.loads(row[0])
+            spec = config["chairs"][chair]
+            if spec.get("name") is not None:
+                spec["name"] = name
+                tx.execute("UPDATE game_tables SET config = ? WHERE table_id = ?", (action_json(config), table_id))
+            named = "" if spec.get("name") is not None else " AND name IS NOT NULL"
+            tx.execute(
+                f"UPDATE seat_tokens SET name = ? WHERE table_id = ? AND chair = ?{named}", (name, table_id, chair)
+            )
+            analyses = tx.execute("SELECT deal_no, document FROM analyses WHERE table_id = ?", (table_id,)).fetchall()
+            for deal_no, text in analyses:
+                document = json.loads(text)
+                rename_chair_in(document, chair, name)
+                tx.execute(
+                    "UPDATE analyses SET document = ? WHERE table_id = ? AND deal_no = ?",
+                    (json.dumps(document), table_id, deal_no),
+                )
+            self.announce(tx, table_id, "seat")
 
     def action_counts(self) -> dict[str, int]:
         """Number of logged actions per table."""

@@ -16,14 +16,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from tribridge.server.store import AsyncStore, LoggedAction, Seats, StoreUnavailable
+from tribridge.server.store.accounts import rename_chair_in
 from tribridge.server.tables.table import Table
 
-__all__ = ["LogFollower", "install_logged", "uncancelled"]
+__all__ = ["LogFollower", "install_logged", "rename_chairs", "rename_held", "uncancelled"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -38,6 +39,36 @@ def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
         if seq != table.log_len + 1:
             raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
         table.install(table.prepare(chair, action))
+
+
+def rename_chairs(table: Table, names: Mapping[int, str]) -> bool:
+    """Give the seated chairs of ``names`` those names where they had others (a deleted account's chairs become
+    neutral): the shown name, the configured one, the finished deals' records and analyses; True if any changed."""
+    changed = False
+    for chair, name in names.items():
+        if chair not in table.token_hashes or table.chair_name(chair) == name:
+            continue
+        table.taken_names[chair] = name
+        if table.config["chairs"][chair].get("name") is not None:
+            table.config["chairs"][chair]["name"] = name
+        for record in table.history:
+            record["players"][chair] = name
+        rename_chair_in(table.analysis, chair, name)
+        changed = True
+    if changed:
+        table.sheet_memo = None
+    return changed
+
+
+def rename_held(
+    tables: Mapping[str, Table], chairs: Iterable[tuple[str, int]], name: str, changed: Callable[[Table], None]
+) -> None:
+    """Name the chairs ``(table_id, chair)`` ``name`` at the tables in memory (``tables``), telling ``changed`` of each
+    table renamed (its views pushed again); other processes rename theirs at the store's ``seat`` notice."""
+    for table_id, chair in chairs:
+        table = tables.get(table_id)
+        if table is not None and rename_chairs(table, {chair: name}):
+            changed(table)
 
 
 async def uncancelled(work: Awaitable[None]) -> None:
@@ -87,14 +118,18 @@ class LogFollower:
             return False
         before = (table.version, table.log_len)  # the log also grows by table talk, which leaves the version alone
         install_logged(table, await self.store.actions_since(table.table_id, table.log_len))
+        renamed = False
         if seats or table.seats_open:  # (the version counts the seats taken: every process must know them all)
-            self._take_seats(table, await self.store.seats(table.table_id))
-        return (table.version, table.log_len) != before
+            renamed = self._take_seats(table, await self.store.seats(table.table_id))
+        return (table.version, table.log_len) != before or renamed
 
     @staticmethod
-    def _take_seats(table: Table, taken: Seats) -> None:
+    def _take_seats(table: Table, taken: Seats) -> bool:
+        """The seats as committed (a seated chair whose name changed is renamed: ``rename_chairs``); True if renamed."""
+        renamed = rename_chairs(table, taken.names)
         table.token_hashes.update(taken.token_hashes)
         table.taken_names.update(taken.names)
+        return renamed
 
     def hear_action(self, table: Table, seq: int) -> None:
         """A notice that action ``seq`` of ``table`` is in the log: the table follows the log unless it holds it."""

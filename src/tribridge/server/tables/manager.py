@@ -40,7 +40,7 @@ from tribridge.server.tables.follow import LogFollower, install_logged, uncancel
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
 from tribridge.server.tables.meanings import MEANING_TYPE
 from tribridge.server.tables.peers import Peers
-from tribridge.server.tables.push import Subscriber
+from tribridge.server.tables.push import Subscriber, end_replaced
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.turns import BotTurns, waiting_for_friends
 from tribridge.server.tables.views import view_text
@@ -234,6 +234,8 @@ class TableManager:
             if table is None or (what.isdigit() and int(what) <= table.log_len):
                 continue  # unknown, or an action this process has
             changed = await self.catch_up(table, seats=what in ("seat", ""))
+            if what in ("seat", ""):  # a chair taken back through another process: its old sockets here end
+                await end_replaced(self.watchers(table.table_id), table.token_hashes)
             if what.startswith("analysis:") and int(what.split(":")[1]) == table.deal_no:
                 document = await self.store.get_analysis(table.table_id, table.deal_no)
                 if document is not None and table.deal_no not in table.analysis:
@@ -457,16 +459,23 @@ class TableManager:
             sub.notify()
 
     async def subscribe(
-        self, table: Table, chair: int, websocket: Any, render: Callable[[], dict[str, Any]] | None = None
+        self,
+        table: Table,
+        chair: int,
+        websocket: Any,
+        render: Callable[[], dict[str, Any]] | None = None,
+        token: str | None = None,
     ) -> Subscriber:
-        """Register a WebSocket for a chair's views, or ``render``'s (a spectator's); ``TooMany`` past the limit."""
+        """Register a WebSocket for a chair's views (opened with the chair's ``token``), or ``render``'s (a
+        spectator's); ``TooMany`` past the limit."""
         others = 0
         if self.peers is not None:  # the other processes' sockets as last reported
             others = await self.peers.store.socket_count(table.table_id, self.peers.fresh_seconds, self.peers.owner)
         if others + len(self.watchers(table.table_id)) >= self.limits.sockets_per_table:
             raise TooMany(f"too many sockets on this table (limit {self.limits.sockets_per_table})", 10)
         text = (lambda: json.dumps(render())) if render is not None else (lambda: view_text(table, chair))
-        sub = Subscriber(websocket, chair, text, self.limits.send_timeout)
+        digest = None if token is None else token_hash(token)
+        sub = Subscriber(websocket, chair, text, self.limits.send_timeout, token_hash=digest)
         self.subscribers.setdefault(table.table_id, set()).add(sub)
         if self.peers is not None:
             self.log_follower().follow(

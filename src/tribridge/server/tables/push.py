@@ -4,21 +4,25 @@ Each subscriber has its own writer task. A view is the whole state, so a subscri
 queue of views: ``notify`` only marks it stale, and the writer renders the newest view when it is
 ready to send (older, unsent views are never built). A subscriber that cannot take a view within
 ``send_timeout`` seconds is closed with code 1013 and a reason; the page reconnects and gets the
-current view, as after a reload. Memory per subscriber is one view, whatever the client does.
+current view, as after a reload. Memory per subscriber is one view, whatever the client does. A
+chair's subscriber remembers the hash of the token it was opened with: once the chair has another
+token (the seat taken back on another device), ``end_replaced`` closes it with code 4409.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["SLOW_CLOSE_CODE", "Subscriber"]
+__all__ = ["SEAT_TAKEN_CLOSE_CODE", "SEAT_TAKEN_REASON", "SLOW_CLOSE_CODE", "Subscriber", "end_replaced"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 SLOW_CLOSE_CODE = 1013  # "try again later": the client reconnects for the current view
+SEAT_TAKEN_CLOSE_CODE = 4409  # the chair's token was replaced (taken back on another device): the page stops
+SEAT_TAKEN_REASON = "your seat at this table was taken on another device"
 
 
 class Subscriber:
@@ -31,9 +35,11 @@ class Subscriber:
         render: Callable[[], str],
         send_timeout: float = 5.0,
         close_timeout: float = 2.0,
+        token_hash: str | None = None,
     ) -> None:
         self.websocket = websocket
         self.chair = chair
+        self.token_hash = token_hash  # the hash of the chair's token it was opened with (None: a spectator)
         self.render = render
         self.send_timeout = float(send_timeout)
         self.close_timeout = float(close_timeout)
@@ -100,6 +106,14 @@ class Subscriber:
         if task is not None and task is not asyncio.current_task():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
+
+
+async def end_replaced(subscribers: Iterable[Subscriber], token_hashes: Mapping[int, str]) -> None:
+    """Close the subscribers opened with a chair's token that is no longer the chair's (``token_hashes``: the table's
+    now), with ``SEAT_TAKEN_CLOSE_CODE``: the seat was taken back on another device."""
+    for sub in list(subscribers):
+        if sub.token_hash is not None and token_hashes.get(sub.chair) != sub.token_hash:
+            await sub.close(SEAT_TAKEN_CLOSE_CODE, SEAT_TAKEN_REASON)
 
 
 def _ignore_result(future: asyncio.Future[Any]) -> None:
