@@ -222,11 +222,8 @@ class TableManager:
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
         group = int(what) if table_id == "*" and what.isdigit() else None
         if table_id == "*":  # everything, or the followed tables of a group just listened to
-            targets: list[Table | None] = [
-                t
-                for t in self.tables.values()
-                if group is None or notice_group(t.table_id) == group and self.follows(t)
-            ]
+            grouped = (t for t in self.tables.values() if notice_group(t.table_id) == group and self.follows(t))
+            targets: list[Table | None] = list(self.tables.values() if group is None else grouped)
             what = ""
         else:
             targets = [await self.find(table_id)]
