@@ -368,6 +368,9 @@ def test_deals_against_bots_rate_the_account_and_its_profile_draws_the_graph(liv
     assert profile["rating"]["sigma"] < 8.3334, "games make the rating surer"
     leaders = httpx.get(f"{url}/api/ratings", params={"min_games": 6}).json()["leaders"]
     assert "rated_tess" in [r["name"] for r in leaders] and "bot:random" in [r["name"] for r in leaders]
+    records = profile["head_to_head"]  # every game was against the random bots, each deal a win, tie or loss
+    assert [r["opponent"] for r in records] == ["bot:random"] and records[0]["bot"]
+    assert records[0]["wins"] + records[0]["ties"] + records[0]["losses"] == 6
     svg = httpx.get(f"{url}/api/players/rated_tess/rating.svg")
     assert svg.headers["content-type"].startswith("image/svg+xml") and svg.text.count("<polyline") == 1
     assert httpx.get(f"{url}/api/players/nobody_at_all").status_code == 404
@@ -389,3 +392,5 @@ def test_todays_daily_entered_from_two_accounts_shows_both_in_the_weeks_series(l
     lines = {line["name"]: line for line in series["lines"]}
     assert set(lines) == {"week_rosa", "week_saul"}
     assert all(line["days"] == 1 and line["counted"] == 0 for line in lines.values()), "today's has not closed"
+    recent = httpx.get(f"{url}/api/players/week_rosa").json()["recent_events"]  # the profile's recent events
+    assert [(e["event_id"], e["closed"], e["percent"]) for e in recent] == [(daily["event_id"], False, None)]

@@ -113,7 +113,7 @@ def test_a_store_made_before_accounts_opens_keeps_its_games_and_gains_them(db_ur
         old.close()
     store = open_store(db_url)
     try:
-        assert store.schema_version() == len(backend.MIGRATIONS) == 4
+        assert store.schema_version() == len(backend.MIGRATIONS) == 5
         assert store.table_ids() == list(games)
         for table_id, (_table, log) in games.items():
             assert store.load(table_id).actions == log

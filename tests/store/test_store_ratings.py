@@ -19,6 +19,7 @@ from tribridge.server.accounts.ratings import (
     Rating,
     duplicate_games,
     field_pairs,
+    head_to_head,
     replay,
     update,
 )
@@ -160,3 +161,22 @@ def test_the_rebuild_command_says_equal_and_repairs_a_damaged_rating(db_url, cap
         assert store.ratings() == kept
     finally:
         store.close()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games_st)
+def test_a_players_games_and_head_to_head_records_count_each_game_once_from_its_side(store, raw):
+    """The store's newest games of an entity are its games, newest first; its records add up to them, each
+    game a win, tie or loss from its own side."""
+    games = [Game(f"h2h:{next(RUNS)}", a, b, outcome) for a, b, outcome in raw]
+    apply_all(store, games)
+    for entity in ("p1", "p2", "bot:pimc"):
+        mine = [g for g in games if entity in (g.a, g.b)]
+        assert store.games_of(entity, 1000)[: len(mine)] == mine[::-1]
+        records = {r.opponent: r for r in head_to_head(entity, mine)}
+        for opponent, record in records.items():
+            met = [g for g in mine if opponent in (g.a, g.b)]
+            won = sum(1 for g in met if (g.outcome if g.a == entity else 1 - g.outcome) == 1.0)
+            lost = sum(1 for g in met if (g.outcome if g.a == entity else 1 - g.outcome) == 0.0)
+            assert (record.wins, record.ties, record.losses) == (won, len(met) - won - lost, lost)
+        assert sum(r.wins + r.ties + r.losses for r in records.values()) == len(mine)

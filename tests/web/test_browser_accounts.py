@@ -49,6 +49,8 @@ def test_sign_up_play_and_take_the_seat_back_in_another_browser(page, browser, s
             " return g.complete && g.naturalWidth > 0; }"
         )
         assert "after 2 games" in other.inner_text("[data-testid=rating-text]")
+        opponents = other.locator("#head-to-head tr td:first-child").all_inner_texts()  # the two bots of the table
+        assert opponents and all(name.startswith("bot:") for name in opponents)
         other.screenshot(path=str(tmp_path / "account-tables.png"))
         other.click("[data-testid=take-seat-back]")
         other.click("[data-testid=my-table-link]")

@@ -27,10 +27,12 @@ __all__ = [
     "FIELD_OPPONENTS",
     "MODEL",
     "Game",
+    "HeadToHead",
     "Rating",
     "bot_table_games",
     "duplicate_games",
     "field_pairs",
+    "head_to_head",
     "rating_svg",
     "replay",
     "update",
@@ -139,6 +141,29 @@ def duplicate_games(prefix: str, traveller: Traveller, entity_of: Callable[[str]
             key = f"{prefix}:{traveller.section}:{traveller.board.number}:{chair}:{place_a}:{place_b}"
             games.append(Game(key, a, b, mine / 2))
     return games
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """One entity's record against one opponent over their rated games: wins, ties and losses."""
+
+    opponent: str
+    wins: int
+    ties: int
+    losses: int
+
+
+def head_to_head(entity: str, games: Iterable[Game]) -> list[HeadToHead]:
+    """``entity``'s record against each opponent it met in ``games`` (from its side), most games first."""
+    tally: dict[str, list[int]] = {}
+    for game in games:
+        if entity not in (game.a, game.b) or game.a == game.b:
+            continue
+        opponent, mine = (game.b, game.outcome) if game.a == entity else (game.a, 1.0 - game.outcome)
+        counts = tally.setdefault(opponent, [0, 0, 0])
+        counts[0 if mine > 0.5 else 1 if mine == 0.5 else 2] += 1
+    records = [HeadToHead(opponent, *counts) for opponent, counts in tally.items()]
+    return sorted(records, key=lambda r: (-(r.wins + r.ties + r.losses), r.opponent))
 
 
 def rating_svg(points: list[Rating], width: int = 480, height: int = 160) -> str:

@@ -9,16 +9,20 @@ from fastapi.responses import Response
 
 from tribridge.errors import InvalidInput
 from tribridge.server.accounts.rating_service import account_entity
-from tribridge.server.accounts.ratings import Rating, rating_svg
+from tribridge.server.accounts.ratings import Rating, head_to_head, rating_svg
 from tribridge.server.accounts.service import username_key
 from tribridge.server.api.accounts import Accounts
+from tribridge.server.api.events import Events
 from tribridge.server.errors import NotFound
+from tribridge.server.events.series import recent_entries
 from tribridge.server.store.accounts import Account
 
 __all__ = ["router"]
 
 MAX_LEADERS = 100
 GRAPH_POINTS = 500  # the newest games drawn
+HEAD_TO_HEAD_GAMES = 2000  # the newest games the head-to-head records count
+RECENT_EVENTS = 10
 router = APIRouter()
 
 
@@ -59,18 +63,28 @@ async def _player(accounts: Accounts, username: str) -> Account:
 
 
 @router.get("/api/players/{username}")
-async def profile(accounts: Accounts, username: str) -> Any:
-    """A player's rating with its uncertainty, and the rating after each of the newest games."""
+async def profile(accounts: Accounts, events: Events, username: str) -> Any:
+    """A player's rating with its uncertainty, the rating after each of the newest games, its head-to-head records
+    over its newest rated games and its most recent events."""
     account = await _player(accounts, username)
     store = accounts.store
     entity = account_entity(account.account_id)
     rating = (await store.call(store.sync.ratings)).get(entity, Rating())
     history = (await store.call(store.sync.rating_history, entity))[-GRAPH_POINTS:]
+    games = await store.call(store.sync.games_of, entity, HEAD_TO_HEAD_GAMES)
+    names = {account_entity(a.account_id): a.username for a in await store.call(store.sync.list_accounts)}
     return {
         "username": account.username,
         "rating": _rating_json(rating),
         "history": [{"game": seq, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3)} for seq, r in history],
         "graph": f"/api/players/{account.username}/rating.svg",
+        "head_to_head": [
+            {"opponent": names.get(r.opponent, r.opponent), "bot": r.opponent.startswith("bot:")}
+            | {"wins": r.wins, "ties": r.ties, "losses": r.losses}
+            for r in head_to_head(entity, games)
+            if r.opponent in names or r.opponent.startswith("bot:")
+        ],
+        "recent_events": recent_entries(await events.documents(), account.account_id, RECENT_EVENTS, events.clock()),
     }
 
 

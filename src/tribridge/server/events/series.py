@@ -18,7 +18,7 @@ from tribridge.errors import InvalidInput
 from tribridge.events.scoring import rank_labels
 from tribridge.server.events.documents import EventDocument
 
-__all__ = ["BEST", "SeriesLine", "period_days", "series_lines"]
+__all__ = ["BEST", "SeriesLine", "period_days", "recent_entries", "series_lines"]
 
 BEST = {"week": 5, "month": 15}
 """How many of an account's best days its series score counts, by period."""
@@ -85,3 +85,25 @@ def series_lines(documents: list[EventDocument], best: int) -> list[SeriesLine]:
     lines.sort(key=lambda line: (-line.score, -line.days, line.name.casefold()))
     labels = rank_labels([(line.score, line.days) for line in lines])
     return [SeriesLine(label, ln.name, ln.days, ln.percents, ln.score) for label, ln in zip(labels, lines)]
+
+
+def recent_entries(documents: list[EventDocument], account_id: str, most: int, now: float) -> list[dict[str, Any]]:
+    """The newest ``most`` events the account entered (newest first): id, name, form, when it entered, whether the
+    event has closed, and its final percentage once the event settled (a player's profile)."""
+    entered = []
+    for document in documents:
+        for entry in document["entries"]:
+            if entry.get("account_id") == account_id:
+                entered.append((entry["joined"], document, entry))
+    entered.sort(key=lambda found: -found[0])
+    return [
+        {
+            "event_id": document["event_id"],
+            "name": document["name"],
+            "form": document["form"],
+            "entered": joined,
+            "closed": now >= document["closes_at"],
+            "percent": None if "final_percent" not in entry else round(entry["final_percent"], 2),
+        }
+        for joined, document, entry in entered[:most]
+    ]

@@ -91,6 +91,24 @@ async function renderRating(username) {
   const profile = await call("GET", `/api/players/${encodeURIComponent(username)}`);
   const r = profile.rating;
   $("rating-text").textContent = `${r.mu.toFixed(1)} ± ${(2 * r.sigma).toFixed(1)} after ${r.games} games`;
+  const records = $("head-to-head");
+  records.replaceChildren();
+  for (const h of profile.head_to_head) {
+    const row = document.createElement("tr");
+    for (const text of [h.opponent, h.wins, h.ties, h.losses]) cellOf(row, String(text));
+    records.append(row);
+  }
+  const recent = $("recent-events");
+  recent.replaceChildren();
+  for (const e of profile.recent_events) {
+    const li = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `/events.html?event=${encodeURIComponent(e.event_id)}`;
+    link.textContent = e.name;
+    const result = e.percent === null ? (e.closed ? "closed" : "open") : `${e.percent.toFixed(2)} %`;
+    li.append(link, ` (${e.form}, ${result})`);
+    recent.append(li);
+  }
 }
 
 function cellOf(row, text) {

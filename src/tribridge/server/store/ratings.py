@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from tribridge.server.accounts.ratings import Game, Rating
 
-__all__ = ["SCHEMA_V4", "Ratings", "RatingsCopy", "RatingsSql"]
+__all__ = ["SCHEMA_V4", "SCHEMA_V5", "Ratings", "RatingsCopy", "RatingsSql"]
 
 SCHEMA_V4 = """
 CREATE TABLE rating_games (
@@ -37,6 +37,11 @@ CREATE TABLE rating_history (
     sigma {time} NOT NULL,
     PRIMARY KEY (entity, seq)
 );
+"""
+
+SCHEMA_V5 = """
+CREATE INDEX rating_games_a ON rating_games (a, seq);
+CREATE INDEX rating_games_b ON rating_games (b, seq);
 """
 
 
@@ -72,6 +77,9 @@ class Ratings(Protocol):
 
     def ratings(self) -> dict[str, Rating]:
         """Every entity's current rating."""
+
+    def games_of(self, entity: str, most: int) -> list[Game]:
+        """The newest ``most`` rated games ``entity`` played, newest first."""
 
     def rating_history(self, entity: str) -> list[tuple[int, Rating]]:
         """An entity's rating after each of its games (the game's number, the rating), in order."""
@@ -151,6 +159,15 @@ class RatingsSql:
         """Every rated game, in the order applied."""
         with self.transaction() as tx:
             rows = tx.execute("SELECT game_key, a, b, outcome FROM rating_games ORDER BY seq").fetchall()
+        return [Game(str(k), str(a), str(b), float(o)) for k, a, b, o in rows]
+
+    def games_of(self, entity: str, most: int) -> list[Game]:
+        """The newest ``most`` rated games ``entity`` played, newest first."""
+        with self.transaction() as tx:
+            rows = tx.execute(
+                "SELECT game_key, a, b, outcome FROM rating_games WHERE a = ? OR b = ? ORDER BY seq DESC LIMIT ?",
+                (entity, entity, int(most)),
+            ).fetchall()
         return [Game(str(k), str(a), str(b), float(o)) for k, a, b, o in rows]
 
     def ratings(self) -> dict[str, Rating]:

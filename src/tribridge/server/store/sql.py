@@ -28,7 +28,7 @@ from tribridge.server.store import (
     token_hash,
 )
 from tribridge.server.store.accounts import SCHEMA_V3, AccountsSql, rename_chair_in
-from tribridge.server.store.ratings import SCHEMA_V4, RatingsSql
+from tribridge.server.store.ratings import SCHEMA_V4, SCHEMA_V5, RatingsSql
 
 __all__ = [
     "ACTIVITY_STEP_SECONDS",
@@ -116,7 +116,7 @@ CREATE TABLE events (event_id TEXT PRIMARY KEY, created {time} NOT NULL, documen
 
 # The numbered schema steps, in order: a new migration appends its script here (both backends run it, formatted
 # with their time type); a step never changes once released.
-SCHEMA_STEPS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4]  # 3: accounts, 4: ratings (store.*)
+SCHEMA_STEPS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5]  # 3: accounts, 4-5: ratings (store.*)
 
 VERSION_TABLE = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied {time} NOT NULL)"
 
