@@ -71,6 +71,8 @@ NOT_REPLAYED = {
     "(tests/bots/test_learned.py checks that the same settings give the same weights on a small run)",
     "server_scale.json": "actions a second and latencies of servers on SQLite and PostgreSQL: timings of a "
     "loaded machine (python -m benchmarks server_scale)",
+    "server_scale_quota_010.json": "the same at 0.1 of a core per process, with commit notices in groups: timings "
+    "(python -m benchmarks server_scale --cpu-quota 0.1)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "
