@@ -16,7 +16,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from tribridge.events.boards import Board
 from tribridge.events.movement import IndividualMovement, individual_movement, round_boards
@@ -25,6 +24,7 @@ from tribridge.server.events.travellers import PlayedTable
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import ChairConfig, TableConfig
 
 __all__ = [
     "chair_secret",
@@ -76,11 +76,13 @@ async def start_round(document: EventDocument, manager: TableManager) -> None:
     index = len(document["round_tables"])
     run = round_boards(len(document["boards"]), document["rounds"])[index]
     boards = [Board.from_json(document["boards"][i]) for i in run]
-    filler = {"kind": "bot", "bot": document["filler"]}
+    filler: ChairConfig = {"kind": "bot", "bot": document["filler"]}
     ids = []
     for table in movement.rounds[index]:
         names = _people(document, movement, table)
-        chairs = [dict(filler) if name.startswith("filler ") else {"kind": "human", "name": name} for name in names]
+        chairs: list[ChairConfig] = [
+            filler.copy() if name.startswith("filler ") else {"kind": "human", "name": name} for name in names
+        ]
         if all(c["kind"] == "bot" for c in chairs):
             ids.append("")
             continue
@@ -92,7 +94,7 @@ async def start_round(document: EventDocument, manager: TableManager) -> None:
 
 
 async def entrant_seats(
-    document: EventDocument, manager: TableManager, config: dict[str, Any], people: Mapping[int, int]
+    document: EventDocument, manager: TableManager, config: TableConfig, people: Mapping[int, int]
 ) -> Table:
     """A new table of the event whose chairs ``people`` (chair -> entry) are taken for those entrants at once."""
     secret = chair_secret(document)

@@ -26,6 +26,7 @@ from tribridge.server.events.individual import entrant_seats
 from tribridge.server.events.travellers import PERSON, PlayedTable, travellers_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.wire import ChairConfig
 
 __all__ = [
     "FILLER_TEAM",
@@ -96,7 +97,8 @@ async def _start_match_round(document: EventDocument, match: MatchJson, manager:
     boards = [Board.from_json(document["boards"][i]) for i in _positions(document, match["stage"], r)]
     ids = []
     for t in range(3):
-        chairs, people = [], {}
+        chairs: list[ChairConfig] = []
+        people: dict[int, int] = {}
         for chair, (team, member) in enumerate(_seats(match, r, t)):
             name = member_names(document, team)[member]
             person = _is_person(document, team, member)

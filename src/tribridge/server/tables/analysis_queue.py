@@ -23,6 +23,7 @@ from tribridge.cards import Seat
 from tribridge.dd import Priority, solving_at
 from tribridge.rules.deal import DealState
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire_view import AnalysisJson, PendingAnalysisJson
 
 __all__ = ["AnalysisQueue", "analyse_at_priority", "busy_analysis"]
 
@@ -38,13 +39,13 @@ class _Job:
 
 def analyse_at_priority(
     state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]
-) -> dict[str, Any]:
+) -> AnalysisJson:
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
-        return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
+        return {**analyse(state, scheme, chair_seats, names)}  # the table keeps it with its other analysis objects
 
 
-def busy_analysis(note: str) -> dict[str, Any]:
+def busy_analysis(note: str) -> PendingAnalysisJson:
     """An analysis object with no parts and one note (refused, failed)."""
     return {"hands": None, "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": [note]}
 
@@ -54,7 +55,7 @@ class AnalysisQueue:
 
     def __init__(
         self,
-        run: Callable[..., dict[str, Any]],
+        run: Callable[..., AnalysisJson],
         executor: Executor | None,
         on_done: Callable[[Table], None],
         limit: int = 32,

@@ -24,6 +24,7 @@ from tribridge.server.tables.bots import bot_decision
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import TableAction
 
 __all__ = ["BotAct", "BotTurns", "waiting_for_friends"]
 
@@ -40,8 +41,8 @@ class BotAct(Protocol):
         self,
         table: Table,
         chair: int | None,
-        action: dict[str, Any],
-        expect_version: Any = None,
+        action: TableAction,
+        expect_version: object = None,
         by_bot: bool = False,
     ) -> Awaitable[None]:
         """Act at ``table`` for ``chair``."""
@@ -156,7 +157,7 @@ class BotTurns:
             await asyncio.sleep(wait)  # every call and card shows after the same delay, forced or not
         await self._commit_bot_action(table, chair, action, version)
 
-    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> None:
+    async def _commit_bot_action(self, table: Table, chair: int | None, action: TableAction, version: int) -> None:
         """Act for the bot; a commit the store failed is tried again until it lands or the table moves on."""
         while table.version == version and not self.stopping():
             try:
@@ -170,7 +171,7 @@ class BotTurns:
                 log.exception("bot action not committed; retrying", extra={"table_id": table.table_id})
                 await asyncio.sleep(COMMIT_RETRY_SECONDS)
 
-    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
+    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> TableAction | None:
         """The bot's action (None once the table moved on); retried while the solver queue is full."""
         if chair is None:
             return {"type": "next"}
