@@ -12,16 +12,27 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from tribridge.errors import InvalidInput
 from tribridge.events.scoring import rank_labels
 from tribridge.server.events.documents import EventDocument
 
-__all__ = ["BEST", "SeriesLine", "period_days", "series_lines"]
+__all__ = ["BEST", "SeriesLine", "SeriesLineJson", "period_days", "series_lines"]
 
 BEST = {"week": 5, "month": 15}
 """How many of an account's best days its series score counts, by period."""
+
+
+class SeriesLineJson(TypedDict):
+    """A series line as the series endpoint answers it (``counted``: how many percentages count)."""
+
+    rank: str
+    name: str
+    days: int
+    counted: int
+    percents: list[float]
+    score: float
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,7 @@ class SeriesLine:
     percents: tuple[float, ...]
     score: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeriesLineJson:
         """The line as the series endpoint answers it."""
         return {
             "rank": self.rank,
