@@ -205,6 +205,22 @@ def test_invalid_actions_change_nothing(client):
     assert after == before
 
 
+def test_an_actions_fields_are_read_before_the_table_judges_it(client):
+    tid, tokens = new_table(client)
+    view = state(client, tid, tokens[0])
+    turn = view["turn_chair"]
+    stale = {"type": "call", "call": 7, "version": view["version"] + 5}
+    r = act(client, tid, tokens[turn], stale)
+    assert r.status_code == 400 and r.json()["error"].startswith("call: expected a call like"), r.text
+    r = act(client, tid, tokens[turn], {"type": "call", "call": "1C", "card": "SA", "tricks": 3, "text": "x"})
+    assert r.status_code == 200, r.text
+    assert act(client, tid, tokens[turn], {"type": "undo"}).status_code == 200
+    for chair in {0, 1, 2} - {turn}:
+        assert act(client, tid, tokens[chair], {"type": "undo_agree"}).status_code == 200
+    undone = state(client, tid, tokens[0])["undone"]
+    assert undone == [{"chair": turn, "action": {"type": "call", "call": "1C"}, "at": 0}]
+
+
 def test_websocket_pushes_every_change(client):
     tid, tokens = new_table(client)
     with client.websocket_connect(f"/api/tables/{tid}/ws") as ws:

@@ -11,6 +11,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.auction import Contract, Denom
 from tribridge.rules.scoring import get_scheme, score_deal
 from tribridge.server.tables.table import Table, score_sheet
+from tribridge.server.tables.wire import parse_action
 
 PEOPLE = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "bot": "random"}]
 
@@ -23,8 +24,8 @@ def new_table() -> Table:
 
 
 def act(table: Table, chair: int | None, action: dict) -> None:
-    """Check and install one action, as the manager does."""
-    table.install(table.prepare(chair, action))
+    """Read, check and install one action, as the manager does."""
+    table.install(table.prepare(chair, parse_action(action)))
 
 
 def test_talk_and_sharing_leave_the_game_alone_and_replay():
@@ -53,7 +54,7 @@ def test_talk_and_sharing_leave_the_game_alone_and_replay():
         (0, {"type": "watchers", "allow": "yes"}),
     ):
         with pytest.raises(InvalidInput):
-            table.prepare(chair, action)
+            table.prepare(chair, parse_action(action))
 
 
 def history_entry(deal_no: int, declarer: int, level: int, denom: int, doubling: int, tricks: int) -> dict:

@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.types import Message
 
 from tribridge import __version__
 from tribridge.dd import solver_pool
@@ -62,7 +63,7 @@ class JsonLogFormatter(logging.Formatter):
     """One JSON object per log line: time, level, logger, message and any ``extra`` fields."""
 
     def format(self, record: logging.LogRecord) -> str:
-        data: dict[str, Any] = {
+        data: dict[str, object] = {
             "ts": round(record.created, 3),
             "level": record.levelname.lower(),
             "logger": record.name,
@@ -147,10 +148,10 @@ async def warm_the_routes(app: FastAPI) -> None:
         "client": None,
     }
 
-    async def receive() -> dict[str, Any]:
+    async def receive() -> Message:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    async def send(message: MutableMapping[str, Any]) -> None:
+    async def send(message: Message) -> None:
         return None
 
     try:

@@ -32,10 +32,12 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
+
+from starlette.types import Message, Receive, Send
 
 from tribridge.errors import InvalidInput, shorten
 
@@ -99,8 +101,6 @@ _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _JSON_BRACKET = re.compile(r"[\[\]{}]")
 
 Scope = Mapping[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 def json_depth(body: bytes) -> int:
@@ -259,6 +259,16 @@ def _is_json_type(content_type: str | None) -> bool:
     return content_type is not None and content_type.split(";", 1)[0].strip().lower() == "application/json"
 
 
+@dataclass
+class _HeldError:
+    """An error response held back until its body is known to be short enough: its start, the body so far."""
+
+    start: Message | None = None
+    parts: list[bytes] = field(default_factory=list)
+    size: int = 0
+    done: bool = False  # the rest of a long error body is dropped (a short one was sent instead)
+
+
 class _TooLarge(Exception):
     """The body passed the limit while it was read."""
 
@@ -390,7 +400,7 @@ class EdgeMiddleware:
         """A receive that hands the app the buffered body once, then waits on the real one (disconnects)."""
         sent = False
 
-        async def replay() -> dict[str, Any]:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -420,39 +430,39 @@ class EdgeMiddleware:
     def _wrap_send(self, send: Send, cors: list[tuple[bytes, bytes]]) -> Send:
         """A send that sets the security and CORS headers and shortens a long error body."""
         limit = self.policy.max_error_bytes
-        held: dict[str, Any] = {"start": None, "parts": [], "size": 0, "done": False}
+        held = _HeldError()
 
-        async def reply(message: dict[str, Any]) -> None:
-            if held["done"]:
+        async def reply(message: Message) -> None:
+            if held.done:
                 return  # the rest of an error body already replaced by a short one
             if message["type"] == "http.response.start":
                 drop = _CORS_NAMES | _SECURITY_NAMES
                 headers = [h for h in message.get("headers", []) if h[0].lower() not in drop]
                 message = dict(message, headers=headers + cors + list(SECURITY_HEADERS))
                 if message["status"] >= 400:
-                    held["start"] = message  # sent once the body is known to be short enough
+                    held.start = message  # sent once the body is known to be short enough
                     return
-            elif message["type"] == "http.response.body" and held["start"] is not None:
+            elif message["type"] == "http.response.body" and held.start is not None:
                 chunk = message.get("body", b"")
-                held["parts"].append(chunk)
-                held["size"] += len(chunk)
+                held.parts.append(chunk)
+                held.size += len(chunk)
                 more = message.get("more_body", False)
-                if held["size"] > limit:
-                    held["done"] = more
-                    await _send_short_error(send, held["start"], b"".join(held["parts"]))
+                if held.size > limit:
+                    held.done = more
+                    await _send_short_error(send, held.start, b"".join(held.parts))
                 elif not more:
-                    await send(held["start"])
-                    await send({"type": "http.response.body", "body": b"".join(held["parts"])})
+                    await send(held.start)
+                    await send({"type": "http.response.body", "body": b"".join(held.parts)})
                 else:
                     return
-                held["start"], held["parts"] = None, []
+                held.start, held.parts = None, []
                 return
             await send(message)
 
         return reply
 
 
-async def _send_short_error(send: Send, start: dict[str, Any], body: bytes) -> None:
+async def _send_short_error(send: Send, start: Message, body: bytes) -> None:
     """Send an error response whose body was too long as ``{"error": <its start>}``."""
     text = body[: ERROR_QUOTE_CHARS * 4].decode("utf-8", "replace")
     prefix = '{"error": "'

@@ -22,6 +22,8 @@ from tribridge.server.api.exports import export_pbn_text
 from tribridge.server.errors import NotFound
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import JsonObject
+from tribridge.server.tables.wire_view import DealRecordJson
 
 __all__ = [
     "MAX_LISTED_TABLES",
@@ -99,7 +101,7 @@ class DealFilter:
         )
 
 
-def par_score_of(analysis: dict[str, Any] | None, chair: int, scheme: str) -> int | None:
+def par_score_of(analysis: JsonObject | None, chair: int, scheme: str) -> int | None:
     """What ``chair`` scores if the analysis's best contract is made at its double-dummy tricks (None: unknown)."""
     best = (analysis or {}).get("best_contract")
     if not best:
@@ -171,13 +173,13 @@ async def my_deals(manager: TableManager, account_id: str) -> list[DealRow]:
 
 async def selected_records(
     manager: TableManager, account_id: str, picked: list[tuple[str, int]]
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[DealRecordJson]]:
     """The finished deals picked, grouped by table in the order given; 404 for a deal at a table the account holds
     no chair at (another person's history) or not finished."""
     store = manager.store
     assert store is not None
     held = {s.table_id for s in await store.call(store.sync.seats_of, account_id)}
-    grouped: dict[str, list[dict[str, Any]]] = {}
+    grouped: dict[str, list[DealRecordJson]] = {}
     for table_id, deal_no in picked:
         table = await manager.find(table_id) if table_id in held else None
         record = None if table is None else next((r for r in table.history if r["deal_no"] == deal_no), None)
@@ -187,7 +189,7 @@ async def selected_records(
     return grouped
 
 
-def selection_text(grouped: dict[str, list[dict[str, Any]]], kind: str) -> str:
+def selection_text(grouped: dict[str, list[DealRecordJson]], kind: str) -> str:
     """The picked deals as PBN (one file) or LIN (one line a deal)."""
     if kind == "lin":
         return "".join(history_to_lin(records) for records in grouped.values())

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
 from tribridge.events.results import Traveller
 from tribridge.events.scoring import matchpoints
+from tribridge.server.tables.wire_view import ChairJson, DealRecordJson
 
 __all__ = [
     "ANCHOR",
@@ -95,7 +95,7 @@ def replay(games: Iterable[Game]) -> tuple[dict[str, Rating], list[tuple[str, in
 
 
 def bot_table_games(
-    table_id: str, record: dict[str, Any], chair: int, entity: str, chairs: list[dict[str, Any]]
+    table_id: str, record: DealRecordJson, chair: int, entity: str, chairs: list[ChairJson]
 ) -> list[Game]:
     """The games of one finished deal at a table where ``entity`` holds ``chair`` and the other chairs are bots."""
     scores = record["scores"]["per_chair"]

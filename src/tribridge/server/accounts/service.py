@@ -28,6 +28,7 @@ from tribridge.server.store.accounts import NEUTRAL_NAME, Account, AccountSessio
 from tribridge.server.tables.follow import rename_held
 from tribridge.server.tables.limits import TooMany
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.wire import JsonObject
 
 __all__ = [
     "ACCOUNT_FAILURES",
@@ -74,14 +75,14 @@ def username_key(username: str) -> str:
     return username.casefold()
 
 
-def _password_field(body: dict[str, Any], field: str) -> str:
+def _password_field(body: JsonObject, field: str) -> str:
     value = body.get(field)
     if not isinstance(value, str) or not value or len(value) > MAX_LENGTH:
         raise InvalidInput(field, f"expected the password (1 to {MAX_LENGTH} characters)")
     return value
 
 
-def _object(body: Any) -> dict[str, Any]:
+def _object(body: Any) -> JsonObject:
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object")
     return body
@@ -209,7 +210,7 @@ class AccountService:
         keep = who.secret_hash if keep_this else None
         return await self.store.call(self.store.sync.delete_sessions, who.account.account_id, keep)
 
-    async def _confirm(self, who: LoggedIn, body: dict[str, Any], field: str) -> None:
+    async def _confirm(self, who: LoggedIn, body: JsonObject, field: str) -> None:
         if not await self.hashes.verify(who.account.password_hash, _password_field(body, field)):
             raise InvalidInput(field, "this is not the account's password")
 

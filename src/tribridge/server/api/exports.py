@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
@@ -25,8 +25,17 @@ from tribridge.server.api.tables import client_of, seated
 from tribridge.server.errors import NotFound, TooMany
 from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.table import Table, score_sheet
+from tribridge.server.tables.wire_view import ChairJson, DealRecordJson, ScoreSheetJson, SheetDealJson
 
-__all__ = ["MAX_HISTORY_PAGE", "ExportCache", "export_json_text", "export_pbn_text", "history_page", "router"]
+__all__ = [
+    "MAX_HISTORY_PAGE",
+    "ExportCache",
+    "HistoryPageJson",
+    "export_json_text",
+    "export_pbn_text",
+    "history_page",
+    "router",
+]
 
 MAX_HISTORY_PAGE = 100
 KEPT_EXPORTS = 64  # exports kept (table, kind) -> text, the least recently used dropped first
@@ -35,14 +44,14 @@ router = APIRouter()
 
 
 def export_json_text(
-    table_id: str, scheme: str, chairs: list[dict[str, Any]], history: list[dict[str, Any]], sheet: dict[str, Any]
+    table_id: str, scheme: str, chairs: list[ChairJson], history: list[DealRecordJson], sheet: ScoreSheetJson
 ) -> str:
     """The JSON export of a table's finished deals (records and the score sheet)."""
     body = {"table_id": table_id, "scheme": scheme, "chairs": chairs, "deals": history, "score_sheet": sheet}
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 
-def export_pbn_text(table_id: str, history: list[dict[str, Any]]) -> str:
+def export_pbn_text(table_id: str, history: list[DealRecordJson]) -> str:
     """The PBN export of a table's finished deals."""
     return "% PBN 2.1\n% EXPORT\n" + "\n".join(
         DealRecord.from_json(r["record"]).to_pbn(event=f"tribridge table {table_id}", board=r["deal_no"])
@@ -50,7 +59,7 @@ def export_pbn_text(table_id: str, history: list[dict[str, Any]]) -> str:
     )
 
 
-def finished_deals(table: Table, deal: int | None) -> list[dict[str, Any]]:
+def finished_deals(table: Table, deal: int | None) -> list[DealRecordJson]:
     """A copy of the table's finished deals' records, or of deal number ``deal``'s alone (404 when not finished)."""
     if deal is None:
         return list(table.history)
@@ -123,6 +132,16 @@ _export_route(
 )
 
 
+class HistoryPageJson(TypedDict):
+    """A page of the table's finished deals, oldest first, with their total."""
+
+    table_id: str
+    total: int
+    offset: int
+    limit: int
+    deals: list[SheetDealJson]
+
+
 def _whole(value: str | None, name: str, default: int, low: int, high: int) -> int:
     if value is None or value == "":
         return default
@@ -135,11 +154,11 @@ def _whole(value: str | None, name: str, default: int, low: int, high: int) -> i
     return number
 
 
-def history_page(table: Table, offset: int, limit: int) -> dict[str, Any]:
+def history_page(table: Table, offset: int, limit: int) -> HistoryPageJson:
     """Deals ``offset`` .. ``offset + limit - 1`` (oldest first) of the table's score sheet, with the total."""
     deals = score_sheet(table)["deals"]
     results = {r["deal_no"]: r["result"]["text"] for r in table.history[offset : offset + limit]}
-    page = [dict(d, result=results.get(d["deal_no"])) for d in deals[offset : offset + limit]]
+    page: list[SheetDealJson] = [{**d, "result": results.get(d["deal_no"])} for d in deals[offset : offset + limit]]
     return {"table_id": table.table_id, "total": len(deals), "offset": offset, "limit": limit, "deals": page}
 
 
@@ -150,7 +169,7 @@ async def history(
     offset: str | None = None,
     limit: str | None = None,
     authorization: str | None = Header(default=None),
-) -> dict[str, Any]:
+) -> Any:
     """One page of the table's finished deals (``offset`` from 0, ``limit`` up to ``MAX_HISTORY_PAGE``)."""
     table, _chair = await seated(manager, table_id, authorization)
     start = _whole(offset, "offset", 0, 0, 10**9)

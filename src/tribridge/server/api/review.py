@@ -15,7 +15,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from fastapi import APIRouter, Header, Request
 
@@ -30,19 +30,77 @@ from tribridge.server.api.tables import check_watch, token_from
 from tribridge.server.errors import Forbidden, NotFound
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import JsonObject
+from tribridge.server.tables.wire_view import DealRecordJson, UndoneJson
 
-__all__ = ["named_review", "review_deal", "review_on_pool", "review_record", "review_text", "router"]
+__all__ = ["ReviewJson", "named_review", "review_deal", "review_on_pool", "review_record", "review_text", "router"]
+
+
+class ReviewCallJson(TypedDict):
+    """A call of the reviewed auction, by the player (dealing seat) who made it."""
+
+    player: str
+    call: str
+
+
+class ReviewCardJson(TypedDict):
+    """A card of the reviewed play: who played it, the declaring side's double-dummy tricks after it, what it cost
+    its side, and the cards that were best instead."""
+
+    seat: str
+    card: str
+    dd_after: int
+    cost: int
+    best: list[str]
+
+
+class ReviewTrickJson(TypedDict):
+    """A trick of the reviewed play (``winner``: None while it is not complete)."""
+
+    leader: str
+    cards: list[ReviewCardJson]
+    winner: str | None
+
+
+class ReviewClaimJson(TypedDict):
+    """The claim that ended the play."""
+
+    seat: str
+    tricks: int
+    tricks_left: int
+
+
+class ReviewJson(TypedDict):
+    """A finished deal's review; ``deal_no`` and ``undone`` added by the route, the names by ``named_review``."""
+
+    dealer: str
+    widow: str
+    auction: list[ReviewCallJson]
+    contract: str | None
+    declarer: str | None
+    dd_start: int | None
+    tricks: list[ReviewTrickJson]
+    claim: ReviewClaimJson | None
+    declarer_tricks: int
+    hands: dict[str, str] | None
+    dummy: NotRequired[str]
+    seats: NotRequired[dict[str, str]]
+    chair_of_player: NotRequired[dict[str, int | None]]
+    names: NotRequired[list[str] | None]
+    deal_no: NotRequired[int]
+    undone: NotRequired[list[UndoneJson]]
+
 
 router = APIRouter()
 
 
-def review_deal(state: DealState) -> dict[str, Any]:
+def review_deal(state: DealState) -> ReviewJson:
     """The review of a finished deal (JSON-ready, seats as letters): auction by player, play with double-dummy marks."""
-    auction = [
+    auction: list[ReviewCallJson] = [
         {"player": state.auction.seat_of_call(i).letter, "call": str(call)}
         for i, call in enumerate(state.auction.calls)
     ]
-    out: dict[str, Any] = {
+    out: ReviewJson = {
         "dealer": state.dealer.letter,
         "widow": state.widow.letter,
         "auction": auction,
@@ -60,13 +118,11 @@ def review_deal(state: DealState) -> dict[str, Any]:
         return out
     contract = state.contract
     declarer = contract.declarer
-    out.update(
-        contract=str(contract),
-        declarer=declarer.letter,
-        dummy=play.dummy.letter,
-        seats={p.letter: state.seat_of(p).letter for p in Seat if p != state.widow},
-        hands={s.letter: play.deal[s].to_pbn() for s in Seat},
-    )
+    out["contract"] = str(contract)
+    out["declarer"] = declarer.letter
+    out["dummy"] = play.dummy.letter
+    out["seats"] = {p.letter: state.seat_of(p).letter for p in Seat if p != state.widow}
+    out["hands"] = {s.letter: play.deal[s].to_pbn() for s in Seat}
     trump = None if play.trump is None else int(play.trump)
     leader = declarer.lho
     played = list(play.played)
@@ -83,7 +139,7 @@ def review_deal(state: DealState) -> dict[str, Any]:
         if k == 0:
             out["dd_start"] = max(totals.values()) if ours else min(totals.values())
         chosen = solution[card.index]
-        entry = {
+        entry: ReviewCardJson = {
             "seat": Seat(pos.turn).letter,
             "card": str(card),
             "dd_after": totals[card.index],
@@ -130,7 +186,7 @@ def _review_cached(record_text: str) -> str:
 _REVIEWS: OrderedDict[str, str] = OrderedDict()  # record text -> review text, computed on the pool
 
 
-async def review_on_pool(record: dict[str, Any]) -> str:
+async def review_on_pool(record: JsonObject) -> str:
     """The review text of a stored finished deal, from the cache or as one ``ANALYSIS`` job on the solver pool."""
     key = json.dumps(record, sort_keys=True)
     if key in _REVIEWS:
@@ -143,11 +199,9 @@ async def review_on_pool(record: dict[str, Any]) -> str:
     return str(text)
 
 
-def named_review(
-    text: str, chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
-) -> dict[str, Any]:
+def named_review(text: str, chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None) -> ReviewJson:
     """A review's JSON with the players named by chair when known."""
-    review = json.loads(text)
+    review: ReviewJson = json.loads(text)
     chair_of = {seat: i for i, seat in enumerate(chair_seats or ())}
     review["chair_of_player"] = {seat: chair_of.get(seat) for seat in review.get("seats", {}) or {}}
     review["names"] = list(names) if names is not None else None
@@ -155,8 +209,8 @@ def named_review(
 
 
 def review_record(
-    record: dict[str, Any], chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
-) -> dict[str, Any]:
+    record: JsonObject, chair_seats: Sequence[str] | None = None, names: Sequence[str] | None = None
+) -> ReviewJson:
     """The review of a stored finished deal (``DealRecord.to_json()``), cached; players named by chair when known."""
     return named_review(_review_cached(json.dumps(record, sort_keys=True)), chair_seats, names)
 
@@ -202,7 +256,7 @@ async def _check_reviewer(
         raise
 
 
-def _find_record(history: list[dict[str, Any]], deal_no: int) -> dict[str, Any] | None:
+def _find_record(history: list[DealRecordJson], deal_no: int) -> DealRecordJson | None:
     for entry in history:
         if entry.get("deal_no") == deal_no:
             return entry

@@ -27,6 +27,7 @@ from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.spectators import spectator_view
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.views import view_for, view_text, visible_cards
+from tribridge.server.tables.wire_view import BotsJson, CreatedTableJson, RefusedViewJson, TableInfoJson, TableViewJson
 from tribridge.server.tables.words import bot_descriptions, scheme_descriptions
 
 __all__ = ["check_watch", "client_of", "router", "seated", "token_from"]
@@ -61,7 +62,7 @@ def client_of(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
-def table_info(table: Table) -> dict[str, Any]:
+def table_info(table: Table) -> TableInfoJson:
     """Public facts about a table: id, scheme, chairs with names, deal number, phase, version, running totals."""
     state = table.current()
     return {
@@ -100,14 +101,15 @@ async def seated(manager: TableManager, table_id: str, authorization: str | None
 
 
 @router.get("/api/bots")
-async def list_bots() -> dict[str, Any]:
+async def list_bots() -> Any:
     """Bot names and scoring schemes for the lobby, each with its description."""
-    return {
+    answer: BotsJson = {
         "bots": bot_names(),
         "schemes": scheme_names(),
         "bot_descriptions": bot_descriptions(),
         "scheme_descriptions": scheme_descriptions(),
     }
+    return answer
 
 
 @router.post("/api/tables")
@@ -115,9 +117,10 @@ async def create_table(manager: Manager, request: Request) -> Any:
     """Create a table (optionally taking a chair with ``take``); ``seed`` is echoed only when chosen."""
     body = await read_json(request)
     table, token = await manager.create(body, client_of(request))
-    out: dict[str, Any] = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
-    if "seed" in table.config["deals"]:
-        out["seed"] = table.config["deals"]["seed"]
+    out: CreatedTableJson = {"table_id": table.table_id, "chairs": table.chairs, "scheme": table.scheme}
+    source = table.config.get("deals", {})
+    if "seed" in source:
+        out["seed"] = source["seed"]
     if token is not None and table.all_bots:
         out.update({"watch_token": token, "chair": 0})
     elif token is not None:
@@ -221,7 +224,7 @@ class WatchedBoards:
             return
         self.manager.notify(self.table)
 
-    def view(self, chair: int | None) -> Any:
+    def view(self, chair: int | None) -> TableViewJson | RefusedViewJson:
         """The spectator's view of the board it may see, else what refuses it (and a check of the board begun)."""
         if self.allowed_deal == self.table.deal_no:
             return spectator_view(self.table, chair)

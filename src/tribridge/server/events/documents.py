@@ -19,6 +19,7 @@ from tribridge.events.run import default_rounds
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
+from tribridge.server.tables.wire import JsonObject
 
 __all__ = [
     "MAX_TEAMS",
@@ -167,7 +168,7 @@ def event_request(body: Any, limits: EventLimits) -> EventRequest:
     return EventRequest(cast(Form, form), name, scheme, filler, boards, float(hours), players, rounds, minutes)
 
 
-def _teams(body: dict[str, Any], name: str, scheme: str, filler: str, hours: float, most: int) -> EventRequest:
+def _teams(body: JsonObject, name: str, scheme: str, filler: str, hours: float, most: int) -> EventRequest:
     """A teams event's request: ``boards`` a stage (drawn from a secret seed, stage by stage), ``teams``."""
     if body.get("pbn") is not None:
         raise InvalidInput("pbn", 'the teams form draws its boards, stage by stage: give "boards": N a stage')
@@ -193,7 +194,7 @@ def _start_minutes(body: dict[str, Any]) -> float:
     return float(minutes)
 
 
-def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
+def _individual(body: JsonObject, boards: int) -> tuple[int, int, float]:
     """(players, rounds, minutes to the start) of an individual event's request."""
     players = body.get("players")
     if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -206,7 +207,7 @@ def _individual(body: dict[str, Any], boards: int) -> tuple[int, int, float]:
     return players, rounds, _start_minutes(body)
 
 
-def _boards(body: dict[str, Any], most: int) -> tuple[Board, ...]:
+def _boards(body: JsonObject, most: int) -> tuple[Board, ...]:
     """The event's boards: ``boards`` seeded from a secret drawn here, or every board of the ``pbn`` text."""
     count, text = body.get("boards"), body.get("pbn")
     if (count is None) == (text is None):

@@ -17,7 +17,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from tribridge.events.boards import Board
 from tribridge.events.movement import IndividualMovement, individual_movement, round_boards
@@ -26,6 +25,7 @@ from tribridge.server.events.travellers import PlayedTable, people_of
 from tribridge.server.tables.config import event_table_config
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import ChairConfig, TableConfig
 
 __all__ = [
     "chair_secret",
@@ -44,7 +44,7 @@ def movement_of(document: EventDocument) -> IndividualMovement:
     return individual_movement(document["players"], document["rounds"])
 
 
-def _chairs(document: EventDocument, movement: IndividualMovement, table: Sequence[int]) -> list[dict[str, Any]]:
+def _chairs(document: EventDocument, movement: IndividualMovement, table: Sequence[int]) -> list[ChairConfig]:
     """The chairs of a movement table: the entrant's (a person), or the event's bot in a filler's place or one
     nobody took."""
     return [
@@ -90,7 +90,7 @@ async def start_round(document: EventDocument, manager: TableManager) -> None:
 
 
 async def entrant_seats(
-    document: EventDocument, manager: TableManager, config: dict[str, Any], people: Mapping[int, int]
+    document: EventDocument, manager: TableManager, config: TableConfig, people: Mapping[int, int]
 ) -> Table:
     """A new table of the event whose chairs ``people`` (chair -> entry) are taken for those entrants at once."""
     secret = chair_secret(document)

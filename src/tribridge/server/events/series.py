@@ -12,16 +12,27 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from tribridge.errors import InvalidInput
 from tribridge.events.scoring import rank_labels
 from tribridge.server.events.documents import EventDocument
 
-__all__ = ["BEST", "SeriesLine", "period_days", "recent_entries", "series_lines"]
+__all__ = ["BEST", "SeriesLine", "SeriesLineJson", "RecentEventJson", "period_days", "recent_entries", "series_lines"]
 
 BEST = {"week": 5, "month": 15}
 """How many of an account's best days its series score counts, by period."""
+
+
+class SeriesLineJson(TypedDict):
+    """A series line as the series endpoint answers it (``counted``: how many percentages count)."""
+
+    rank: str
+    name: str
+    days: int
+    counted: int
+    percents: list[float]
+    score: float
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,7 @@ class SeriesLine:
     percents: tuple[float, ...]
     score: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SeriesLineJson:
         """The line as the series endpoint answers it."""
         return {
             "rank": self.rank,
@@ -87,7 +98,18 @@ def series_lines(documents: list[EventDocument], best: int) -> list[SeriesLine]:
     return [SeriesLine(label, ln.name, ln.days, ln.percents, ln.score) for label, ln in zip(labels, lines)]
 
 
-def recent_entries(documents: list[EventDocument], account_id: str, most: int, now: float) -> list[dict[str, Any]]:
+class RecentEventJson(TypedDict):
+    """One event of a player's profile: which, when it entered, whether it has closed, its final percentage."""
+
+    event_id: str
+    name: str
+    form: str
+    entered: float
+    closed: bool
+    percent: float | None
+
+
+def recent_entries(documents: list[EventDocument], account_id: str, most: int, now: float) -> list[RecentEventJson]:
     """The newest ``most`` events the account entered (newest first): id, name, form, when it entered, whether the
     event has closed, and its final percentage once the event settled (a player's profile)."""
     entered = []

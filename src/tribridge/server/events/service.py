@@ -60,6 +60,7 @@ from tribridge.server.tables.limits import RateWindow
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.peers import process_owner
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import ChairConfig, TableAction
 
 __all__ = ["EventService"]
 
@@ -89,11 +90,11 @@ class EventService:
         self.daily = DailySettings.from_env() if daily is None else daily
         manager.gates.append(self.refuse_after_close)
 
-    async def refuse_after_close(self, table: Table, action: dict[str, object]) -> None:
+    async def refuse_after_close(self, table: Table, action: TableAction) -> None:
         """Refuse (409) a game action at an event's table once the event has closed: a board finished after
         ``closes_at`` would not count, and ``next`` answers with the event's end."""
         event = table.config.get("event")
-        if event is None or action.get("type") in SIDE_TYPES:
+        if event is None or action["type"] in SIDE_TYPES:
             return
         event_id = event["event_id"]
         if event_id not in self.closes:
@@ -342,8 +343,8 @@ class EventService:
     async def _daily_table(self, document: EventDocument, name: str, client: str) -> tuple[str, str]:
         """A daily entrant's table (chair 0 the entrant, two filler bots): its id and chair 0's token."""
         boards = [Board.from_json(b) for b in document["boards"]]
-        filler = {"kind": "bot", "bot": document["filler"]}
-        chairs = [{"kind": "human", "name": name}, dict(filler), dict(filler)]
+        filler: ChairConfig = {"kind": "bot", "bot": document["filler"]}
+        chairs: list[ChairConfig] = [{"kind": "human", "name": name}, filler.copy(), filler.copy()]
         config = event_table_config(
             document["event_id"], boards, [entrant_chair(b) for b in boards], chairs, document["scheme"]
         )

@@ -14,10 +14,10 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import ChairConfig
 
 __all__ = ["StandIns"]
 
@@ -32,7 +32,7 @@ class StandIns:
         self.leave_seconds = float(leave_seconds)
         self.check_seconds = float(check_seconds)
         self.waiting: dict[tuple[str, int], tuple[int, float]] = {}  # (table, chair) -> (version, since)
-        self.stood_in: dict[tuple[str, int], dict[str, Any]] = {}  # (table, chair) -> the person's chair spec
+        self.stood_in: dict[tuple[str, int], ChairConfig] = {}  # (table, chair) -> the person's chair spec
         self.task: asyncio.Task[None] | None = None
 
     def start(self, tables: Callable[[], Awaitable[list[tuple[str, str]]]]) -> None:

@@ -16,7 +16,6 @@ board.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from tribridge.events.boards import Board, seeded_boards
 from tribridge.events.bracket import BracketStage, KnockoutResult, advancing, plan_stage
@@ -30,6 +29,7 @@ from tribridge.server.events.individual import entrant_seats
 from tribridge.server.events.travellers import PERSON, PlayedTable, people_of, travellers_of
 from tribridge.server.tables.config import bot_name_label, event_table_config
 from tribridge.server.tables.manager import TableManager
+from tribridge.server.tables.wire import ChairConfig
 
 __all__ = [
     "BOTS_TEAM",
@@ -90,7 +90,7 @@ def _is_person(document: EventDocument, team: int, member: int) -> bool:
     return team != FILLER_TEAM and member < len(document["teams"][team]["members"])
 
 
-def _table_chairs(document: EventDocument, match: MatchJson, round_index: int, table: int) -> list[dict[str, Any]]:
+def _table_chairs(document: EventDocument, match: MatchJson, round_index: int, table: int) -> list[ChairConfig]:
     """The chairs of a table of a match's round: each member who entered (a person, named), else the event's bot."""
     return [
         {"kind": "human", "name": document["entries"][document["teams"][team]["members"][member]]["name"]}
@@ -113,7 +113,8 @@ async def _start_match_round(document: EventDocument, match: MatchJson, manager:
     boards = [Board.from_json(document["boards"][i]) for i in _positions(document, match["stage"], r)]
     ids = []
     for t in range(3):
-        chairs, people = _table_chairs(document, match, r, t), {}
+        chairs = _table_chairs(document, match, r, t)
+        people: dict[int, int] = {}
         for chair, (team, member) in enumerate(_seats(match, r, t)):
             if _is_person(document, team, member):
                 people[chair] = document["teams"][team]["members"][member]

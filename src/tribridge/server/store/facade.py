@@ -25,6 +25,7 @@ from tribridge.server.store.interface import (
     TableActivity,
     open_store,
 )
+from tribridge.server.tables.wire import TableAction, TableConfig
 
 __all__ = ["STORE_THREADS", "AsyncStore", "open_async_store"]
 
@@ -65,7 +66,7 @@ class AsyncStore:
         return await self.call(self.sync.can_commit)
 
     # --- table log ------------------------------------------------------------------------------
-    async def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+    async def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table (``TableLog.create_table``)."""
         await self.call(self.sync.create_table, table_id, config, creator)
 
@@ -73,7 +74,7 @@ class AsyncStore:
         """Store a chair's token hash; False if the chair was taken (``TableLog.set_token``)."""
         return await self.call(self.sync.set_token, table_id, chair, token, name)
 
-    async def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
+    async def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit action ``seq`` of a table's log; ``SeqTaken`` if that number exists."""
         await self.call(self.sync.append_action, table_id, seq, chair, action)
 

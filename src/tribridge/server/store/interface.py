@@ -29,6 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 from tribridge.errors import InvalidInput
 from tribridge.server.store.accounts import Accounts
 from tribridge.server.store.ratings import Ratings
+from tribridge.server.tables.wire import JsonObject, TableAction, TableConfig
 
 __all__ = [
     "Coordination",
@@ -85,11 +86,12 @@ class StoreTooNew(Exception):
 
 
 class LoggedAction(NamedTuple):
-    """One entry of a table's action log: its number, the acting chair (None: the table), the JSON action."""
+    """One entry of a table's action log: its number, the acting chair (None: the table), the JSON action as read
+    back (``wire.parse_action`` types it when the table installs it)."""
 
     seq: int
     chair: int | None
-    action: dict[str, Any]
+    action: JsonObject
 
     @classmethod
     def from_row(cls, seq: Any, chair: Any, action: str) -> LoggedAction:
@@ -102,7 +104,7 @@ class StoredTable:
     """A table's configuration, seat-token hashes and action log as read from the store."""
 
     table_id: str
-    config: dict[str, Any]
+    config: TableConfig
     token_hashes: dict[int, str]
     actions: list[LoggedAction]
     names: dict[int, str] = field(default_factory=dict)  # names given by the players who took chairs
@@ -132,13 +134,13 @@ class TableActivity:
 class TableLog(Protocol):
     """The tables and their ordered action logs: configuration, seat tokens, actions, activity."""
 
-    def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+    def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (and its player's name); False if the chair was already taken."""
 
-    def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
+    def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit one action as number ``seq`` of the table's log; ``SeqTaken`` if that number exists."""
 
     def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:

@@ -52,6 +52,7 @@ from tribridge.server.store.sql import (
     action_json,
     migrations,
 )
+from tribridge.server.tables.wire import TableAction, TableConfig
 
 __all__ = ["MIGRATIONS", "NOTIFY_CHANNEL", "ConnectionLost", "PostgresStore"]
 
@@ -206,7 +207,7 @@ class PostgresStore(SqlStore):
         finally:
             tx.release()
 
-    def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
+    def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit one action as number ``seq`` of the table's log (``SeqTaken`` if that number exists); once more
         after a lost connection, unless the row shows that the lost commit went through."""
         now = time.time()
@@ -220,7 +221,7 @@ class PostgresStore(SqlStore):
 
         self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
 
-    def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
+    def log_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
         """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip, in
         autocommit."""
         try:
@@ -293,7 +294,7 @@ class PostgresStore(SqlStore):
 
         return self._write_once_more(lambda: SqlStore.set_token(self, table_id, chair, token, name), committed, True)
 
-    def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+    def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table; once more after a lost connection, unless its row shows the lost commit went through."""
 
         def committed() -> bool:

@@ -29,6 +29,7 @@ from tribridge.server.store import (
 )
 from tribridge.server.store.accounts import SCHEMA_V3, AccountsSql, rename_chair_in
 from tribridge.server.store.ratings import SCHEMA_V4, SCHEMA_V5, RatingsSql
+from tribridge.server.tables.wire import TableAction, TableConfig
 
 __all__ = [
     "ACTIVITY_STEP_SECONDS",
@@ -200,7 +201,7 @@ class SqlStore(AccountsSql, RatingsSql):
         return 0 if row is None or row[0] is None else int(row[0])
 
     # --- tables and their logs ------------------------------------------------------------------
-    def create_table(self, table_id: str, config: dict[str, Any], creator: str | None = None) -> None:
+    def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""
         now = time.time()
         with self.transaction() as tx:
@@ -227,11 +228,11 @@ class SqlStore(AccountsSql, RatingsSql):
             raise
         return True
 
-    def append_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any]) -> None:
+    def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit one action as number ``seq`` of the table's log; ``SeqTaken`` if that number exists."""
         self.log_action(table_id, seq, chair, action, time.time())
 
-    def log_action(self, table_id: str, seq: int, chair: int | None, action: dict[str, Any], now: float) -> None:
+    def log_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
         """``append_action`` with the row's time ``now`` given (by which a backend can recognise its own row)."""
         try:
             with self.transaction() as tx:

@@ -26,6 +26,7 @@ from tribridge.dd import Priority, solving_at
 from tribridge.rules.deal import DealState
 from tribridge.server.store import Store
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire_view import AnalysisJson, PendingAnalysisJson
 
 __all__ = ["AnalysisQueue", "analyse_at_priority", "analyse_once", "busy_analysis"]
 
@@ -44,10 +45,10 @@ class _Job:
 
 def analyse_at_priority(
     state: DealState, scheme: str, chair_seats: Sequence[Seat], names: Sequence[str]
-) -> dict[str, Any]:
+) -> AnalysisJson:
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
-        return dict(analyse(state, scheme, chair_seats, names))  # the table keeps it with its other analysis objects
+        return {**analyse(state, scheme, chair_seats, names)}  # the table keeps it with its other analysis objects
 
 
 def analyse_once(
@@ -57,14 +58,15 @@ def analyse_once(
     table_id: str,
     deal_no: int,
     deal: tuple[DealState, str, Sequence[Seat], Sequence[str]],
-) -> dict[str, Any]:
+) -> AnalysisJson:
     """(In the analysis thread, off the event loop: the store is called directly.) The deal's stored analysis, else
     computed here under a lease (``owner``'s) and stored: each deal is analysed once over the processes on a store."""
     key = f"analysis:{table_id}:{deal_no}"
     while not stopping():
         document = store.get_analysis(table_id, deal_no)
         if document is not None:
-            return dict(json.loads(document))
+            stored: AnalysisJson = json.loads(document)
+            return stored
         if store.acquire_lease(key, owner, ANALYSIS_LEASE_SECONDS):
             try:
                 result = analyse_at_priority(*deal)
@@ -77,7 +79,7 @@ def analyse_once(
     return busy_analysis("analysis skipped: the server is stopping")
 
 
-def busy_analysis(note: str) -> dict[str, Any]:
+def busy_analysis(note: str) -> PendingAnalysisJson:
     """An analysis object with no parts and one note (refused, failed)."""
     return {"hands": None, "dd": None, "capture": None, "nt_calls": None, "best_contract": None, "notes": [note]}
 
@@ -87,7 +89,7 @@ class AnalysisQueue:
 
     def __init__(
         self,
-        run: Callable[..., dict[str, Any]],
+        run: Callable[..., AnalysisJson],
         executor: Executor | None,
         on_done: Callable[[Table], None],
         limit: int = 32,

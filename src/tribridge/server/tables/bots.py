@@ -26,6 +26,7 @@ from tribridge.rules.auction import PASS
 from tribridge.rules.deal import DealState
 from tribridge.server.tables.claims import claim_holds_everywhere
 from tribridge.server.tables.explain import how_chosen
+from tribridge.server.tables.wire import TableAction
 
 __all__ = ["bot_action", "bot_decision", "warm_up", "bot_names", "check_bot_name"]
 
@@ -51,7 +52,7 @@ def check_bot_name(name: Any, field_name: str) -> str:
 
 def bot_action(
     bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
-) -> dict[str, Any]:
+) -> TableAction:
     """The JSON action the bot ``bot_name`` takes as ``player`` (its dealing seat) now: an answer, a call (with how it
     was chosen; what it shows is due) or a card."""
     if state.claim is not None:
@@ -105,7 +106,7 @@ class _Collect(logging.Handler):
 
 def bot_decision(
     bot_name: str, state: DealState, player: Seat, chair: int, priority: Priority = Priority.INTERACTIVE
-) -> tuple[dict[str, Any], list[str]]:
+) -> tuple[TableAction, list[str]]:
     """``bot_action`` and the warnings it logged (a solver process has no log of its own; the server repeats them)."""
     collect = _Collect()
     log.addHandler(collect)

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tribridge.errors import InvalidInput
 from tribridge.server.errors import TooMany
 from tribridge.server.tables.limits import RateWindow, check_marks
 from tribridge.server.tables.prepared import Prepared
+from tribridge.server.tables.wire import SIDE_TYPES, SayAction, WatchersAction
 
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
 
 __all__ = ["KEPT_MESSAGES", "MAX_TALK", "SIDE_TYPES", "TableTalk", "check_talk_rate", "prepare_side", "talk_text"]
 
-SIDE_TYPES = ("say", "watchers")
 MAX_TALK = 200  # characters (code points) in one message
 KEPT_MESSAGES = 50  # the newest messages a view carries
 TALK_RATE, TALK_WINDOW = 5, 10.0
@@ -39,7 +39,7 @@ class TableTalk:
     rate: RateWindow = field(default_factory=lambda: RateWindow(TALK_WINDOW))
 
 
-def talk_text(value: Any) -> str:
+def talk_text(value: object) -> str:
     """A message's text: 1..MAX_TALK characters (longer is cut), trimmed; no control characters, no bidirectional
     overrides, few combining marks on a character (``limits.check_marks``)."""
     if not isinstance(value, str):
@@ -61,21 +61,19 @@ def check_talk_rate(table: Table, chair: int) -> None:
     table.talk.rate.add(key)
 
 
-def prepare_side(table: Table, chair: int | None, action: dict[str, Any]) -> Prepared:
+def prepare_side(table: Table, chair: int | None, action: SayAction | WatchersAction) -> Prepared:
     """Check a side action (``say`` or ``watchers``) by a person's chair; the game stays as it is."""
     if chair is None or not 0 <= chair <= 2 or table.is_bot(chair):
         raise InvalidInput("chair", "only a person at the table talks or shares a view")
     state = table.current()
     if action["type"] == "say":
-        text = talk_text(action.get("text"))
+        text = talk_text(action["text"])
 
         def post(t: Table) -> None:
             t.talk.messages = [*t.talk.messages, (chair, text)][-KEPT_MESSAGES:]
 
         return Prepared(state, table.deal_no, actor=chair, kind="say", effect=post, counts=False)
-    allow = action.get("allow")
-    if not isinstance(allow, bool):
-        raise InvalidInput("allow", f"expected true or false, got {allow!r}"[:200])
+    allow = action["allow"]
 
     def share(t: Table) -> None:
         if allow:

@@ -22,12 +22,13 @@ from tribridge.rules.deal import options_from
 from tribridge.rules.scoring import scheme_names
 from tribridge.server.tables.bots import check_bot_name
 from tribridge.server.tables.limits import check_name
+from tribridge.server.tables.wire import ChairConfig, DealSource, OptionsJson, TableConfig
 
 __all__ = ["MAX_PBN_DEALS", "bot_label", "bot_name_label", "chosen_deal_source", "event_table_config", "table_config"]
 
 MAX_PBN_DEALS = 200
 DEFAULT_OPTIONS = options_from(None)
-DEFAULT_CHAIRS = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
+DEFAULT_CHAIRS: list[ChairConfig] = [{"kind": "human"}, {"kind": "bot", "bot": "pimc"}, {"kind": "bot", "bot": "pimc"}]
 
 
 def bot_name_label(bot: str) -> str:
@@ -43,12 +44,12 @@ def bot_label(chairs: Sequence[Mapping[str, Any]], chair: int) -> str:
     return f"{bot_name_label(bot)} {chair + 1}" if shared else bot_name_label(bot)
 
 
-def _chairs(chairs_in: Any) -> list[dict[str, Any]]:
+def _chairs(chairs_in: Any) -> list[ChairConfig]:
     if chairs_in is None:
         chairs_in = DEFAULT_CHAIRS
     if not isinstance(chairs_in, list) or len(chairs_in) != 3:
         raise InvalidInput("chairs", "expected a list of three chairs")
-    chairs: list[dict[str, Any]] = []
+    chairs: list[ChairConfig] = []
     for i, c in enumerate(chairs_in):
         if not isinstance(c, dict) or c.get("kind") not in ("human", "bot"):
             raise InvalidInput(f"chairs[{i}]", 'expected {"kind": "human"} or {"kind": "bot", "bot": NAME}')
@@ -61,6 +62,11 @@ def _chairs(chairs_in: Any) -> list[dict[str, Any]]:
     return chairs
 
 
+def _options_json(ranking: str, dealer_must_bid: bool) -> OptionsJson:
+    """A table's auction options as stored."""
+    return {"ranking": "value" if ranking == "value" else "contract", "dealer_must_bid": dealer_must_bid}
+
+
 def _flag(value: Any, field: str) -> bool:
     """A yes/no field of the request."""
     if not isinstance(value, bool):
@@ -68,7 +74,7 @@ def _flag(value: Any, field: str) -> bool:
     return value
 
 
-def chosen_deal_source(seed: Any, deals: Any) -> dict[str, Any] | None:
+def chosen_deal_source(seed: Any, deals: Any) -> DealSource | None:
     """``{"seed": n}`` or ``{"pbn": [...]}`` from the request, or None when neither is given."""
     if seed is not None and deals is not None:
         raise InvalidInput("seed", "give either a seed or a list of deals, not both")
@@ -93,7 +99,7 @@ def chosen_deal_source(seed: Any, deals: Any) -> dict[str, Any] | None:
     return {"pbn": out}
 
 
-def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
+def table_config(body: Any) -> tuple[TableConfig, int | None]:
     """(the stored configuration, the chair to take or None) of a new table; ``InvalidInput`` names a bad field."""
     if not isinstance(body, dict):
         raise InvalidInput("body", "expected a JSON object")
@@ -123,11 +129,11 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
         not isinstance(take, int) or isinstance(take, bool) or not 0 <= take <= 2 or chairs[take]["kind"] != "human"
     ):
         raise InvalidInput("take", "expected the number of a human chair 0..2")
-    config = {
+    config: TableConfig = {
         "chairs": chairs,
         "scheme": scheme,
         "deals": source,
-        "options": {"ranking": parsed.ranking, "dealer_must_bid": parsed.dealer_must_bid},
+        "options": _options_json(parsed.ranking, parsed.dealer_must_bid),
         "next_consent": True,  # the next deal starts once every person at the table asked for it
         "hints": _flag(body.get("hints", True), "hints"),
     }
@@ -135,8 +141,8 @@ def table_config(body: Any) -> tuple[dict[str, Any], int | None]:
 
 
 def event_table_config(
-    event_id: str, boards: Sequence[Board], entrant_chairs: Sequence[int], chairs: list[dict[str, Any]], scheme: str
-) -> dict[str, Any]:
+    event_id: str, boards: Sequence[Board], entrant_chairs: Sequence[int], chairs: list[ChairConfig], scheme: str
+) -> TableConfig:
     """The configuration of an event's table: exactly ``boards`` in order, table chair 0 in event chair
     ``entrant_chairs[i]`` (0 the dealer, 1 the dealer's left, 2 the dealer's right) on board ``i``.
 
@@ -153,6 +159,6 @@ def event_table_config(
                 for b, c in zip(boards, entrant_chairs)
             ]
         },
-        "options": {"ranking": DEFAULT_OPTIONS.ranking, "dealer_must_bid": DEFAULT_OPTIONS.dealer_must_bid},
+        "options": _options_json(DEFAULT_OPTIONS.ranking, DEFAULT_OPTIONS.dealer_must_bid),
         "event": {"event_id": event_id},
     }

@@ -23,6 +23,7 @@ from typing import Any
 from tribridge.server.store import AsyncStore, LoggedAction, Seats, StoreUnavailable
 from tribridge.server.store.accounts import rename_chair_in
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import parse_action
 
 __all__ = ["LogFollower", "install_logged", "rename_chairs", "rename_held", "uncancelled"]
 
@@ -32,13 +33,14 @@ FOLLOW_RETRY_SECONDS = 1.0  # a catch-up the store could not answer is tried aga
 
 
 def install_logged(table: Table, logged: Sequence[LoggedAction]) -> None:
-    """Install the logged actions ``table`` lacks, in order (those it already has are skipped)."""
+    """Install the logged actions ``table`` lacks, in order (those it already has are skipped); each is read back
+    through ``wire.parse_action``, its explanation kept."""
     for seq, chair, action in logged:
         if seq <= table.log_len:
             continue  # installed meanwhile: this process's own action, or another catch-up's
         if seq != table.log_len + 1:
             raise RuntimeError(f"table {table.table_id}: action log out of order at {seq}")
-        table.install(table.prepare(chair, action))
+        table.install(table.prepare(chair, parse_action(action, explain=True)))
 
 
 def rename_chairs(table: Table, names: Mapping[int, str]) -> bool:

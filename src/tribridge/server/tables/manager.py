@@ -34,7 +34,6 @@ from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, notice_group, open_async_store, token_hash
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, analyse_once
 from tribridge.server.tables.bots import warm_up
-from tribridge.server.tables.chat import SIDE_TYPES
 from tribridge.server.tables.config import table_config
 from tribridge.server.tables.follow import LogFollower, install_logged, uncancelled
 from tribridge.server.tables.limits import RateWindow, TableLimits, check_creation_counts
@@ -44,6 +43,8 @@ from tribridge.server.tables.push import Subscriber, end_replaced
 from tribridge.server.tables.table import Prepared, Table
 from tribridge.server.tables.turns import BotTurns, waiting_for_friends
 from tribridge.server.tables.views import view_text
+from tribridge.server.tables.wire import SIDE_TYPES, TableAction, TableConfig, parse_action
+from tribridge.server.tables.wire_view import AnalysisJson, RefusedViewJson, TableViewJson
 
 __all__ = ["TableManager", "replay_table"]
 
@@ -82,9 +83,7 @@ class TableManager:
         self.follower: LogFollower | None = None  # the parts, made by ``start``
         self.turns: BotTurns | None = None
         self.peers: Peers | None = None  # the other processes on a shared store (PostgreSQL)
-        self.gates: list[
-            Callable[[Table, dict[str, Any]], Awaitable[None]]
-        ] = []  # each may refuse an action (an event's close)
+        self.gates: list[Callable[[Table, TableAction], Awaitable[None]]] = []  # each may refuse one (an event's close)
         self.deal_listeners: list[Callable[[Table], None]] = []  # told of each finished deal (the ratings)
 
     # --- lifecycle -------------------------------------------------------------------------
@@ -246,7 +245,7 @@ class TableManager:
 
     def _analyse_once(
         self, table_id: str, deal_no: int, state: DealState, scheme: str, seats: Sequence[Seat], names: Sequence[str]
-    ) -> dict[str, Any]:
+    ) -> AnalysisJson:
         """(In the analysis thread.) The deal's stored analysis, else computed once over the processes (``analyse_once``)."""
         assert self.store is not None and self.peers is not None
         return analyse_once(
@@ -298,7 +297,7 @@ class TableManager:
 
     async def create_configured(
         self,
-        config: dict[str, Any],
+        config: TableConfig,
         take: int | None,
         client: str,
         name: str | None = None,
@@ -381,31 +380,29 @@ class TableManager:
 
     # --- actions ---------------------------------------------------------------------------
     async def act(
-        self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any = None, by_bot: bool = False
+        self, table: Table, chair: int | None, action: object, expect_version: object = None, by_bot: bool = False
     ) -> None:
-        """Check, commit, install one action; then mark the subscribers' views stale and start any work due."""
+        """Check (the JSON's fields first: ``wire.parse_action``), commit, install one action; then mark the
+        subscribers' views stale and start any work due."""
         assert self.store is not None
         if chair is not None and table.is_bot(chair) and not by_bot:
             raise Forbidden(f"chair {chair} is a bot: a watcher's token cannot act")
         if expect_version is not None and (not isinstance(expect_version, int) or isinstance(expect_version, bool)):
             raise InvalidInput("version", f"expected a whole number, got {expect_version!r}"[:200])
-        if not by_bot:  # only a bot explains its call
-            action = {k: v for k, v in action.items() if k not in ("explain", "explain_due")}
-        keys = ("type", "call", "card", "tricks", "text", "allow", "explain", "explain_due", "deal_no", "auction")
-        clean: dict[str, Any] = {k: action[k] for k in keys if k in action}
-        for gate in self.gates if clean.get("type") != MEANING_TYPE else ():  # (the words of a call made already)
+        clean = parse_action(action, explain=by_bot)  # only a bot (or the server itself) explains its call
+        for gate in self.gates if clean["type"] != MEANING_TYPE else ():  # (the words of a call made already)
             await gate(table, clean)
         async with table.lock:
             if table.seats_open:
                 await self.catch_up(table)  # a seat another process gave counts in the version this action checks
-            if table.seats_open and clean.get("type") not in SIDE_TYPES:
+            if table.seats_open and clean["type"] not in SIDE_TYPES:
                 raise Conflict(waiting_for_friends(table))
             await self.log_follower().caught_up_by_news(
                 table
             )  # a notice heard, its read under way: judged on what it brings
             for _attempt in range(ACT_ATTEMPTS):
                 try:
-                    prepared = self._judge(table, chair, action, expect_version)
+                    prepared = self._judge(table, chair, clean, expect_version)
                 except (Conflict, InvalidInput):
                     if await self.catch_up(table):  # judged on a table another process had moved on
                         continue
@@ -424,7 +421,7 @@ class TableManager:
         self.schedule_work(table)
 
     async def _log_and_install(
-        self, table: Table, seq: int, chair: int | None, action: dict[str, Any], prepared: Prepared
+        self, table: Table, seq: int, chair: int | None, action: TableAction, prepared: Prepared
     ) -> None:
         """Commit the action as number ``seq`` of the table's log, then install it (``SeqTaken`` if taken)."""
         assert self.store is not None
@@ -433,7 +430,7 @@ class TableManager:
             if table.log_len < seq:  # (a catch-up meanwhile may have installed it from the log)
                 table.install(prepared)
 
-    def _judge(self, table: Table, chair: int | None, action: dict[str, Any], expect_version: Any) -> Prepared:
+    def _judge(self, table: Table, chair: int | None, action: TableAction, expect_version: object) -> Prepared:
         """The action checked against the table as this process knows it (409 stale version, 400 illegal)."""
         if expect_version is not None and expect_version != table.version:
             raise Conflict(f"stale version {expect_version}: the table is at version {table.version}")
@@ -460,7 +457,7 @@ class TableManager:
         table: Table,
         chair: int,
         websocket: Any,
-        render: Callable[[], dict[str, Any]] | None = None,
+        render: Callable[[], TableViewJson | RefusedViewJson] | None = None,
         token: str | None = None,
     ) -> Subscriber:
         """Register a WebSocket for a chair's views (opened with the chair's ``token``), or ``render``'s (a

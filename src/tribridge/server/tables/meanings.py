@@ -34,6 +34,7 @@ from tribridge.rules.auction import AuctionState, Call
 from tribridge.server.errors import Conflict
 from tribridge.server.tables.explain import MEANING_BUSY, MEANING_FAILED, explain_call
 from tribridge.server.tables.prepared import Prepared
+from tribridge.server.tables.wire import CallAction, ExplainAction
 
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
@@ -60,34 +61,27 @@ def _due_call(table: Table, deal_no: int, auction: list[str]) -> int | None:
     return index if table.deal_actions[index][1].get("explain_due") else None
 
 
-def prepare_meaning(table: Table, chair: int | None, action: dict[str, Any]) -> Prepared:
-    """Check an ``explain`` entry (the server's own: no chair); installed, it gives its call the words."""
+def prepare_meaning(table: Table, chair: int | None, action: ExplainAction) -> Prepared:
+    """Check an ``explain`` entry (the server's own: no chair; its fields read by ``wire.parse_action``); installed,
+    it gives its call the words."""
     if chair is not None:
         raise InvalidInput("type", "only the server explains a bot's call")
-    deal_no, auction, text = action.get("deal_no"), action.get("auction"), action.get("explain")
-    if (
-        not isinstance(deal_no, int)
-        or not isinstance(auction, list)
-        or not auction
-        or not all(isinstance(c, str) for c in auction)
-        or not isinstance(text, str)
-    ):
-        raise InvalidInput("explain", "expected the deal number, the auction up to the call, and the call's words")
+    deal_no, auction, text = action["deal_no"], action["auction"], action["explain"]
 
     def give(t: Table) -> None:
         index = _due_call(t, deal_no, auction)
         if index is not None:
             chair_of_call, call = t.deal_actions[index]
-            words = {k: v for k, v in call.items() if k != "explain_due"} | {"explain": text}
+            assert call["type"] == "call"
+            words: CallAction = {"type": "call", "call": call["call"], "explain": text}
             t.deal_actions = [*t.deal_actions[:index], (chair_of_call, words), *t.deal_actions[index + 1 :]]
 
     return Prepared(table.current(), table.deal_no, kind=MEANING_TYPE, effect=give, counts=False)
 
 
-def without_meaning(action: dict[str, Any], first_line: str = MEANING_BUSY) -> dict[str, Any]:
+def without_meaning(action: CallAction, first_line: str = MEANING_BUSY) -> CallAction:
     """A bot's call whose words will not be worked out: ``first_line`` above how it was chosen, nothing due."""
-    kept = {k: v for k, v in action.items() if k != "explain_due"}
-    return kept | {"explain": f"{first_line}\n{action['explain']}"}
+    return {"type": "call", "call": action["call"], "explain": f"{first_line}\n{action.get('explain')}"}
 
 
 @dataclass(frozen=True)
@@ -115,7 +109,7 @@ class MeaningJob:
         return _due_call(self.table, self.deal_no, self.auction) is not None
 
 
-Commit = Callable[["Table", dict[str, Any]], Awaitable[None]]
+Commit = Callable[["Table", ExplainAction], Awaitable[None]]
 
 
 class MeaningQueue:
@@ -164,8 +158,8 @@ class MeaningQueue:
         for chair, action in table.deal_actions:
             if action["type"] != "call":
                 continue
-            spec = table.config["chairs"][chair] if chair is not None else {}
-            if action.get("explain_due") and spec.get("kind") == "bot" and self.has_room():
+            spec = table.config["chairs"][chair] if chair is not None else None
+            if action.get("explain_due") and spec is not None and spec["kind"] == "bot" and self.has_room():
                 self.request(MeaningJob(table, table.deal_no, spec["bot"], auction, str(action["call"])))
             auction = auction.apply(Call.parse(str(action["call"]), "call"))
 
@@ -205,7 +199,7 @@ class MeaningQueue:
 
     async def _log(self, job: MeaningJob, text: str) -> None:
         """Log the words of ``job``'s call (given up when the table refuses them: it moved on meanwhile)."""
-        entry = {"type": MEANING_TYPE, "deal_no": job.deal_no, "auction": job.auction, "explain": text}
+        entry: ExplainAction = {"type": "explain", "explain": text, "deal_no": job.deal_no, "auction": job.auction}
         try:
             await self.commit(job.table, entry)
             self.explained += 1

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from tribridge.rules.deal import DealState
+from tribridge.server.tables.wire import GameAction
+from tribridge.server.tables.wire_view import DealRecordJson
 
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
@@ -26,10 +28,10 @@ class Prepared:
 
     state: DealState
     deal_no: int
-    record: dict[str, Any] | None = None
+    record: DealRecordJson | None = None
     actor: int | None = None
     kind: str = ""
-    action: dict[str, Any] | None = None
+    action: GameAction | None = None
     ready: frozenset[int] | None = None
     effect: Callable[[Table], None] | None = None
     counts: bool = True

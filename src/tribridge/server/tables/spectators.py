@@ -9,28 +9,25 @@ spectator's socket counts against the table's socket limit like any other.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tribridge.server.tables.table import Table
 from tribridge.server.tables.views import view_for
+from tribridge.server.tables.wire_view import TableViewJson
 
 __all__ = ["spectator_view"]
 
-PRIVATE_TO_CHAIR = ("talk", "hint")  # never shown to a spectator
 
-
-def spectator_view(table: Table, chair: int | None = None) -> dict[str, Any]:
+def spectator_view(table: Table, chair: int | None = None) -> TableViewJson:
     """The view of a spectator, following ``chair``'s own view when its player allows it (else chair 0's seat)."""
     follow = chair if chair is not None and chair in table.talk.shown_to_watchers else None
     view = view_for(table, 0 if follow is None else follow)
-    for key in PRIVATE_TO_CHAIR:
-        view.pop(key, None)
+    view.pop("talk", None)  # the table talk is the chairs' own (never shown to a spectator)
     if follow is None:
         if view["phase"] != "done":
             view["hand"] = []
             view["hand_hidden"] = True
-        if view.get("claim"):
-            view["claim"] = dict(view["claim"], claimer_hand=None)
+        claim = view["claim"]
+        if claim:
+            view["claim"] = {**claim, "claimer_hand": None}
     view.update(
         {
             "spectator": True,

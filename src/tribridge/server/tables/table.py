@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from tribridge.cards import Card, Deal, Seat, random_deal
 from tribridge.dealing.streams import random_stream
@@ -32,11 +31,23 @@ from tribridge.rules.deal import DealState, options_from
 from tribridge.rules.game import DealRecord
 from tribridge.rules.scoring import DealScore, Rubber, get_scheme
 from tribridge.rules.view import Action, AgreeClaim, DisputeClaim, MakeClaim
-from tribridge.server.tables.chat import SIDE_TYPES, TableTalk, prepare_side
+from tribridge.server.tables.chat import TableTalk, prepare_side
 from tribridge.server.tables.config import bot_label
-from tribridge.server.tables.meanings import MEANING_TYPE, prepare_meaning
+from tribridge.server.tables.meanings import prepare_meaning
 from tribridge.server.tables.prepared import Prepared
-from tribridge.server.tables.undo import UNDO_TYPES, UndoRequest, prepare_undo
+from tribridge.server.tables.undo import UndoRequest, prepare_undo
+from tribridge.server.tables.wire import ACTION_TYPES, UNDO_TYPES, GameAction, TableAction, TableConfig
+from tribridge.server.tables.wire_view import (
+    AnalysisJson,
+    ChairJson,
+    DealRecordJson,
+    EventFactsJson,
+    ResultJson,
+    RubberJson,
+    ScoreSheetJson,
+    SheetDealJson,
+    UndoneJson,
+)
 
 __all__ = [
     "ACTION_TYPES",
@@ -50,8 +61,6 @@ __all__ = [
     "score_sheet",
 ]
 
-ACTION_TYPES = ("call", "play", "claim", "accept_claim", "dispute_claim", "next", *SIDE_TYPES, *UNDO_TYPES)
-
 
 def deal_for(seed: int, deal_no: int) -> Deal:
     """Deal number ``deal_no`` of the stream keyed by ``seed`` (deterministic; a table's secret or chosen seed)."""
@@ -63,7 +72,7 @@ def stored_seed_deal(seed: int, deal_no: int) -> Deal:
     return random_deal(random_stream(int(seed), int(deal_no)))
 
 
-def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:
+def deal_from_source(config: TableConfig, deal_no: int) -> Deal:
     """Deal ``deal_no`` of a table from its configured source (secret, chosen seed or PBN set)."""
     source = config.get("deals")
     if source is None:
@@ -78,7 +87,7 @@ def deal_from_source(config: dict[str, Any], deal_no: int) -> Deal:
     return Deal.from_pbn(pbn[(deal_no - 1) % len(pbn)])
 
 
-def deal_layout(config: dict[str, Any], deal_no: int) -> tuple[Seat, int]:
+def deal_layout(config: TableConfig, deal_no: int) -> tuple[Seat, int]:
     """(the dealer's seat, the dealer's chair) of deal ``deal_no``: rotating, or as an event's board sets them."""
     boards = (config.get("deals") or {}).get("boards")
     if boards is not None:
@@ -102,20 +111,20 @@ class Table:
     """A table: configuration, seat-token hashes, names, the current deal, finished deals, analyses, log length."""
 
     table_id: str
-    config: dict[str, Any]
+    config: TableConfig
     token_hashes: dict[int, str] = field(default_factory=dict)
     taken_names: dict[int, str] = field(default_factory=dict)
     log_len: int = 0
     deal_no: int = 0
     state: DealState | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)  # finished deals (records)
-    analysis: dict[int, dict[str, Any]] = field(default_factory=dict)
+    history: list[DealRecordJson] = field(default_factory=list)  # finished deals (records)
+    analysis: dict[int, AnalysisJson] = field(default_factory=dict)
     last_action: tuple[int | None, str] | None = None  # (chair, action type) of the newest action
     next_ready: frozenset[int] = frozenset()  # chairs that pressed Next deal on this finished deal
     spectators: int = 0  # WebSocket watchers without a chair (kept by the manager)
     side_len: int = 0  # side actions (table talk, watcher permissions) in the log: they leave the version alone
-    deal_actions: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list)  # this deal's game actions
-    undone: list[dict[str, Any]] = field(default_factory=list)  # this deal's undos (for its record)
+    deal_actions: list[tuple[int | None, GameAction]] = field(default_factory=list)  # this deal's game actions
+    undone: list[UndoneJson] = field(default_factory=list)  # this deal's undos (for its record)
     undo_request: UndoRequest | None = None
     undo_asks: dict[int, int] = field(default_factory=dict)  # undo requests per chair in the current deal
     undo_refused: tuple[int, int] | None = None  # (chair, deal actions) of the newest refused undo request
@@ -123,7 +132,7 @@ class Table:
     last_active: float = field(default_factory=time.monotonic)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     claims: dict[int, int] = field(default_factory=dict)  # claims per chair in the current deal
-    sheet_memo: tuple[int, dict[str, Any]] | None = None  # (deals finished, their score sheet)
+    sheet_memo: tuple[int, ScoreSheetJson] | None = None  # (deals finished, their score sheet)
     _seats_of_deal: tuple[int, tuple[Seat, Seat, Seat]] = (-1, (Seat.N, Seat.E, Seat.S))  # (deal_no, its seats)
     changes: int = 0  # grows with every change the subscribers are told of (``TableManager.notify``)
     view_texts: dict[int, tuple[tuple[int, ...], str]] = field(default_factory=dict)  # chair -> (when, view JSON)
@@ -171,7 +180,7 @@ class Table:
         return f"the {spec['bot']} bot" if spec["kind"] == "bot" else self.chair_name(chair)
 
     @property
-    def chairs(self) -> list[dict[str, Any]]:
+    def chairs(self) -> list[ChairJson]:
         """The three chairs: kind, bot name, the record's name, taken, and a bot's ``label`` (``config.bot_label``:
         how every page names it; None for a person)."""
         specs = self.config["chairs"]
@@ -212,7 +221,7 @@ class Table:
         count = self.board_count
         return count is not None and self.deal_no >= count and self.current().phase == "done"
 
-    def event_facts(self) -> dict[str, Any] | None:
+    def event_facts(self) -> EventFactsJson | None:
         """For an event's table: the event's id and the number of boards (None at an ordinary table)."""
         event = self.config.get("event")
         if event is None:
@@ -247,38 +256,31 @@ class Table:
         self.deal_no = 1
         self.state = self.start_deal(1)
 
-    def prepare(self, chair: int | None, action: Any) -> Prepared:
-        """Check an action by ``chair`` (None: the table itself, for ``next`` at an all-bot table); changes nothing."""
+    def prepare(self, chair: int | None, action: TableAction) -> Prepared:
+        """Check an action (``wire.parse_action``'s) by ``chair`` (None: the table itself, for ``next`` at an all-bot
+        table); changes nothing."""
         state = self.current()
-        if not isinstance(action, dict):
-            raise InvalidInput("action", "expected a JSON object with a 'type'")
-        kind = action.get("type")
-        if kind == "next":
+        if action["type"] == "next":
             return self._prepare_next(state, chair)
-        if kind in SIDE_TYPES:
+        if action["type"] == "say" or action["type"] == "watchers":
             return prepare_side(self, chair, action)
-        if kind in UNDO_TYPES:
-            return prepare_undo(self, chair, kind)
-        if kind == MEANING_TYPE:
+        if action["type"] == "undo" or action["type"] == "undo_agree" or action["type"] == "undo_refuse":
+            return prepare_undo(self, chair, action["type"])
+        if action["type"] == "explain":
             return prepare_meaning(self, chair, action)
-        if kind not in ACTION_TYPES:
-            raise InvalidInput(
-                "type", f"expected one of {', '.join(repr(t) for t in ACTION_TYPES)}, got {kind!r}"[:200]
-            )
         if chair is None or not 0 <= chair <= 2:
             raise InvalidInput("chair", "unknown chair")
         player = self.player_of(chair)
-        new = state.apply(self._action_of(state, chair, kind, action), player)
+        new = state.apply(self._action_of(state, chair, action), player)
         record = self.record_of(new, self.deal_no) if new.phase == "done" else None
-        kept = {k: action[k] for k in ("type", "call", "card", "tricks", "explain", "explain_due") if k in action}
-        return Prepared(new, self.deal_no, record, actor=chair, kind=str(kind), action=kept)
+        return Prepared(new, self.deal_no, record, actor=chair, kind=action["type"], action=action)
 
-    def replay_deal(self, actions: list[tuple[int | None, dict[str, Any]]]) -> DealState:
+    def replay_deal(self, actions: list[tuple[int | None, GameAction]]) -> DealState:
         """The current deal's state after ``actions`` from its start (an undo replays the log without one)."""
         state = self.start_deal(self.deal_no)
         for chair, action in actions:
             assert chair is not None
-            state = state.apply(self._action_of(state, chair, str(action["type"]), action), self.player_of(chair))
+            state = state.apply(self._action_of(state, chair, action), self.player_of(chair))
         return state
 
     def call_notes(self) -> list[tuple[str | None, bool]]:
@@ -303,31 +305,26 @@ class Table:
                 return Prepared(state, self.deal_no, actor=chair, kind="next", ready=ready)
         return Prepared(self.start_deal(self.deal_no + 1), self.deal_no + 1, actor=chair, kind="next")
 
-    def _action_of(self, state: DealState, chair: int, kind: str, action: dict[str, Any]) -> Action:
-        """The rules' action for a JSON action (its fields type-checked); the turn checked for calls and cards."""
-        if kind == "claim":
-            tricks = action.get("tricks")
-            if not isinstance(tricks, int) or isinstance(tricks, bool):
-                raise InvalidInput("tricks", f"expected a whole number of tricks, got {tricks!r}"[:200])
-            return MakeClaim(tricks)
-        if kind == "accept_claim":
+    def _action_of(self, state: DealState, chair: int, action: GameAction) -> Action:
+        """The rules' action for a table's action; the turn checked for calls and cards."""
+        if action["type"] == "claim":
+            return MakeClaim(action["tricks"])
+        if action["type"] == "accept_claim":
             return AgreeClaim()
-        if kind == "dispute_claim":
+        if action["type"] == "dispute_claim":
             return DisputeClaim()
-        key = "call" if kind == "call" else "card"
+        key = action["type"] if action["type"] == "call" else "card"
         if state.claim is None and state.phase != "done" and state.turn != self.player_of(chair):
             turn_chair = self.chair_of_player(state.turn)
             raise IllegalAction(key, f"not your turn: chair {turn_chair} acts next")
-        text = action.get(key)
-        if not isinstance(text, str):
-            example = "'1N', 'P', 'X'" if key == "call" else "'SA'"
-            raise InvalidInput(key, f"expected a {key} like {example}, got {text!r}"[:200])
-        return Call.parse(text, "call") if key == "call" else Card.parse(text, "card")
+        if action["type"] == "call":
+            return Call.parse(action["call"], "call")
+        return Card.parse(action["card"], "card")
 
-    def check_caps(self, chair: int | None, action: Any, claims_per_deal: int, deals: int) -> None:
+    def check_caps(self, chair: int | None, action: TableAction, claims_per_deal: int, deals: int) -> None:
         """Refuse (400) a claim by a chair that made ``claims_per_deal`` claims in this deal, and the ``next``
         past the table's ``deals`` deals."""
-        kind = action.get("type") if isinstance(action, dict) else None
+        kind = action["type"]
         if kind == "claim" and chair is not None and self.claims.get(chair, 0) >= claims_per_deal:
             raise IllegalAction("type", f"at most {claims_per_deal} claims per player in a deal: play on")
         if kind == "next" and self.deal_no >= deals:
@@ -360,7 +357,7 @@ class Table:
             self.history.append(prepared.record)
 
     # --- records and scores ----------------------------------------------------------------------
-    def record_of(self, state: DealState, deal_no: int) -> dict[str, Any]:
+    def record_of(self, state: DealState, deal_no: int) -> DealRecordJson:
         """The game record of a finished deal (JSON-ready): the rules engine's record plus table facts."""
         record = DealRecord.from_state(state, self.scheme)
         seats = chair_seats(deal_no, deal_layout(self.config, deal_no))
@@ -394,7 +391,7 @@ class Table:
         }
 
 
-def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any]:
+def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> ResultJson:
     """The ``result`` object of a finished deal (``seats``: each chair's dealing seat)."""
     contract = state.contract
     if contract is None:
@@ -422,7 +419,7 @@ def result_of(state: DealState, seats: tuple[Seat, Seat, Seat]) -> dict[str, Any
     }
 
 
-def score_sheet(table: Table) -> dict[str, Any]:
+def score_sheet(table: Table) -> ScoreSheetJson:
     """The running score sheet: per-deal scores and rubbers (``rules.scoring.Rubber``; a new rubber starts when one is won).
 
     Kept on the table until another deal finishes (treat it as read-only)."""
@@ -432,16 +429,16 @@ def score_sheet(table: Table) -> dict[str, Any]:
     return memo[1]
 
 
-def _score_sheet(table: Table) -> dict[str, Any]:
+def _score_sheet(table: Table) -> ScoreSheetJson:
     scheme = get_scheme(table.scheme)
     names = ("0", "1", "2")
-    deals = []
-    rubbers: list[dict[str, Any]] = []
+    deals: list[SheetDealJson] = []
+    rubbers: list[RubberJson] = []
     rubber = Rubber(names, scheme)
     finished = [0, 0, 0]
     for r in table.history:
         before = rubber.totals()
-        entry = {
+        entry: SheetDealJson = {
             "deal_no": r["deal_no"],
             "contract": r["contract"],
             "declarer_chair": r["declarer_chair"],
@@ -451,10 +448,11 @@ def _score_sheet(table: Table) -> dict[str, Any]:
             "change": [0, 0, 0],
         }
         deals.append(entry)
-        if r["contract"] is None:
+        defenders = r["defender_chairs"]
+        if r["contract"] is None or defenders is None:
             continue
         score = DealScore.from_json(r["record"]["score"])
-        lho, rho = r["defender_chairs"]
+        lho, rho = defenders
         events = rubber.record(str(r["declarer_chair"]), (str(lho), str(rho)), score)
         won = {
             "game_bonus": (" wins a game", scheme.game_bonus),

@@ -26,6 +26,7 @@ from tribridge.server.tables.meanings import MeaningJob, MeaningQueue, without_m
 from tribridge.server.tables.peers import Peers
 from tribridge.server.tables.push import Subscriber
 from tribridge.server.tables.table import Table
+from tribridge.server.tables.wire import TableAction
 
 __all__ = ["BotAct", "BotTurns", "waiting_for_friends"]
 
@@ -42,8 +43,8 @@ class BotAct(Protocol):
         self,
         table: Table,
         chair: int | None,
-        action: dict[str, Any],
-        expect_version: Any = None,
+        action: TableAction,
+        expect_version: object = None,
         by_bot: bool = False,
     ) -> Awaitable[None]:
         """Act at ``table`` for ``chair``."""
@@ -163,15 +164,16 @@ class BotTurns:
         action = await self._bot_decision(table, chair, version)
         if action is None or table.version != version or self.stopping():
             return
-        if action.get("explain_due") and not self.meanings.has_room():
+        if action["type"] == "call" and action.get("explain_due") and not self.meanings.has_room():
             action = without_meaning(action)  # too many calls wait for their words: this one says so
         wait = self.bot_delay - (time.monotonic() - started)
         if wait > 0:
             await asyncio.sleep(wait)  # every call and card shows after the same delay, forced or not
-        if await self._commit_bot_action(table, chair, action, version) and action.get("explain_due"):
-            self.meanings.request(MeaningJob(table, deal_no, bot_name, before.auction, str(action["call"])))
+        committed = await self._commit_bot_action(table, chair, action, version)
+        if committed and action["type"] == "call" and action.get("explain_due"):
+            self.meanings.request(MeaningJob(table, deal_no, bot_name, before.auction, action["call"]))
 
-    async def _commit_bot_action(self, table: Table, chair: int | None, action: dict[str, Any], version: int) -> bool:
+    async def _commit_bot_action(self, table: Table, chair: int | None, action: TableAction, version: int) -> bool:
         """Act for the bot (True once committed); a commit the store failed is tried again until it lands or the
         table moves on."""
         while table.version == version and not self.stopping():
@@ -187,7 +189,7 @@ class BotTurns:
                 await asyncio.sleep(COMMIT_RETRY_SECONDS)
         return False
 
-    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> dict[str, Any] | None:
+    async def _bot_decision(self, table: Table, chair: int | None, version: int) -> TableAction | None:
         """The bot's action (None once the table moved on); retried while the solver queue is full."""
         if chair is None:
             return {"type": "next"}

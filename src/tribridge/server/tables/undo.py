@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING
 
 from tribridge.errors import IllegalAction, InvalidInput
 from tribridge.server.tables.prepared import Prepared
+from tribridge.server.tables.wire import UNDO_TYPES
+from tribridge.server.tables.wire_view import UndoJson, UndoneJson
 
 if TYPE_CHECKING:
     from tribridge.server.tables.table import Table
 
 __all__ = ["MAX_UNDO_ASKS", "UNDO_TYPES", "UndoRequest", "can_undo", "prepare_undo", "undo_json"]
 
-UNDO_TYPES = ("undo", "undo_agree", "undo_refuse")
 MAX_UNDO_ASKS = 3  # undo requests per player in a deal
 
 
@@ -43,7 +44,7 @@ def _take_back(table: Table, chair: int) -> Prepared:
     """The table after the undo: the deal replayed without its newest action."""
     kept = table.deal_actions[:-1]
     state = table.replay_deal(kept)
-    undone = {"chair": chair, "action": dict(table.deal_actions[-1][1]), "at": len(kept)}
+    undone: UndoneJson = {"chair": chair, "action": table.deal_actions[-1][1].copy(), "at": len(kept)}
 
     def drop(t: Table) -> None:
         t.deal_actions = list(kept)
@@ -123,7 +124,7 @@ def can_undo(table: Table, chair: int) -> bool:
     return not table.is_bot(chair) and _refusal(table, chair) is None
 
 
-def undo_json(table: Table) -> dict[str, object] | None:
+def undo_json(table: Table) -> UndoJson | None:
     """The open undo request as every chair sees it (who asked, who agreed, who is still to answer)."""
     request = table.undo_request
     if request is None:

@@ -10,13 +10,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import cast
 
 from tribridge.cards import Card, Seat
 from tribridge.rules.view import AgreeClaim, MakeClaim, SeatView
 from tribridge.server.tables.explain import MEANING_PENDING
 from tribridge.server.tables.table import Table, score_sheet
 from tribridge.server.tables.undo import can_undo, undo_json
+from tribridge.server.tables.wire_view import (
+    AnalysisJson,
+    ClaimJson,
+    LastActionJson,
+    PendingAnalysisJson,
+    ScoreSummaryJson,
+    SeatViewJson,
+    TableViewJson,
+    TrickJson,
+)
 
 __all__ = [
     "view_text",
@@ -46,7 +56,7 @@ def _letter(seat: Seat | None) -> str | None:
     return None if seat is None else seat.letter
 
 
-def _claim_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any] | None:
+def _claim_json(sv: SeatView, chair_of: ChairOf) -> ClaimJson | None:
     claim = sv.claim
     if claim is None:
         return None
@@ -76,9 +86,9 @@ def _turn_seat(sv: SeatView) -> Seat | None:
     return sv.turn if sv.phase == "auction" else None
 
 
-def seat_view_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any]:
+def seat_view_json(sv: SeatView, chair_of: ChairOf) -> SeatViewJson:
     """The game part of a chair's JSON view, written from its ``SeatView`` (``chair_of``: player -> chair)."""
-    last_trick = None
+    last_trick: TrickJson | None = None
     if sv.tricks:
         trick = sv.tricks[-1]
         last_trick = {
@@ -117,7 +127,7 @@ def seat_view_json(sv: SeatView, chair_of: ChairOf) -> dict[str, Any]:
     }
 
 
-def pending_analysis(sv: SeatView) -> dict[str, Any]:
+def pending_analysis(sv: SeatView) -> PendingAnalysisJson:
     """The placeholder ``analysis`` of a finished deal until the real one is ready (all hands are public then)."""
     hands = sv.all_hands
     return {
@@ -131,34 +141,34 @@ def pending_analysis(sv: SeatView) -> dict[str, Any]:
     }
 
 
-def _analysis_for(table: Table, sv: SeatView) -> dict[str, Any]:
+def _analysis_for(table: Table, sv: SeatView) -> AnalysisJson:
     """The finished deal's analysis (or its placeholder), with the best contract's declarer named by chair."""
     analysis = table.analysis.get(table.deal_no)
     if analysis is None:
         return pending_analysis(sv)
     if analysis.get("hands") is None:
-        analysis = dict(analysis, hands=pending_analysis(sv)["hands"])
+        analysis = cast(AnalysisJson, {**analysis, "hands": pending_analysis(sv)["hands"]})
     best = analysis.get("best_contract")
     if isinstance(best, dict) and isinstance(best.get("declarer"), str):
-        best = dict(best, declarer_chair=table.chair_of_player(Seat.parse(best["declarer"], "declarer")))
-        analysis = dict(analysis, best_contract=best)
+        chair = table.chair_of_player(Seat.parse(best["declarer"], "declarer"))
+        analysis = cast(AnalysisJson, {**analysis, "best_contract": {**best, "declarer_chair": chair}})
     return analysis
 
 
-def score_summary(table: Table) -> dict[str, Any]:
+def score_summary(table: Table) -> ScoreSummaryJson:
     """The score sheet as a view carries it: totals, games, the newest ``VIEW_DEALS`` deals and ``VIEW_RUBBERS``
     rubbers, and how many there are in all (a view stays small however long the table plays)."""
     sheet = score_sheet(table)
-    return dict(
-        sheet,
-        deals=sheet["deals"][-VIEW_DEALS:],
-        rubbers=sheet["rubbers"][-VIEW_RUBBERS:],
-        deals_total=len(sheet["deals"]),
-        rubbers_total=len(sheet["rubbers"]),
-    )
+    return {
+        **sheet,
+        "deals": sheet["deals"][-VIEW_DEALS:],
+        "rubbers": sheet["rubbers"][-VIEW_RUBBERS:],
+        "deals_total": len(sheet["deals"]),
+        "rubbers_total": len(sheet["rubbers"]),
+    }
 
 
-def _last_action(table: Table) -> dict[str, Any] | None:
+def _last_action(table: Table) -> LastActionJson | None:
     """Who did what last (a chair, or None for the table itself, and the action's type): every chair saw it."""
     if table.last_action is None:
         return None
@@ -166,11 +176,11 @@ def _last_action(table: Table) -> dict[str, Any] | None:
     return {"chair": chair, "type": kind}
 
 
-def view_for(table: Table, chair: int) -> dict[str, Any]:
+def view_for(table: Table, chair: int) -> TableViewJson:
     """The view of ``chair``: its ``SeatView`` as JSON plus the table's public facts; never a hidden card."""
     state = table.current()
     sv = state.view(table.player_of(chair))
-    view: dict[str, Any] = {
+    view: TableViewJson = {
         "version": table.version,
         "table_id": table.table_id,
         "scheme": table.scheme,
@@ -188,12 +198,15 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         "can_undo": can_undo(table, chair),
         "undone": table.undone,
         "event": table.event_facts(),
+        **seat_view_json(sv, table.chair_of_player),
+        "result": None,
+        "scores": None,
+        "score_sheet": score_summary(table),
+        "analysis": None,
     }
-    view.update(seat_view_json(sv, table.chair_of_player))
     for entry, (note, due) in zip(view["auction"], table.call_notes()):
         entry["explain"] = f"{MEANING_PENDING}\n{note}" if due else note
         entry["explain_pending"] = due
-    view.update({"result": None, "scores": None, "score_sheet": score_summary(table), "analysis": None})
     if sv.phase == "done":
         last = table.history[-1] if table.history and table.history[-1]["deal_no"] == table.deal_no else None
         record = last or table.record_of(state, table.deal_no)
@@ -201,7 +214,7 @@ def view_for(table: Table, chair: int) -> dict[str, Any]:
         view["scores"] = {"per_chair": record["scores"]["per_chair"], "breakdown": record["scores"]["breakdown"]}
         view["analysis"] = _analysis_for(table, sv)
     if table.seats_open:  # a friends' table starts when every person has taken a chair
-        view.update(my_turn=False, legal_calls=[], legal_cards=[], waiting_for_friends=True)
+        view.update({"my_turn": False, "legal_calls": [], "legal_cards": [], "waiting_for_friends": True})
     return view
 
 
