@@ -111,8 +111,12 @@ def played_account(path) -> tuple[dict[str, str], dict]:
         while client.get("/api/players/copy_ada").json()["rating"]["games"] < 4:  # applied in a task after each deal
             assert time.monotonic() < deadline, "the deals were not rated"
             time.sleep(0.05)
+        state_url = f"/api/tables/{table['table_id']}/state"
+        while '"explain_pending":true' in client.get(state_url, headers=auth(table["token"])).text.replace(" ", ""):
+            assert time.monotonic() < deadline, "the bots' calls were not explained"  # (worked out after each call,
+            time.sleep(0.05)  # logged in the table's history: the copy must find them all there)
         seen = what_the_account_sees(client, headers)
-        assert client.get(f"/api/tables/{table['table_id']}/state", headers=auth(table["token"])).status_code == 200
+        assert client.get(state_url, headers=auth(table["token"])).status_code == 200
     assert len(seen["deals"]) == 2 and len(seen["profile"]["history"]) == 4
     return headers, seen
 
