@@ -90,7 +90,9 @@ def _explained(view: dict) -> bool:
 def test_a_bots_call_shows_at_once_and_its_words_reach_every_view_afterwards(servers):
     bot, (here, there) = servers[0], (servers[1] * 2)[:2]
     chairs = [{"kind": "human"}, {"kind": "bot", "bot": bot}, {"kind": "bot", "bot": bot}]
-    created = httpx.post(f"{here}/api/tables", json={"chairs": chairs, "take": 0}, timeout=10).json()
+    answer = httpx.post(f"{here}/api/tables", json={"chairs": chairs, "take": 0}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    created = answer.json()
     table_id, token = created["table_id"], created["token"]
     headers = {"Authorization": f"Bearer {token}"}
     with (
