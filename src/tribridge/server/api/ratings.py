@@ -22,6 +22,7 @@ __all__ = ["router"]
 MAX_LEADERS = 100
 GRAPH_POINTS = 500  # the newest games drawn
 HEAD_TO_HEAD_GAMES = 2000  # the newest games the head-to-head records count
+HEAD_TO_HEAD_OPPONENTS = 20  # the opponents met most often, each looked up
 RECENT_EVENTS = 10
 router = APIRouter()
 
@@ -62,6 +63,19 @@ async def _player(accounts: Accounts, username: str) -> Account:
     return account
 
 
+async def _opponent_names(accounts: Accounts, entities: list[str]) -> dict[str, str]:
+    """The shown names of rating entities: a bot's as it is, an account's its username (a deleted one left out)."""
+    names = {}
+    for entity in entities:
+        if entity.startswith("bot:"):
+            names[entity] = entity
+        elif entity.startswith("acct:"):
+            found = await accounts.store.call(accounts.store.sync.account_by_id, entity.removeprefix("acct:"))
+            if found is not None:
+                names[entity] = found.username
+    return names
+
+
 @router.get("/api/players/{username}")
 async def profile(accounts: Accounts, events: Events, username: str) -> Any:
     """A player's rating with its uncertainty, the rating after each of the newest games, its head-to-head records
@@ -71,8 +85,8 @@ async def profile(accounts: Accounts, events: Events, username: str) -> Any:
     entity = account_entity(account.account_id)
     rating = (await store.call(store.sync.ratings)).get(entity, Rating())
     history = (await store.call(store.sync.rating_history, entity))[-GRAPH_POINTS:]
-    games = await store.call(store.sync.games_of, entity, HEAD_TO_HEAD_GAMES)
-    names = {account_entity(a.account_id): a.username for a in await store.call(store.sync.list_accounts)}
+    records = head_to_head(entity, await store.call(store.sync.games_of, entity, HEAD_TO_HEAD_GAMES))
+    names = await _opponent_names(accounts, [r.opponent for r in records[:HEAD_TO_HEAD_OPPONENTS]])
     return {
         "username": account.username,
         "rating": _rating_json(rating),
@@ -81,8 +95,8 @@ async def profile(accounts: Accounts, events: Events, username: str) -> Any:
         "head_to_head": [
             {"opponent": names.get(r.opponent, r.opponent), "bot": r.opponent.startswith("bot:")}
             | {"wins": r.wins, "ties": r.ties, "losses": r.losses}
-            for r in head_to_head(entity, games)
-            if r.opponent in names or r.opponent.startswith("bot:")
+            for r in records[:HEAD_TO_HEAD_OPPONENTS]
+            if r.opponent in names
         ],
         "recent_events": recent_entries(await events.documents(), account.account_id, RECENT_EVENTS, events.clock()),
     }
