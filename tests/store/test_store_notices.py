@@ -76,6 +76,17 @@ async def seated(first: TableManager, second: TableManager) -> tuple[Table, Tabl
     return table, mirror
 
 
+async def unwatched(first: TableManager, second: TableManager) -> tuple[Table, Table]:
+    """A table of three people made on ``first``, and the same table as ``second`` knows it, with no socket there
+    (``second`` does not follow it), once the seats' notices are heard."""
+    table, _token = await first.create(HUMANS)
+    for chair in (1, 2):
+        await first.take_seat(table, chair)
+    mirror = await second.find_or_404(table.table_id)
+    await asyncio.sleep(0.5)
+    return table, mirror
+
+
 async def opening(manager: TableManager, table: Table, call: str) -> None:
     """The chair on turn calls ``call``."""
     await manager.act(table, table.chair_of_player(table.current().turn), {"type": "call", "call": call})
@@ -130,11 +141,7 @@ def test_a_process_without_the_tables_sockets_reads_its_log_only_when_asked(pg_s
         await first.start()
         await second.start()
         try:
-            table, _token = await first.create(HUMANS)
-            for chair in (1, 2):
-                await first.take_seat(table, chair)
-            mirror = await second.find_or_404(table.table_id)
-            await asyncio.sleep(0.3)  # (the seats' notices are heard)
+            table, mirror = await unwatched(first, second)
             reads = counted_reads(second)
             for call in ("1N", "P", "P"):
                 await opening(first, table, call)
@@ -208,11 +215,7 @@ def test_a_process_hears_no_notice_of_a_table_it_does_not_follow(pg_server):
         await first.start()
         await second.start()
         try:
-            table, _token = await first.create(HUMANS)
-            for chair in (1, 2):
-                await first.take_seat(table, chair)
-            mirror = await second.find_or_404(table.table_id)
-            await asyncio.sleep(0.5)  # (the seats' notices are heard)
+            table, mirror = await unwatched(first, second)
             assert second.peers is not None and notice_group(table.table_id) not in second.followed_groups()
             heard: list[str] = []
             hear = second.peers.on_change
