@@ -11,6 +11,7 @@ import pytest
 
 from browser_helpers import watched_page
 from loop_watch_check import watched_module
+from tribridge.bots import plugins
 from tribridge.testing import CHROMIUM, CHROMIUM_ARGS, MISSING_REASON, PgServer, free_port, pg_bin_dir
 
 BACKENDS = ["sqlite", "postgres"]
@@ -20,6 +21,15 @@ BACKENDS = ["sqlite", "postgres"]
 def _watch_the_servers_loops(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
     """In modules marked ``loop_watch``: servers report slow callbacks, and the module fails on one (loop_watch_check)."""
     yield from watched_module(request, tmp_path_factory.mktemp("loop_watch"))
+
+
+@pytest.fixture(autouse=True)
+def _forget_enabled_plugins():
+    """Each test starts with no plug-in enabled: a CLI test's spec (written to the environment) would otherwise reach
+    every server a later test starts, relative to a folder that server does not run in."""
+    plugins.disable_all()
+    yield
+    plugins.disable_all()
 
 
 @pytest.fixture(scope="session")
