@@ -51,14 +51,14 @@ __all__ = [
 ]
 
 NAME = "natural4-search"
-LAYOUTS = 12  # layouts searched per call by default
+LAYOUTS = 24  # layouts searched per call by default
 MAX_LAYOUTS = 64  # the per-request cap
-SECONDS = 1.2  # time budget of one call's search (layouts already rolled out are kept)
+SECONDS = 1.0  # time budget of one call's search (layouts already rolled out are kept)
 MIN_LAYOUTS = 4  # layouts rolled out whatever the time budget, before a choice is made
 DOMINANCE = 0.25  # a candidate with a prior below this is not worth a search
 MARGIN = 2.0  # standard errors by which a candidate must beat natural4's call
-MIN_IMPS = 0.0  # IMPs a layout by which a candidate must beat natural4's call, as well
-COMPETITIVE_ONLY = False  # search only positions where both sides have bid, among the calls natural4 reads
+MIN_IMPS = 2.0  # IMPs a layout by which a candidate must beat natural4's call, as well
+COMPETITIVE_ONLY = True  # search only positions where both sides have bid, among the calls natural4 reads
 PRIOR_DOUBLE = 0.3
 PRIOR_COMPETE = 0.3
 PRIOR_PASS = 0.1
