@@ -36,6 +36,7 @@ from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import IMP_STEPS
 
 __all__ = [
+    "COMPETITIVE_ONLY",
     "DOMINANCE",
     "LAYOUTS",
     "MARGIN",
@@ -48,6 +49,7 @@ __all__ = [
     "search_candidates",
     "competitive",
     "competitive_candidates",
+    "read_right",
     "decide_call",
     "bid",
 ]
