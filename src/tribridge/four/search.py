@@ -11,8 +11,9 @@ candidate's value on a layout is its mean IMPs against every other candidate's o
 (duplicate style). natural4's call is kept unless the best candidate beats it by more than :data:`MARGIN`
 standard errors of the paired difference and by at least :data:`MIN_IMPS` a layout. By default
 (:data:`COMPETITIVE_ONLY`) only positions where both sides have bid are searched, among natural4's call and
-those of pass, double and the competitive bid that natural4 gives a meaning there. The explanation is natural4's reading of the chosen call, with
-"chosen by simulation over N layouts" when natural4 would have made another call.
+those of pass, double and the competitive bid that natural4 gives a meaning there. The explanation is
+natural4's reading of the chosen call, with "chosen by simulation over N layouts" when natural4 would have
+made another call.
 """
 
 from __future__ import annotations
