@@ -303,6 +303,8 @@ def search_policy(args: argparse.Namespace):
         search.DOMINANCE if args.search_dominance is None else args.search_dominance,
         search.SECONDS if args.search_seconds is None else args.search_seconds,
         args.search_plausible,
+        search.COMPETITIVE_ONLY if args.search_competitive is None else args.search_competitive,
+        search.MIN_IMPS if args.search_min_imps is None else args.search_min_imps,
     )
 
 
@@ -348,6 +350,13 @@ def main() -> None:
     ap.add_argument(
         "--search-plausible", action="store_true", help="search only calls whose reading the hand nearly fits"
     )
+    ap.add_argument(
+        "--search-competitive",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="search only positions where both sides have bid (default: the search's own setting)",
+    )
+    ap.add_argument("--search-min-imps", type=float, default=None, help="IMPs a layout to beat natural4's call by")
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 

@@ -28,6 +28,8 @@ class SearchPolicy:
     dominance: float
     budget: float  # the search's time budget a call (seconds)
     plausible_only: bool = False
+    competitive_only: bool = False  # a stored config without these two keys is the search of every position
+    min_imps: float = 0.0
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
@@ -38,7 +40,13 @@ class SearchPolicy:
         from tribridge.four import natural4, search
 
         config = search.SearchConfig(
-            self.layouts, self.budget, self.dominance, self.margin, plausible_only=self.plausible_only
+            self.layouts,
+            self.budget,
+            self.dominance,
+            self.margin,
+            plausible_only=self.plausible_only,
+            competitive_only=self.competitive_only,
+            min_imps=self.min_imps,
         )
         t0 = time.perf_counter()
         d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
@@ -59,6 +67,10 @@ class SearchPolicy:
         }
         if self.plausible_only:
             out["plausible_only"] = True
+        if self.competitive_only:
+            out["competitive_only"] = True
+        if self.min_imps:
+            out["min_imps"] = self.min_imps
         return out
 
     def summary(self) -> dict[str, object]:

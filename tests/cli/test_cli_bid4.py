@@ -19,11 +19,15 @@ def test_bid4_gives_natural4s_call_and_the_searchs(capsys):
     view = natural4.Bid4View(3, 0, "NS", tuple(Hand.from_pbn(hand).cards), Auction4.from_calls(0, ["1C", "P", "1S"]))
     code, out, _ = run(capsys, "bid4", hand, "--auction", "1C-P-1S", "--vul", "NS", "--json")
     assert code == 0 and json.loads(out)["call"] == natural4.bid(view)
-    args = ("bid4", hand, "--auction", "1C-P-1S", "--vul", "NS", "--bidder", "natural4-search", "--layouts", "4")
+    # the search weighs only contested positions: North after 1H 1S 2H 2S
+    hand, calls = "A3.KQJ85.K72.Q93", ["1H", "1S", "2H", "2S"]
+    view = natural4.Bid4View(0, 0, "NS", tuple(Hand.from_pbn(hand).cards), Auction4.from_calls(0, calls))
+    args = ("bid4", hand, "--auction", "-".join(calls), "--vul", "NS", "--bidder", "natural4-search", "--layouts", "4")
     code, out, _ = run(capsys, *args, "--json")
     data = json.loads(out)
     assert code == 0 and data["bidder"] == "natural4-search" and data["natural4_call"] == natural4.bid(view)
-    assert data["searched"] and data["layouts"] == 4 and {c["call"] for c in data["candidates"]} >= {"P", "1N"}
+    assert data["searched"] and data["layouts"] == 4
+    assert {c["call"] for c in data["candidates"]} == {natural4.bid(view), "P", "X"}
     code, out, _ = run(capsys, *args)
     assert code == 0 and out.startswith(data["call"] + ":")
 

@@ -12,6 +12,9 @@ from tribridge.four.natural4 import Bid4View
 from tribridge.four.rules import Auction4
 from tribridge.rules.imps import imps
 
+# the search of every position, natural4's call kept only by the margin (as before the competitive-only default)
+EVERY = {"competitive_only": False, "min_imps": 0.0, "plausible_only": False}
+
 
 def view(hand_pbn, calls=(), dealer=0, vul="None"):
     auction = Auction4.from_calls(dealer, list(calls))
@@ -75,12 +78,12 @@ def test_a_dominant_candidate_is_called_without_search():
     d = search.decide_call(v, never)
     assert (d.call, d.searched, d.layouts) == ("P", False, 0)
     assert d.call == natural4.bid(v)
-    searched = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=4))
+    searched = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=4, **EVERY))
     assert searched.searched and searched.layouts == 4  # with a lower threshold the same position is searched
 
 
 def test_chosen_calls_are_legal_and_deterministic_for_a_seed():
-    config = search.SearchConfig(layouts=4, dominance=0.05)
+    config = search.SearchConfig(layouts=4, dominance=0.05, **EVERY)
     for v in positions(12, seed=4):
         a, b = search.decide_call(v, config), search.decide_call(v, config)
         assert v.auction.is_legal(a.call)
@@ -90,9 +93,11 @@ def test_chosen_calls_are_legal_and_deterministic_for_a_seed():
 
 def test_the_budget_caps_layouts_and_time():
     v = view("AQ3.KJ4.Q872.K93")
-    capped = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=8, seconds=1000.0))
+    capped = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=8, seconds=1000.0, **EVERY))
     assert capped.layouts == 8
-    hurried = search.decide_call(v, search.SearchConfig(dominance=0.05, layouts=16, seconds=0.5, clock=Ticks()))
+    hurried = search.decide_call(
+        v, search.SearchConfig(dominance=0.05, layouts=16, seconds=0.5, clock=Ticks(), **EVERY)
+    )
     assert hurried.layouts == search.MIN_LAYOUTS  # the first chunk, then the clock says the time is up
     with pytest.raises(ValueError, match="layouts"):
         search.SearchConfig(layouts=search.MAX_LAYOUTS + 1)
@@ -100,7 +105,7 @@ def test_the_budget_caps_layouts_and_time():
 
 def test_explanations_say_when_the_search_overrode_natural4():
     # margin 0: the best mean wins, so some of these positions change natural4's call
-    config = search.SearchConfig(layouts=4, dominance=0.05, margin=0.0)
+    config = search.SearchConfig(layouts=4, dominance=0.05, margin=0.0, **EVERY)
     changed = 0
     for v in positions(30, seed=9):
         d = search.decide_call(v, config)
@@ -115,7 +120,60 @@ def test_explanations_say_when_the_search_overrode_natural4():
 def test_plausible_only_drops_calls_whose_reading_the_hand_misses():
     # 11 HCP over partner's 1S: natural4's 2D and its alternatives stay; a pass ("too weak to respond": 0-5) goes
     v = view("85.K62.AQ983.K72", ["1S", "P"])
-    everything = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0))
-    plausible = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0, plausible_only=True))
+    everything = search.decide_call(v, search.SearchConfig(layouts=4, dominance=0.0, **EVERY))
+    plausible = search.decide_call(
+        v, search.SearchConfig(layouts=4, dominance=0.0, **{**EVERY, "plausible_only": True})
+    )
     assert "P" in {s.call for s in everything.scores} and "P" not in {s.call for s in plausible.scores}
     assert all(search.plausible(v, s.call) for s in plausible.scores)
+
+
+def test_competitive_means_both_sides_have_bid():
+    assert search.competitive(Auction4.from_calls(0, ["1H", "1S"]))
+    assert search.competitive(Auction4.from_calls(0, ["1H", "P", "P", "2C"]))
+    assert not search.competitive(Auction4.from_calls(0, ["1H", "X", "2H"]))  # a double is not a bid
+    assert not search.competitive(Auction4.from_calls(0, ["1H", "P", "2H", "P"]))
+    assert not search.competitive(Auction4.from_calls(0, []))
+
+
+def test_competitive_only_searches_contested_positions_among_calls_natural4_reads():
+    config = search.SearchConfig(layouts=4, dominance=0.0, **{**EVERY, "competitive_only": True})
+    # East opens 1H and South has not bid: not competitive, so natural4's call without search
+    quiet = view("T842.983.762.J93", ["1H"], dealer=1)
+    assert search.search_candidates(quiet, natural4.decide_call(quiet))[1:]  # the full search would weigh others
+    d = search.decide_call(quiet, config)
+    assert (d.call, d.searched) == (natural4.bid(quiet), False)
+    contested = 0
+    for v in positions(40, seed=5):
+        d = search.decide_call(v, config)
+        if not search.competitive(v.auction):
+            assert not d.searched
+            continue
+        allowed = {d.natural, "P", "X", search.competitive_bid(v.auction, v.seat)}
+        assert all(s.call in allowed for s in d.scores)
+        assert all(s.call == d.natural or search.read_right(v, s.call) for s in d.scores)
+        contested += d.searched
+    assert contested > 0
+
+
+def test_read_right_is_false_for_a_call_natural4_gives_no_meaning():
+    # N 1H, E 1S, S 2H, W doubles: natural4 reads a redouble by North as "no suitable call", a pass or 3H as calls
+    v = view("A3.KQJ85.K72.Q93", ["1H", "1S", "2H", "X"])
+    assert v.auction.is_legal("XX") and not search.read_right(v, "XX")
+    assert search.read_right(v, "P") and search.read_right(v, "3H")
+
+
+def test_min_imps_keeps_natural4_calls_that_win_by_too_little():
+    # margin 0: the best mean wins (some calls change); an advantage of 24 IMPs a layout is never reached
+    loose = search.SearchConfig(layouts=4, dominance=0.05, margin=0.0, **EVERY)
+    strict = search.SearchConfig(layouts=4, dominance=0.05, margin=0.0, **{**EVERY, "min_imps": 24.0})
+    changed = 0
+    for v in positions(30, seed=9):
+        a, b = search.decide_call(v, loose), search.decide_call(v, strict)
+        assert b.call == b.natural and b.scores == a.scores
+        if a.call != a.natural:
+            changed += 1
+            assert max(a.scores, key=lambda s: s.imps).call == a.call
+    assert changed > 0
+    with pytest.raises(ValueError, match="min_imps"):
+        search.SearchConfig(min_imps=-1.0)

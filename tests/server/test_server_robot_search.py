@@ -8,9 +8,9 @@ from tribridge.four import natural4
 from tribridge.four.rules import Auction4, parse_call
 from tribridge.server.app import create_app
 
-# North opened 1S in third seat and East's 3C came back to him: natural4 passes, the search doubles
-CALLS = ["P", "P", "1S", "3C", "P", "P"]
-POSITION = {"seat": "N", "dealer": "S", "vul": "NS", "ctx": "----1S3C----", "hand": "AKJ532.974.A92.7"}
+# West's 3H, North's double, East's 4H, South's 5D, passed round to East: natural4 passes, the search doubles
+CALLS = ["3H", "X", "4H", "5D", "P", "P"]
+POSITION = {"seat": "E", "dealer": "W", "vul": "NS", "ctx": "3HDb4H5D----", "hand": "AQ96.986.AQ.8753"}
 
 
 @pytest.fixture(scope="module")
@@ -22,9 +22,7 @@ def client(module_db_url):
 
 
 def natural_call() -> str:
-    view = natural4.Bid4View(
-        3, 0, "NS", tuple(Hand.from_pbn(POSITION["hand"]).cards), Auction4.from_calls(0, ["1C", "P", "1S"])
-    )
+    view = natural4.Bid4View(1, 3, "NS", tuple(Hand.from_pbn(POSITION["hand"]).cards), Auction4.from_calls(3, CALLS))
     return natural4.bid(view)
 
 
@@ -36,7 +34,7 @@ def test_the_bidder_choice_changes_the_call_and_says_why(client):
     assert plain["bidder"] == "natural4" and searched["bidder"] == "natural4-search"
     assert parse_call(plain["bid"]) == natural_call()
     assert searched["bid"] != plain["bid"]
-    assert Auction4.from_calls(2, CALLS).is_legal(parse_call(searched["bid"]))
+    assert Auction4.from_calls(3, CALLS).is_legal(parse_call(searched["bid"]))
     assert "chosen by simulation over" in searched["explanation"]
     assert "chosen by simulation" not in plain["explanation"]
     ben = client.get("/bid", params={**POSITION, "bidder": "natural4-search", "user": "x"}).json()

@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bidder", default="natural4", help="natural4 (default) or natural4-search")
     p.add_argument("--system", default="SAYC", help="our side's system: SAYC (default) or 2/1")
     p.add_argument("--their-system", default="SAYC", help="the opponents' system, for reading their calls")
-    p.add_argument("--layouts", type=int, default=None, help="natural4-search: layouts searched (default 12)")
+    p.add_argument("--layouts", type=int, default=None, help="natural4-search: layouts searched (default 24)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
 

@@ -9,8 +9,11 @@ tricks (one batch through ``dd.dd_declarer_tricks``, so through the solver pool 
 layout's distinct declarer and strain solved once) at the vulnerability, for the side on turn. A
 candidate's value on a layout is its mean IMPs against every other candidate's outcome on the same layout
 (duplicate style). natural4's call is kept unless the best candidate beats it by more than :data:`MARGIN`
-standard errors of the paired difference. The explanation is natural4's reading of the chosen call, with
-"chosen by simulation over N layouts" when natural4 would have made another call.
+standard errors of the paired difference and by at least :data:`MIN_IMPS` a layout. By default
+(:data:`COMPETITIVE_ONLY`) only positions where both sides have bid are searched, among natural4's call and
+those of pass, double and the competitive bid that natural4 gives a meaning there. The explanation is
+natural4's reading of the chosen call, with "chosen by simulation over N layouts" when natural4 would have
+made another call.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from tribridge.bots.belief import position_seed
 from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.four import natural4
-from tribridge.four.natural4 import Bid4View, Decision
+from tribridge.four.natural4 import FALLBACK, Bid4View, Decision
 from tribridge.four.natural4.core import HandInfo
 from tribridge.four.rules import DOUBLE, PASS, STRAINS, Auction4, Contract4, is_bid, same_side
 from tribridge.four.sampler import auction_constraints, sample_layouts
@@ -34,26 +37,33 @@ from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import IMP_STEPS
 
 __all__ = [
+    "COMPETITIVE_ONLY",
     "DOMINANCE",
     "LAYOUTS",
     "MARGIN",
     "MAX_LAYOUTS",
+    "MIN_IMPS",
     "NAME",
     "SearchConfig",
     "SearchDecision",
     "CandidateScore",
     "search_candidates",
+    "competitive",
+    "competitive_candidates",
+    "read_right",
     "decide_call",
     "bid",
 ]
 
 NAME = "natural4-search"
-LAYOUTS = 12  # layouts searched per call by default
+LAYOUTS = 24  # layouts searched per call by default
 MAX_LAYOUTS = 64  # the per-request cap
-SECONDS = 1.2  # time budget of one call's search (layouts already rolled out are kept)
+SECONDS = 1.0  # time budget of one call's search (layouts already rolled out are kept)
 MIN_LAYOUTS = 4  # layouts rolled out whatever the time budget, before a choice is made
 DOMINANCE = 0.25  # a candidate with a prior below this is not worth a search
 MARGIN = 2.0  # standard errors by which a candidate must beat natural4's call
+MIN_IMPS = 2.0  # IMPs a layout by which a candidate must beat natural4's call, as well
+COMPETITIVE_ONLY = True  # search only positions where both sides have bid, among the calls natural4 reads
 PRIOR_DOUBLE = 0.3
 PRIOR_COMPETE = 0.3
 PRIOR_PASS = 0.1
@@ -72,6 +82,8 @@ class SearchConfig:
     margin: float = MARGIN
     seed: int = 0
     plausible_only: bool = False  # search only calls whose natural4 reading the hand nearly fits
+    competitive_only: bool = COMPETITIVE_ONLY  # see :func:`competitive_candidates`
+    min_imps: float = MIN_IMPS
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
@@ -79,6 +91,8 @@ class SearchConfig:
             raise ValueError(f"layouts must be 1..{MAX_LAYOUTS}, got {self.layouts}")
         if self.seconds < 0:
             raise ValueError(f"seconds must be >= 0, got {self.seconds}")
+        if not 0 <= self.min_imps <= 24:
+            raise ValueError(f"min_imps must be 0..24, got {self.min_imps}")
 
 
 @dataclass(frozen=True)
@@ -146,6 +160,26 @@ def search_candidates(view: Bid4View, natural: Decision) -> list[tuple[str, floa
             out[call] = prior if plausible(view, call) else PRIOR_PASS
     out.setdefault(PASS, PRIOR_PASS)
     return [(c, p) for c, p in out.items() if view.auction.is_legal(c)]
+
+
+def competitive(auction: Auction4) -> bool:
+    """Whether both sides have bid a suit or notrump in the auction."""
+    return len({(auction.dealer + i) % 2 for i, c in enumerate(auction.calls) if is_bid(c)}) == 2
+
+
+def read_right(view: Bid4View, call: str) -> bool:
+    """Whether natural4 gives ``call`` a meaning here (so rollouts and the sampler read it as a system call)."""
+    _, meanings = natural4.read_auction(view.auction.apply(call), view.vul, view.systems)
+    return meanings[-1] != FALLBACK
+
+
+def competitive_candidates(view: Bid4View, natural: str, cands: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """In a competitive position (:func:`competitive`), natural4's call and those of pass, double and the
+    competitive bid that natural4 gives a meaning here; elsewhere natural4's call alone."""
+    if not competitive(view.auction):
+        return [(c, p) for c, p in cands if c == natural]
+    allowed = {PASS, DOUBLE, competitive_bid(view.auction, view.seat)}
+    return [(c, p) for c, p in cands if c == natural or (c in allowed and read_right(view, c))]
 
 
 def _hands(layout: np.ndarray) -> list[tuple[int, ...]]:
@@ -220,9 +254,10 @@ def _seed(view: Bid4View, seed: int) -> int:
 
 
 def _choose(
-    cands: list[tuple[str, float]], values: np.ndarray, natural: str, margin: float
+    cands: list[tuple[str, float]], values: np.ndarray, natural: str, margin: float, min_imps: float = 0.0
 ) -> tuple[int, tuple[CandidateScore, ...]]:
-    """The index of the chosen candidate and every candidate's score (natural4's call is ``cands[0]``)."""
+    """The index of the chosen candidate and every candidate's score: the best mean when it beats natural4's
+    call by more than ``margin`` standard errors of the paired difference and by at least ``min_imps``."""
     k = values.shape[1]
     scores = tuple(
         CandidateScore(c, p, float(v.mean()), float(v.std(ddof=1) / math.sqrt(k)) if k > 1 else math.inf)
@@ -234,7 +269,8 @@ def _choose(
         return base, scores
     diff = values[best] - values[base]
     se = float(diff.std(ddof=1) / math.sqrt(k))
-    return (best if diff.mean() > margin * se else base), scores
+    gain = float(diff.mean())
+    return (best if gain > margin * se and gain >= min_imps else base), scores
 
 
 def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> SearchDecision:
@@ -244,6 +280,8 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     cands = search_candidates(view, natural)
     if config.plausible_only:
         cands = [(c, p) for c, p in cands if c == natural.call or plausible(view, c)]
+    if config.competitive_only:
+        cands = competitive_candidates(view, natural.call, cands)
     if len(cands) < 2 or all(p < config.dominance for c, p in cands if c != natural.call):
         return plain
     start = config.clock()
@@ -261,7 +299,7 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     if used == 0:
         return plain
     values = duplicate_values(np.concatenate(parts, axis=1))
-    chosen, scores = _choose(cands, values, natural.call, config.margin)
+    chosen, scores = _choose(cands, values, natural.call, config.margin, config.min_imps)
     call = cands[chosen][0]
     meaning = natural.meaning
     if call != natural.call:

@@ -1,0 +1,19 @@
+"""The benchmark's natural4-search policy: its stored settings make the same search again."""
+
+from benchmarks.bidding4_search import SearchPolicy
+
+from tribridge.cards import Hand
+from tribridge.four.rules import Auction4
+
+
+def test_competitive_only_and_min_imps_are_stored_and_used():
+    policy = SearchPolicy(4, 2.0, 0.0, 1e9, competitive_only=True, min_imps=1.5)
+    config = policy.config()
+    assert config["competitive_only"] is True and config["min_imps"] == 1.5
+    assert SearchPolicy(**config).config() == config
+    hand = tuple(Hand.from_pbn("A3.KQJ85.K72.Q93").cards)
+    policy(0, Auction4.from_calls(0, []), hand, "None")  # an opening: not competitive, not searched
+    assert policy.searched == 0
+    policy(0, Auction4.from_calls(0, ["1H", "1S", "2H", "2S"]), hand, "None")
+    assert policy.searched == 1
+    assert "competitive_only" not in SearchPolicy(4, 2.0, 0.0, 1e9).config()  # stored earlier runs searched all
