@@ -20,11 +20,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["QuotaGroup", "make_groups", "make_weighted_group"]
+__all__ = ["DEFAULT_PERIOD_MS", "QuotaGroup", "make_groups", "make_weighted_group"]
 
 V2_ROOT = Path("/sys/fs/cgroup")
 V1_CPU = Path("/sys/fs/cgroup/cpu")
-PERIOD_US = 100_000
+DEFAULT_PERIOD_MS = 10.0  # short periods: a server throttled at its share waits at most this long to run again
 WEIGHT = 10  # the groups' CPU weight, in multiples of the default
 
 
@@ -74,8 +74,10 @@ def _cgroup_version() -> int | None:
     return None
 
 
-def _make_one(name: str, share: float | None, version: int) -> QuotaGroup:
-    """Create the group ``name`` with a quota of ``share`` of one core (None: none) and ``WEIGHT`` times the weight."""
+def _make_one(name: str, share: float | None, version: int, period_ms: float = DEFAULT_PERIOD_MS) -> QuotaGroup:
+    """Create the group ``name`` with a quota of ``share`` of one core each ``period_ms`` (None: none) and ``WEIGHT``
+    times the weight."""
+    period_us = int(period_ms * 1000)
     if version == 2:
         subtree = V2_ROOT / "cgroup.subtree_control"
         if "cpu" not in subtree.read_text().split():
@@ -84,14 +86,14 @@ def _make_one(name: str, share: float | None, version: int) -> QuotaGroup:
         path.mkdir(exist_ok=True)
         (path / "cpu.weight").write_text(str(100 * WEIGHT))
         if share is not None:
-            (path / "cpu.max").write_text(f"{max(1000, int(share * PERIOD_US))} {PERIOD_US}")
+            (path / "cpu.max").write_text(f"{max(1000, int(share * period_us))} {period_us}")
     else:
         path = V1_CPU / name
         path.mkdir(exist_ok=True)
         (path / "cpu.shares").write_text(str(1024 * WEIGHT))
         if share is not None:
-            (path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-            (path / "cpu.cfs_quota_us").write_text(str(max(1000, int(share * PERIOD_US))))
+            (path / "cpu.cfs_period_us").write_text(str(period_us))
+            (path / "cpu.cfs_quota_us").write_text(str(max(1000, int(share * period_us))))
     return QuotaGroup(path, version, share)
 
 
@@ -107,17 +109,21 @@ def make_weighted_group(label: str = "tribridge-bench-load") -> QuotaGroup | Non
         return None
 
 
-def make_groups(count: int, share: float, label: str = "tribridge-bench") -> tuple[list[QuotaGroup], str | None]:
+def make_groups(
+    count: int, share: float, label: str = "tribridge-bench", period_ms: float = DEFAULT_PERIOD_MS
+) -> tuple[list[QuotaGroup], str | None]:
     """``count`` groups of ``share`` of a core each, and None; or no groups and the reason they could not be made."""
     if not 0 < share <= (os.cpu_count() or 1):
         raise ValueError(f"--cpu-quota: expected a share of a core in (0, {os.cpu_count()}], got {share}")
+    if share * period_ms < 1:  # the kernel's smallest quota is 1 ms a period
+        raise ValueError(f"--cpu-quota: {share} of a {period_ms:g} ms period is under the kernel's 1 ms smallest quota")
     version = _cgroup_version()
     if version is None:
         return [], "no cgroup CPU controller is mounted (neither cgroup v2's cpu.max nor v1's cpu.cfs_quota_us)"
     groups: list[QuotaGroup] = []
     try:
         for index in range(count):
-            groups.append(_make_one(f"{label}-{os.getpid()}-{index}", share, version))
+            groups.append(_make_one(f"{label}-{os.getpid()}-{index}", share, version, period_ms))
     except OSError as exc:
         for group in groups:
             group.remove()
