@@ -19,22 +19,26 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-__all__ = ["DEFAULT_PERIOD_MS", "QuotaGroup", "make_groups", "make_weighted_group"]
+__all__ = ["DEFAULT_PERIOD_MS", "QUOTA_USED_TO_COUNT", "QuotaGroup", "make_groups", "make_weighted_group", "quota_use"]
 
 V2_ROOT = Path("/sys/fs/cgroup")
 V1_CPU = Path("/sys/fs/cgroup/cpu")
 DEFAULT_PERIOD_MS = 10.0  # short periods: a server throttled at its share waits at most this long to run again
 WEIGHT = 10  # the groups' CPU weight, in multiples of the default
+QUOTA_USED_TO_COUNT = 0.9  # a set-up under quota counts where every server used this share of its quota
 
 
 @dataclass
 class QuotaGroup:
-    """One cgroup with a CPU quota (``share`` of one core) that a command joins before it starts."""
+    """One cgroup that a command joins before it starts, limited to ``share`` of one core each ``period_ms`` once
+    ``apply_quota`` is called (start-up at a tenth of a core would take a server half a minute)."""
 
     path: Path
     version: int
     share: float | None  # of one core; None: no quota, only the weight
+    period_ms: float = DEFAULT_PERIOD_MS
 
     def join_command(self) -> list[str]:
         """A prefix that moves the command's process into this group, then runs it (``exec``)."""
@@ -43,6 +47,18 @@ class QuotaGroup:
     def add(self, pid: int) -> None:
         """Move the running process ``pid`` into this group (the processes it forks later follow it)."""
         (self.path / "cgroup.procs").write_text(str(pid))
+
+    def apply_quota(self) -> None:
+        """Limit the group to its share from now on (a group without a share keeps only its weight)."""
+        if self.share is None:
+            return
+        period_us = int(self.period_ms * 1000)
+        quota_us = max(1000, int(self.share * period_us))
+        if self.version == 2:
+            (self.path / "cpu.max").write_text(f"{quota_us} {period_us}")
+        else:
+            (self.path / "cpu.cfs_period_us").write_text(str(period_us))
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
 
     def throttled(self) -> tuple[int, int]:
         """(periods with work, periods the quota was used up in) so far (``cpu.stat``)."""
@@ -75,9 +91,8 @@ def _cgroup_version() -> int | None:
 
 
 def _make_one(name: str, share: float | None, version: int, period_ms: float = DEFAULT_PERIOD_MS) -> QuotaGroup:
-    """Create the group ``name`` with a quota of ``share`` of one core each ``period_ms`` (None: none) and ``WEIGHT``
-    times the weight."""
-    period_us = int(period_ms * 1000)
+    """Create the group ``name`` of ``WEIGHT`` times the default weight, to be limited to ``share`` of one core each
+    ``period_ms`` (None: never) by ``apply_quota``."""
     if version == 2:
         subtree = V2_ROOT / "cgroup.subtree_control"
         if "cpu" not in subtree.read_text().split():
@@ -85,16 +100,13 @@ def _make_one(name: str, share: float | None, version: int, period_ms: float = D
         path = V2_ROOT / name
         path.mkdir(exist_ok=True)
         (path / "cpu.weight").write_text(str(100 * WEIGHT))
-        if share is not None:
-            (path / "cpu.max").write_text(f"{max(1000, int(share * period_us))} {period_us}")
+        (path / "cpu.max").write_text(f"max {int(period_ms * 1000)}")  # no limit yet, and the file is writable
     else:
         path = V1_CPU / name
         path.mkdir(exist_ok=True)
         (path / "cpu.shares").write_text(str(1024 * WEIGHT))
-        if share is not None:
-            (path / "cpu.cfs_period_us").write_text(str(period_us))
-            (path / "cpu.cfs_quota_us").write_text(str(max(1000, int(share * period_us))))
-    return QuotaGroup(path, version, share)
+        (path / "cpu.cfs_quota_us").write_text("-1")  # no limit yet, and the file is writable
+    return QuotaGroup(path, version, share, period_ms)
 
 
 def make_weighted_group(label: str = "tribridge-bench-load") -> QuotaGroup | None:
@@ -112,7 +124,8 @@ def make_weighted_group(label: str = "tribridge-bench-load") -> QuotaGroup | Non
 def make_groups(
     count: int, share: float, label: str = "tribridge-bench", period_ms: float = DEFAULT_PERIOD_MS
 ) -> tuple[list[QuotaGroup], str | None]:
-    """``count`` groups of ``share`` of a core each, and None; or no groups and the reason they could not be made."""
+    """``count`` groups of ``share`` of a core each (once ``apply_quota`` is called), and None; or no groups and the
+    reason they could not be made."""
     if not 0 < share <= (os.cpu_count() or 1):
         raise ValueError(f"--cpu-quota: expected a share of a core in (0, {os.cpu_count()}], got {share}")
     if share * period_ms < 1:  # the kernel's smallest quota is 1 ms a period
@@ -129,3 +142,29 @@ def make_groups(
             group.remove()
         return [], f"cannot make a cgroup (cgroup v{version}): {exc.strerror}; run as root"
     return groups, None
+
+
+def quota_use(
+    groups: list[QuotaGroup],
+    used: list[float],
+    own: list[float],
+    throttled_before: list[tuple[int, int]],
+    seconds: float,
+) -> dict[str, Any]:
+    """Each server's share of its quota used (all of it, and by its solver children: the post-deal analyses, which
+    run at a lower priority and fill what the actions leave), the periods it was throttled in, and whether the
+    set-up counts: every server used its quota, and the actions, not the analyses, used it."""
+    quotas = [seconds * (g.share or 0.0) for g in groups]
+    shares = [round(u / q, 3) for u, q in zip(used, quotas)]
+    children = [round((u - o) / q, 3) for u, o, q in zip(used, own, quotas)]
+    throttled = []
+    for group, (periods_before, throttled_before_n) in zip(groups, throttled_before):
+        periods, times = group.throttled()
+        throttled.append(round((times - throttled_before_n) / max(1, periods - periods_before), 3))
+    return {
+        "cpu_quota_per_process": groups[0].share,
+        "quota_used_per_process": shares,
+        "quota_used_by_solver_children_per_process": children,
+        "throttled_periods_share_per_process": throttled,
+        "counts": min(shares) >= QUOTA_USED_TO_COUNT and max(children) <= 1 - QUOTA_USED_TO_COUNT,
+    }
