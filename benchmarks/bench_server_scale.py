@@ -29,9 +29,11 @@ waits at most that long, where the kernel's 100 ms default adds up to 90 ms to a
 and one without a quota for the load generator and PostgreSQL, weigh ten times the default, so other work
 on the machine does not take their share); each
 process's share of its quota used is reported, and a set-up counts (``counts``) only where every server
-used at least 90 % of its quota and its solver children (the post-deal analyses, at a lower priority, which
-fill whatever quota the actions leave) at most 10 %: then the actions were what the quota limited. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's
-binaries (``apt-get install postgresql``) in a temporary folder.
+used at least 90 % of its quota and its solver children at most 10 %: then the actions were what the quota
+limited. Once a server is ready its solver processes (the post-deal analyses) move to a subgroup of the least
+weight inside its group, so they run only on quota the server leaves unused, and their share says how much it
+left. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's binaries (``apt-get install
+postgresql``) in a temporary folder.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from benchmarks.bench_server import percentile, print_results, process_tree_cpu_
 from benchmarks.bench_server_load import wait_until_ready
 from benchmarks.cpu_quota import DEFAULT_PERIOD_MS, QuotaGroup, make_groups, make_weighted_group, quota_use
 from benchmarks.raw_http import KeepAlive
-from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
+from tribridge.testing import PgServer, child_pids, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -307,7 +309,8 @@ def bench_setup(
     try:
         for _proc, url in procs:
             wait_until_ready(url)  # the solver processes' start-up is not part of the measurement
-        for group in groups:
+        for group, (proc, _url) in zip(groups, procs):
+            group.split_off_solvers(proc.pid, child_pids(proc.pid))
             group.apply_quota()
         cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]
         own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
@@ -333,6 +336,8 @@ def bench_setup(
             summary.update(quota_use(groups, used, own, throttled_before, summary["seconds"]))
         return summary
     finally:
+        for group in groups:
+            group.lift_quota()
         for proc, _url in procs:
             stop_server(proc)
         for group in groups:

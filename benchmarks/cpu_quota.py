@@ -60,6 +60,34 @@ class QuotaGroup:
             (self.path / "cpu.cfs_period_us").write_text(str(period_us))
             (self.path / "cpu.cfs_quota_us").write_text(str(quota_us))
 
+    def lift_quota(self) -> None:
+        """No limit from now on (a server shuts down at full speed)."""
+        if self.version == 2:
+            (self.path / "cpu.max").write_text(f"max {int(self.period_ms * 1000)}")
+        else:
+            (self.path / "cpu.cfs_quota_us").write_text("-1")
+
+    def split_off_solvers(self, server_pid: int, solver_pids: list[int]) -> None:
+        """Within the group (so within its quota), the server in a subgroup of full weight and its solver processes in
+        one of the least weight: the post-deal analyses then run only on quota the server leaves unused, and their
+        share of the quota says how much the server left (not how the kernel's weights divided a busy period)."""
+        server, solvers = self.path / "server", self.path / "solvers"
+        for sub in (server, solvers):
+            sub.mkdir(exist_ok=True)
+        (server / "cgroup.procs").write_text(str(server_pid))
+        for pid in solver_pids:
+            try:
+                (solvers / "cgroup.procs").write_text(str(pid))
+            except ProcessLookupError:
+                continue
+        if self.version == 2:
+            (self.path / "cgroup.subtree_control").write_text("+cpu")  # the group itself holds no process now
+            (server / "cpu.weight").write_text("10000")
+            (solvers / "cpu.weight").write_text("1")
+        else:
+            (server / "cpu.shares").write_text(str(1024 * WEIGHT))
+            (solvers / "cpu.shares").write_text("2")
+
     def throttled(self) -> tuple[int, int]:
         """(periods with work, periods the quota was used up in) so far (``cpu.stat``)."""
         stat = dict(line.split() for line in (self.path / "cpu.stat").read_text().splitlines() if " " in line)
@@ -70,6 +98,9 @@ class QuotaGroup:
         deadline = time.monotonic() + wait_s
         while True:
             try:
+                for sub in (self.path / "server", self.path / "solvers"):
+                    if sub.exists():
+                        sub.rmdir()
                 self.path.rmdir()
                 return
             except FileNotFoundError:
