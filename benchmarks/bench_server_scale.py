@@ -57,9 +57,16 @@ import websockets
 
 from benchmarks.bench_server import percentile, print_results, process_tree_cpu_seconds, start_server, stop_server
 from benchmarks.bench_server_load import wait_until_ready
-from benchmarks.cpu_quota import DEFAULT_PERIOD_MS, QuotaGroup, make_groups, make_weighted_group, quota_use
+from benchmarks.cpu_quota import (
+    DEFAULT_PERIOD_MS,
+    QuotaGroup,
+    make_groups,
+    make_weighted_group,
+    quota_use,
+    solvers_kept_apart,
+)
 from benchmarks.raw_http import KeepAlive
-from tribridge.testing import PgServer, child_pids, next_presser, pg_bin_dir, ws_token_message
+from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
 
@@ -309,13 +316,15 @@ def bench_setup(
     try:
         for _proc, url in procs:
             wait_until_ready(url)  # the solver processes' start-up is not part of the measurement
-        for group, (proc, _url) in zip(groups, procs):
-            group.split_off_solvers(proc.pid, child_pids(proc.pid))
+        for group in groups:
             group.apply_quota()
         cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]
         own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
         throttled_before = [g.throttled() for g in groups]
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child:
+        with (
+            solvers_kept_apart(groups, [proc.pid for proc, _url in procs]),
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child,
+        ):
             folder = None if load_group is None else str(load_group.path)
             summary = child.submit(
                 niced_load, [url for _p, url in procs], per_process, seconds, affinity, folder

@@ -16,12 +16,25 @@ says why and the benchmark runs without quotas.
 from __future__ import annotations
 
 import os
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_PERIOD_MS", "QUOTA_USED_TO_COUNT", "QuotaGroup", "make_groups", "make_weighted_group", "quota_use"]
+from tribridge.testing import child_pids
+
+__all__ = [
+    "DEFAULT_PERIOD_MS",
+    "QUOTA_USED_TO_COUNT",
+    "QuotaGroup",
+    "make_groups",
+    "make_weighted_group",
+    "quota_use",
+    "solvers_kept_apart",
+]
 
 V2_ROOT = Path("/sys/fs/cgroup")
 V1_CPU = Path("/sys/fs/cgroup/cpu")
@@ -67,7 +80,7 @@ class QuotaGroup:
         else:
             (self.path / "cpu.cfs_quota_us").write_text("-1")
 
-    def split_off_solvers(self, server_pid: int, solver_pids: list[int]) -> None:
+    def split_off_solvers(self, server_pid: int) -> None:
         """Within the group (so within its quota), the server in a subgroup of full weight and its solver processes in
         one of the least weight: the post-deal analyses then run only on quota the server leaves unused, and their
         share of the quota says how much the server left (not how the kernel's weights divided a busy period)."""
@@ -75,11 +88,7 @@ class QuotaGroup:
         for sub in (server, solvers):
             sub.mkdir(exist_ok=True)
         (server / "cgroup.procs").write_text(str(server_pid))
-        for pid in solver_pids:
-            try:
-                (solvers / "cgroup.procs").write_text(str(pid))
-            except ProcessLookupError:
-                continue
+        self.move_solvers(server_pid)
         if self.version == 2:
             (self.path / "cgroup.subtree_control").write_text("+cpu")  # the group itself holds no process now
             (server / "cpu.weight").write_text("10000")
@@ -87,6 +96,14 @@ class QuotaGroup:
         else:
             (server / "cpu.shares").write_text(str(1024 * WEIGHT))
             (solvers / "cpu.shares").write_text("2")
+
+    def move_solvers(self, server_pid: int) -> None:
+        """Move every child of the server (a solver process it started since, too) to the least-weight subgroup."""
+        for pid in child_pids(server_pid):
+            try:
+                (self.path / "solvers" / "cgroup.procs").write_text(str(pid))
+            except (ProcessLookupError, FileNotFoundError):
+                continue
 
     def throttled(self) -> tuple[int, int]:
         """(periods with work, periods the quota was used up in) so far (``cpu.stat``)."""
@@ -199,3 +216,25 @@ def quota_use(
         "throttled_periods_share_per_process": throttled,
         "counts": min(shares) >= QUOTA_USED_TO_COUNT and max(children) <= 1 - QUOTA_USED_TO_COUNT,
     }
+
+
+@contextmanager
+def solvers_kept_apart(groups: list[QuotaGroup], server_pids: list[int], every_s: float = 0.2) -> Iterator[None]:
+    """While the block runs, each server's solver processes stay in its group's least-weight subgroup
+    (``split_off_solvers``), those the server starts later (the analyses' tier, on its first analysis) too."""
+    for group, pid in zip(groups, server_pids):
+        group.split_off_solvers(pid)
+    stop = threading.Event()
+
+    def keep_apart() -> None:
+        while not stop.wait(every_s):
+            for group, pid in zip(groups, server_pids):
+                group.move_solvers(pid)
+
+    thread = threading.Thread(target=keep_apart, name="solvers-kept-apart", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
