@@ -44,6 +44,7 @@ import json
 import multiprocessing
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -379,7 +380,8 @@ def setup_name(processes: int, affinity: bool) -> str:
 
 
 def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
-    """Actions per second of each PostgreSQL set-up against one process, and CPU per action against one process's."""
+    """Actions per second of each PostgreSQL set-up against one process, and CPU per action against one process's:
+    the median over the repeats of each repeat's ratio (a set-up against one process in the same repeat)."""
     one = results.get(setup_name(1, False))
     out: dict[str, Any] = {}
     sqlite = results["sqlite_1_process"]["actions_per_s"] if "sqlite_1_process" in results else None
@@ -391,8 +393,9 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
             if found is None or one is None or processes == 1:
                 continue
             key = f"{processes}_vs_1" + ("_affinity" if affinity else "_spread")
-            out[f"actions_per_s_{key}"] = round(found["actions_per_s"] / one["actions_per_s"], 3)
-            out[f"cpu_per_action_{key}"] = round(found["server_cpu_ms_per_action"] / one["server_cpu_ms_per_action"], 3)
+            for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
+                pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
+                out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
     return out
 
 
