@@ -1,15 +1,18 @@
 """Benchmark: the server past one process. Human tables driven as fast as they go, on several set-ups in one run.
 
-    .venv/bin/python -m benchmarks server_scale                    # 12 tables, 20 s per set-up
-    .venv/bin/python -m benchmarks server_scale --tables 30 --seconds 30 --json
-    .venv/bin/python -m benchmarks server_scale --cpu-quota 0.25 --processes 1,2,4 --tables 40   # as root
+    .venv/bin/python -m benchmarks server_scale                    # 6 tables a process, 20 s per set-up
+    .venv/bin/python -m benchmarks server_scale --tables-per-process 12 --seconds 30 --json
+    .venv/bin/python -m benchmarks server_scale --cpu-quota 0.1 --processes 1,2,4 --tables-per-process 8 --repeats 3
     .venv/bin/python -m benchmarks server_scale --db-url postgresql://me@localhost/bench   # an existing database
 
-Set-ups: one `tribridge serve` on an SQLite file; then, for each count of ``--processes`` (default 1,2),
-that many on the same PostgreSQL database, with and without table affinity (``--affinity``). Each table
-has three people, each with a WebSocket. With affinity, a table's requests and sockets all go to one
+Set-ups (each run ``--repeats`` times, round robin, and reported by its median run with every run's figures
+beside it): one `tribridge serve` on an SQLite file; then, for each count of ``--processes`` (default 1,2),
+that many on the same PostgreSQL database, with and without table affinity (``--affinity``). Each process
+serves ``--tables-per-process`` tables (so every set-up loads each process alike), each table three people,
+each with a WebSocket. With affinity, a table's requests and sockets all go to one
 process, the one a proxy hashing on the table id would choose (``owner_of``: CRC-32 of the id, modulo
-the processes; docs/deploy.md's nginx does the same); without it ("spread"), the chairs' sockets and
+the processes; docs/deploy.md's nginx does the same), and tables are created until each process owns
+its share (a few tables hash nowhere near evenly; a site's thousands do); without it ("spread"), the chairs' sockets and
 the actions alternate between the processes (no sticky sessions), so most pushes cross processes. A
 table's driver sends the action of the chair on turn (the opener bids 1NT, the others pass, then each
 card is the first legal one; ``next`` after the last trick), waits for the push of the new view to the
@@ -21,13 +24,16 @@ children) per action it acknowledged, and of the load generator, which runs in a
 lower CPU priority (nice 10).
 
 ``--cpu-quota Q`` puts each server process in a cgroup of its own limited to ``Q`` of one core
-(``benchmarks.cpu_quota``; needs root), so the servers, not the machine, are the bottleneck (the groups,
+(``benchmarks.cpu_quota``; needs root) in every ``--quota-period-ms`` (default 10 ms: a throttled server
+waits at most that long, where the kernel's 100 ms default adds up to 90 ms to an acknowledgement), so the servers, not the machine, are the bottleneck (the groups,
 and one without a quota for the load generator and PostgreSQL, weigh ten times the default, so other work
 on the machine does not take their share); each
 process's share of its quota used is reported, and a set-up counts (``counts``) only where every server
-used at least 90 % of its quota and its solver children (the post-deal analyses, at a lower priority, which
-fill whatever quota the actions leave) at most 10 %: then the actions were what the quota limited. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's
-binaries (``apt-get install postgresql``) in a temporary folder.
+used at least 90 % of its quota and its solver children at most 10 %: then the actions were what the quota
+limited. Once a server is ready its solver processes (the post-deal analyses) move to a subgroup of the least
+weight inside its group, so they run only on quota the server leaves unused, and their share says how much it
+left. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's binaries (``apt-get install
+postgresql``) in a temporary folder.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import json
 import multiprocessing
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -51,12 +58,18 @@ import websockets
 
 from benchmarks.bench_server import percentile, print_results, process_tree_cpu_seconds, start_server, stop_server
 from benchmarks.bench_server_load import wait_until_ready
-from benchmarks.cpu_quota import QuotaGroup, make_groups, make_weighted_group
+from benchmarks.cpu_quota import (
+    DEFAULT_PERIOD_MS,
+    QuotaGroup,
+    make_groups,
+    make_weighted_group,
+    quota_use,
+    solvers_kept_apart,
+)
 from benchmarks.raw_http import KeepAlive
 from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
-QUOTA_USED_TO_COUNT = 0.9  # a set-up under quota counts where every server used this share of its quota
 
 
 @dataclass
@@ -66,6 +79,7 @@ class Samples:
     actions: int = 0
     per_process: dict[int, int] = field(default_factory=dict)  # process index -> actions it acknowledged
     ack: list[float] = field(default_factory=list)
+    ack_by_kind: dict[str, list[float]] = field(default_factory=dict)  # call, play, last card, next
     push_same: list[float] = field(default_factory=list)
     push_cross: list[float] = field(default_factory=list)
 
@@ -110,30 +124,71 @@ def owner_of(table_id: str, processes: int) -> int:
     return zlib.crc32(table_id.encode("ascii")) % processes
 
 
-async def drive(urls: list[str], index: int, until: float, out: Samples, affinity: bool) -> None:
-    """Create one table, take its chairs, open its three sockets and play until ``until`` (a keep-alive HTTP
+@dataclass
+class MadeTable:
+    """A table created for the load: its id, the first chair's token, and the process that created it."""
+
+    table_id: str
+    token: str
+    created_on: int
+
+
+async def make_tables(urls: list[str], per_process: int, affinity: bool) -> list[MadeTable]:
+    """``per_process`` tables for each server. With ``affinity`` each process owns exactly that many (by
+    ``owner_of``): tables are created round the processes until every owner has its share, and the surplus (left
+    idle: nobody takes its chairs) keeps the hash from loading one process more than another."""
+    links = [KeepAlive(url) for url in urls]
+    count, wanted = len(urls), per_process * len(urls)
+    owned: dict[int, list[MadeTable]] = {p: [] for p in range(count)}
+    made: list[MadeTable] = []
+    try:
+        index = 0
+        while len(made) < wanted:
+            batch = await asyncio.gather(*(_create(links, index + i) for i in range(count)))
+            index += count
+            for table in batch:
+                owner = owner_of(table.table_id, count) if affinity else len(made) % count
+                if len(owned[owner]) < per_process:
+                    owned[owner].append(table)
+                    made.append(table)
+            if index > 50 * wanted:
+                raise RuntimeError("the table ids do not spread over the processes")
+    finally:
+        for link in links:
+            await link.close()
+    return made
+
+
+async def _create(links: list[KeepAlive], index: int) -> MadeTable:
+    """One table of three people, created on process ``index`` modulo the processes, its first chair taken."""
+    process = index % len(links)
+    status, made = await links[process].request("POST", "/api/tables", {"chairs": HUMANS, "take": 0})
+    if status != 200:
+        raise RuntimeError(f"table not created ({status}): {made}")
+    return MadeTable(made["table_id"], made["token"], process)
+
+
+async def drive(urls: list[str], table: MadeTable, until: float, out: Samples, affinity: bool) -> None:
+    """Take the table's other chairs, open its three sockets and play until ``until`` (a keep-alive HTTP
     connection to each process)."""
     links = [KeepAlive(url) for url in urls]
     try:
-        await play_table(urls, links, index, until, out, affinity)
+        await play_table(urls, links, table, until, out, affinity)
     finally:
         for link in links:
             await link.close()
 
 
 async def play_table(
-    urls: list[str], links: list[KeepAlive], index: int, until: float, out: Samples, affinity: bool
+    urls: list[str], links: list[KeepAlive], table: MadeTable, until: float, out: Samples, affinity: bool
 ) -> None:
-    """``drive``'s table: created on one process, then kept on its owner (``affinity``) or spread over all."""
+    """``drive``'s table, kept on its owner (``affinity``) or spread over all the processes."""
     count = len(urls)
-    status, made = await links[index % count].request("POST", "/api/tables", {"chairs": HUMANS, "take": 0})
-    if status != 200:
-        raise RuntimeError(f"table not created ({status}): {made}")
-    table_id, tokens = made["table_id"], [made["token"]]
+    table_id, tokens = table.table_id, [table.token]
     owner = owner_of(table_id, count)
 
     def process_for(step: int) -> int:
-        return owner if affinity else (index + step) % count
+        return owner if affinity else (table.created_on + step) % count
 
     for chair in (1, 2):
         status, taken = await links[process_for(chair)].request("POST", f"/api/tables/{table_id}/seats/{chair}")
@@ -153,16 +208,15 @@ async def play_table(
             process = process_for(step)
             step += 1
             sent[version + 1] = (time.perf_counter(), process)
-            start = time.perf_counter()
+            start, move = time.perf_counter(), next_move(chair.view)
             status, answer = await links[process].request(
-                "POST",
-                f"/api/tables/{table_id}/actions",
-                next_move(chair.view),
-                {"authorization": f"Bearer {chair.token}"},
+                "POST", f"/api/tables/{table_id}/actions", move, {"authorization": f"Bearer {chair.token}"}
             )
             if status != 200:
                 raise RuntimeError(f"action refused ({status}): {answer}")
             out.ack.append(time.perf_counter() - start)
+            kind = "last card" if move["type"] == "play" and answer["phase"] == "done" else move["type"]
+            out.ack_by_kind.setdefault(kind, []).append(out.ack[-1])
             out.actions += 1
             out.per_process[process] = out.per_process.get(process, 0) + 1
             version = answer["version"]
@@ -173,12 +227,14 @@ async def play_table(
         await asyncio.gather(*readers, return_exceptions=True)
 
 
-async def run_load(urls: list[str], tables: int, seconds: float, affinity: bool) -> dict[str, Any]:
-    """Drive ``tables`` tables on the servers at ``urls`` for ``seconds``; the summary."""
+async def run_load(urls: list[str], per_process: int, seconds: float, affinity: bool) -> dict[str, Any]:
+    """Drive ``per_process`` tables a server on the servers at ``urls`` for ``seconds``; the summary."""
     out = Samples()
+    made = await make_tables(urls, per_process, affinity)
+    tables = len(made)
     until = time.perf_counter() + seconds
     started = time.perf_counter()
-    await asyncio.gather(*(drive(urls, i, until, out, affinity) for i in range(tables)))
+    await asyncio.gather(*(drive(urls, table, until, out, affinity) for table in made))
     elapsed = time.perf_counter() - started
 
     def ms(values: list[float], q: float) -> float | None:
@@ -191,6 +247,9 @@ async def run_load(urls: list[str], tables: int, seconds: float, affinity: bool)
         "actions_per_s": round(out.actions / elapsed, 1),
         "ack_p50_ms": ms(out.ack, 50),
         "ack_p99_ms": ms(out.ack, 99),
+        "ack_p50_p99_ms_by_kind": {
+            kind: [ms(acks, 50), ms(acks, 99)] for kind, acks in sorted(out.ack_by_kind.items())
+        },
         "push_same_process_p50_ms": ms(out.push_same, 50),
         "push_same_process_p99_ms": ms(out.push_same, 99),
         "push_cross_process_p50_ms": ms(out.push_cross, 50),
@@ -205,7 +264,7 @@ LOAD_NICENESS = 10  # the load generator yields the cores to the servers and the
 
 
 def niced_load(
-    urls: list[str], tables: int, seconds: float, affinity: bool, group: str | None = None
+    urls: list[str], per_process: int, seconds: float, affinity: bool, group: str | None = None
 ) -> dict[str, Any]:
     """(In a child process.) Join the cgroup folder ``group`` if given, else lower this process's CPU priority; drive
     the tables; the summary and its own CPU."""
@@ -214,7 +273,7 @@ def niced_load(
     else:
         os.nice(LOAD_NICENESS)
     before = resource.getrusage(resource.RUSAGE_SELF)
-    summary = asyncio.run(run_load(urls, tables, seconds, affinity))
+    summary = asyncio.run(run_load(urls, per_process, seconds, affinity))
     after = resource.getrusage(resource.RUSAGE_SELF)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary["load_generator_cpu_s"] = round(used, 2)
@@ -230,11 +289,12 @@ def own_cpu_seconds(pid: int) -> float:
 def bench_setup(
     db: str,
     processes: int,
-    tables: int,
+    per_process: int,
     seconds: float,
     affinity: bool = False,
     quota: float | None = None,
     load_group: QuotaGroup | None = None,
+    period_ms: float = DEFAULT_PERIOD_MS,
 ) -> dict[str, Any]:
     """Start ``processes`` servers on ``db`` (each in a cgroup of ``quota`` of a core, if given), drive the tables from
     a niced process, stop them; the summary with each server's CPU and share of its quota."""
@@ -248,7 +308,7 @@ def bench_setup(
     )
     groups: list[QuotaGroup] = []
     if quota is not None:
-        groups, why_not = make_groups(processes, quota)
+        groups, why_not = make_groups(processes, quota, period_ms=period_ms)
         if why_not is not None:
             raise SystemExit(f"--cpu-quota: {why_not}")
     procs = [start_server(db, extra=extra, prefix=g.join_command()) for g in groups] or [
@@ -257,12 +317,19 @@ def bench_setup(
     try:
         for _proc, url in procs:
             wait_until_ready(url)  # the solver processes' start-up is not part of the measurement
+        for group in groups:
+            group.apply_quota()
         cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]
         own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
         throttled_before = [g.throttled() for g in groups]
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child:
+        with (
+            solvers_kept_apart(groups, [proc.pid for proc, _url in procs]),
+            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child,
+        ):
             folder = None if load_group is None else str(load_group.path)
-            summary = child.submit(niced_load, [url for _p, url in procs], tables, seconds, affinity, folder).result()
+            summary = child.submit(
+                niced_load, [url for _p, url in procs], per_process, seconds, affinity, folder
+            ).result()
         used = [process_tree_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, cpu_before)]
         own = [own_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, own_before)]
         summary["affinity"] = affinity
@@ -279,36 +346,31 @@ def bench_setup(
             summary.update(quota_use(groups, used, own, throttled_before, summary["seconds"]))
         return summary
     finally:
+        for group in groups:
+            group.lift_quota()
         for proc, _url in procs:
             stop_server(proc)
         for group in groups:
             group.remove()
 
 
-def quota_use(
-    groups: list[QuotaGroup],
-    used: list[float],
-    own: list[float],
-    throttled_before: list[tuple[int, int]],
-    seconds: float,
-) -> dict[str, Any]:
-    """Each server's share of its quota used (all of it, and by its solver children: the post-deal analyses, which
-    run at a lower priority and fill what the actions leave), the periods it was throttled in, and whether the
-    set-up counts: every server used its quota, and the actions, not the analyses, used it."""
-    quotas = [seconds * (g.share or 0.0) for g in groups]
-    shares = [round(u / q, 3) for u, q in zip(used, quotas)]
-    children = [round((u - o) / q, 3) for u, o, q in zip(used, own, quotas)]
-    throttled = []
-    for group, (periods_before, throttled_before_n) in zip(groups, throttled_before):
-        periods, times = group.throttled()
-        throttled.append(round((times - throttled_before_n) / max(1, periods - periods_before), 3))
-    return {
-        "cpu_quota_per_process": groups[0].share,
-        "quota_used_per_process": shares,
-        "quota_used_by_solver_children_per_process": children,
-        "throttled_periods_share_per_process": throttled,
-        "counts": min(shares) >= QUOTA_USED_TO_COUNT and max(children) <= 1 - QUOTA_USED_TO_COUNT,
-    }
+RUN_FIGURES = (
+    "actions_per_s",
+    "ack_p99_ms",
+    "server_cpu_ms_per_action",
+    "quota_used_per_process",
+    "quota_used_by_solver_children_per_process",
+    "counts",
+)
+
+
+def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Of a set-up's repeated runs, the one of median actions a second (the lower of the middle two), with each run's
+    main figures beside it (``runs``)."""
+    ordered = sorted(runs, key=lambda run: run["actions_per_s"])
+    chosen = dict(ordered[(len(ordered) - 1) // 2])
+    chosen["runs"] = [{key: run.get(key) for key in RUN_FIGURES} for run in runs]
+    return chosen
 
 
 def setup_name(processes: int, affinity: bool) -> str:
@@ -318,7 +380,8 @@ def setup_name(processes: int, affinity: bool) -> str:
 
 
 def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
-    """Actions per second of each PostgreSQL set-up against one process, and CPU per action against one process's."""
+    """Actions per second of each PostgreSQL set-up against one process, and CPU per action against one process's:
+    the median over the repeats of each repeat's ratio (a set-up against one process in the same repeat)."""
     one = results.get(setup_name(1, False))
     out: dict[str, Any] = {}
     sqlite = results["sqlite_1_process"]["actions_per_s"] if "sqlite_1_process" in results else None
@@ -330,8 +393,9 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
             if found is None or one is None or processes == 1:
                 continue
             key = f"{processes}_vs_1" + ("_affinity" if affinity else "_spread")
-            out[f"actions_per_s_{key}"] = round(found["actions_per_s"] / one["actions_per_s"], 3)
-            out[f"cpu_per_action_{key}"] = round(found["server_cpu_ms_per_action"] / one["server_cpu_ms_per_action"], 3)
+            for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
+                pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
+                out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
     return out
 
 
@@ -353,27 +417,39 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--tables", type=int, default=12)
+    parser.add_argument(
+        "--tables-per-process", type=int, default=6, help="tables each server process serves (default 6)"
+    )
     parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--repeats", type=int, default=1, help="runs of every set-up; the median run is reported")
     parser.add_argument("--processes", type=parse_counts, default=[1, 2], help="PostgreSQL set-ups (default 1,2)")
     parser.add_argument(
         "--affinity", choices=["both", "on", "off"], default="both", help="of the multi-process set-ups"
     )
     parser.add_argument("--cpu-quota", type=float, default=None, help="share of one core per server process (root)")
+    parser.add_argument(
+        "--quota-period-ms",
+        type=float,
+        default=DEFAULT_PERIOD_MS,
+        help=f"the quota's period: a server runs its share of each period (default {DEFAULT_PERIOD_MS:g} ms)",
+    )
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite set-up")
     parser.add_argument("--db-url", default=None, help="an empty PostgreSQL database to use (default: a throwaway one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.seconds <= 0:
-        parser.error("--tables and --seconds must be positive")
+    if args.tables_per_process < 1 or args.seconds <= 0 or args.repeats < 1:
+        parser.error("--tables-per-process, --seconds and --repeats must be positive")
+    if not 1 <= args.quota_period_ms <= 1000:
+        parser.error(f"--quota-period-ms: expected 1 to 1000 ms, got {args.quota_period_ms:g}")
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
     quota = args.cpu_quota
     if quota is not None:
         try:
-            _none, why_not = make_groups(0, quota)  # the share checked and the controller found; groups per set-up
+            # the share checked and the controller found; the groups are made per set-up
+            _none, why_not = make_groups(0, quota, period_ms=args.quota_period_ms)
         except ValueError as exc:
             parser.error(str(exc))
-        probe, why_not = make_groups(1, quota) if why_not is None else ([], why_not)
+        probe, why_not = make_groups(1, quota, period_ms=args.quota_period_ms) if why_not is None else ([], why_not)
         for group in probe:
             group.remove()
         if why_not is not None:
@@ -381,11 +457,6 @@ def main(argv: list[str] | None = None) -> int:
             results["machine"]["cpu_quota_unavailable"] = why_not
             quota = None
     load_group = make_weighted_group() if quota is not None else None  # the load generator's and the database's
-    if not args.no_sqlite:
-        with tempfile.TemporaryDirectory() as folder:
-            results["sqlite_1_process"] = bench_setup(
-                str(Path(folder) / "bench.sqlite"), 1, args.tables, args.seconds, quota=quota, load_group=load_group
-            )
     pg = None
     if args.db_url is None:
         bin_dir = pg_bin_dir()
@@ -395,18 +466,42 @@ def main(argv: list[str] | None = None) -> int:
         if load_group is not None:  # the postmaster: the backends it forks for each connection follow it
             load_group.add(int((pg.data / "postmaster.pid").read_text().split()[0]))
     modes = {"both": (False, True), "on": (True,), "off": (False,)}[args.affinity]
+    runs: dict[str, list[dict[str, Any]]] = {}
     try:
-        for processes in args.processes:
-            for affinity in modes if processes > 1 else (False,):
-                url = args.db_url if pg is None else pg.new_database()
-                results[setup_name(processes, affinity)] = bench_setup(
-                    url, processes, args.tables, args.seconds, affinity, quota, load_group
-                )
+        for _repeat in range(args.repeats):  # each repeat runs every set-up once, so a slow spell hits all alike
+            if not args.no_sqlite:
+                with tempfile.TemporaryDirectory() as folder:
+                    runs.setdefault("sqlite_1_process", []).append(
+                        bench_setup(
+                            str(Path(folder) / "bench.sqlite"),
+                            1,
+                            args.tables_per_process,
+                            args.seconds,
+                            quota=quota,
+                            load_group=load_group,
+                            period_ms=args.quota_period_ms,
+                        )
+                    )
+            for processes in args.processes:
+                for affinity in modes if processes > 1 else (False,):
+                    url = args.db_url if pg is None else pg.new_database()
+                    run = bench_setup(
+                        url,
+                        processes,
+                        args.tables_per_process,
+                        args.seconds,
+                        affinity,
+                        quota,
+                        load_group,
+                        args.quota_period_ms,
+                    )
+                    runs.setdefault(setup_name(processes, affinity), []).append(run)
     finally:
         if pg is not None:
             pg.stop()
         if load_group is not None:
             load_group.remove()
+    results.update({name: median_run(found) for name, found in runs.items()})
     results["machine"]["loadavg_at_end"] = os.getloadavg()
     results["ratios"] = ratios(results, args.processes)
     print_results(results, args.json)

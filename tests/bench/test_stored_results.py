@@ -73,6 +73,9 @@ NOT_REPLAYED = {
     "loaded machine (python -m benchmarks server_scale)",
     "server_scale_quota_010.json": "the same at 0.1 of a core per process, with commit notices in groups: timings "
     "(python -m benchmarks server_scale --cpu-quota 0.1)",
+    "server_scale_quota_010_tables32.json": "the same with 32 tables a process, balanced, 10 ms quota periods, the "
+    "solver processes at the least weight, three repeats: timings (python -m benchmarks server_scale --cpu-quota 0.1 "
+    "--tables-per-process 32 --repeats 3)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "

@@ -4,6 +4,8 @@ binary WebSocket frames, and a private database file."""
 import argparse
 import asyncio
 import stat
+import subprocess
+import sys
 import threading
 import time
 
@@ -238,3 +240,29 @@ def test_server_freezes_its_long_lived_heap_at_start_and_after_the_first_robot_a
         assert c.get("/apis/brill/bid", params=params).status_code == 200
         # once: later answers freeze nothing (frozen objects may still be freed, e.g. a store's pooled connection)
         assert gc.get_freeze_count() <= after_first
+
+
+FIRST_ANALYSIS = """
+import gc
+import numpy as np
+from tribridge.cards import Seat, random_deal
+from tribridge.rules.deal import replay
+from tribridge.server.heap import freeze_heap
+from tribridge.server.tables.analysis_queue import analyse_at_priority
+
+freeze_heap()  # as the server does at start-up, before any analysis
+state = replay(random_deal(np.random.default_rng(3)), Seat(0), ["P", "1N", "P", "P"])
+while not state.is_terminal():
+    state = state.apply(state.legal_actions()[0])
+analyse_at_priority(state, "classic", list(state.players), ["a", "b", "c"])
+print(sum(1 for o in gc.get_objects() if type(o).__name__ == "function" and str(o.__module__).startswith("endplay")))
+"""
+
+
+def test_the_first_analysis_freezes_the_solver_package_it_imported() -> None:
+    """The first post-deal analysis imports the solver's package (endplay and what it imports: tens of thousands of
+    objects that live as long as the server); they are frozen out of the collector's full passes after it, so no
+    full pass scans them (a fresh process: nothing of endplay is loaded or frozen before the analysis)."""
+    done = subprocess.run([sys.executable, "-c", FIRST_ANALYSIS], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout.split()[-1]) == 0  # endplay's functions: none left where full passes would scan them

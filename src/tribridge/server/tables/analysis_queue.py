@@ -24,6 +24,7 @@ from tribridge.analysis import analyse
 from tribridge.cards import Seat
 from tribridge.dd import Priority, solving_at
 from tribridge.rules.deal import DealState
+from tribridge.server.heap import freeze_heap_once
 from tribridge.server.store import Store
 from tribridge.server.tables.table import Table
 from tribridge.server.tables.wire_view import AnalysisJson, PendingAnalysisJson
@@ -48,7 +49,9 @@ def analyse_at_priority(
 ) -> AnalysisJson:
     """Post-deal analysis of a finished deal (each chair's dealing seat and name given), solving in the ANALYSIS class."""
     with solving_at(Priority.ANALYSIS):
-        return {**analyse(state, scheme, chair_seats, names)}  # the table keeps it with its other analysis objects
+        result: AnalysisJson = {**analyse(state, scheme, chair_seats, names)}  # kept with the table's other analyses
+    freeze_heap_once("analysis")  # the first analysis imported the solver's package (endplay, ~50,000 objects)
+    return result
 
 
 def analyse_once(

@@ -1,0 +1,40 @@
+"""``server_scale``: its options are checked before any server starts, repeated runs report the median one, and a
+short run with table affinity gives every process the same number of tables, all its actions its own."""
+
+import json
+
+import pytest
+from benchmarks import bench_server_scale
+
+
+@pytest.mark.parametrize(
+    ("argv", "field"),
+    [
+        (["--quota-period-ms", "0.5"], "--quota-period-ms"),
+        (["--cpu-quota", "0.05", "--quota-period-ms", "10"], "--cpu-quota"),  # 0.5 ms: under the kernel's 1 ms
+        (["--repeats", "0"], "--repeats"),
+        (["--tables-per-process", "0"], "--tables-per-process"),
+    ],
+)
+def test_bad_options_are_refused_before_any_server_starts(argv, field, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        bench_server_scale.main([*argv, "--no-sqlite"])
+    assert exit_.value.code == 2 and field in capsys.readouterr().err
+
+
+def test_the_median_run_is_reported_with_every_run_beside_it():
+    runs = [{"actions_per_s": rate, "counts": rate > 10} for rate in (12.0, 9.0, 30.0)]
+    chosen = bench_server_scale.median_run(runs)
+    assert chosen["actions_per_s"] == 12.0
+    assert [run["actions_per_s"] for run in chosen["runs"]] == [12.0, 9.0, 30.0]
+    assert [run["counts"] for run in chosen["runs"]] == [True, False, True]
+
+
+@pytest.mark.slow
+def test_with_affinity_each_process_serves_its_own_share_of_tables(capsys):
+    argv = ["--processes", "2", "--affinity", "on", "--tables-per-process", "2", "--seconds", "2", "--no-sqlite"]
+    assert bench_server_scale.main([*argv, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["postgres_2_processes_affinity"]
+    assert result["tables"] == 4
+    assert min(result["actions_per_process"]) > 0
+    assert result["push_cross_process_p50_ms"] is None  # every push came from the process that took the action
