@@ -30,6 +30,7 @@ class SearchPolicy:
     plausible_only: bool = False
     competitive_only: bool = False  # a stored config without these two keys is the search of every position
     min_imps: float = 0.0
+    double_when_down: int = 0
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
@@ -47,6 +48,7 @@ class SearchPolicy:
             plausible_only=self.plausible_only,
             competitive_only=self.competitive_only,
             min_imps=self.min_imps,
+            double_when_down=self.double_when_down,
         )
         t0 = time.perf_counter()
         d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
@@ -71,6 +73,8 @@ class SearchPolicy:
             out["competitive_only"] = True
         if self.min_imps:
             out["min_imps"] = self.min_imps
+        if self.double_when_down:
+            out["double_when_down"] = self.double_when_down
         return out
 
     def summary(self) -> dict[str, object]:
