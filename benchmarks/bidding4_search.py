@@ -31,6 +31,7 @@ class SearchPolicy:
     competitive_only: bool = False  # a stored config without these two keys is the search of every position
     min_imps: float = 0.0
     double_when_down: int = 0
+    double_ours_only: bool = False
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
@@ -49,6 +50,7 @@ class SearchPolicy:
             competitive_only=self.competitive_only,
             min_imps=self.min_imps,
             double_when_down=self.double_when_down,
+            double_ours_only=self.double_ours_only,
         )
         t0 = time.perf_counter()
         d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
@@ -75,6 +77,8 @@ class SearchPolicy:
             out["min_imps"] = self.min_imps
         if self.double_when_down:
             out["double_when_down"] = self.double_when_down
+        if self.double_ours_only:
+            out["double_ours_only"] = True
         return out
 
     def summary(self) -> dict[str, object]:

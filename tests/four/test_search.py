@@ -198,6 +198,8 @@ def test_double_when_down_scores_contracts_going_that_far_down_doubled():
         assert plain[row, 0] == sign * duplicate_score(7, 4, 0, False, t)
         assert doubled[row, 0] == sign * duplicate_score(7, 4, 1 if t <= 10 else 0, False, t)
     assert (plain != doubled).any()
+    ours = search.contract_scores(grand, layout[None, :], "None", 0, double_when_down=3, ours_only=True)
+    assert ours[0, 0] == doubled[0, 0] and ours[1, 0] == plain[1, 0] != doubled[1, 0]  # East declares: undoubled
     with pytest.raises(ValueError, match="double_when_down"):
         search.SearchConfig(double_when_down=-1)
 

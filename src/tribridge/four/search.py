@@ -91,6 +91,7 @@ class SearchConfig:
     competitive_only: bool = COMPETITIVE_ONLY  # see :func:`competitive_candidates`
     min_imps: float = MIN_IMPS
     double_when_down: int = DOUBLE_WHEN_DOWN  # see :func:`contract_scores`
+    double_ours_only: bool = False  # double_when_down doubles only our side's contracts, not the opponents'
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
@@ -225,11 +226,16 @@ def doubling_of(contract: Contract4, tricks: int, double_when_down: int) -> int:
 
 
 def contract_scores(
-    contracts: list[list[Contract4 | None]], layouts: np.ndarray, vul: str, seat: int, double_when_down: int = 0
+    contracts: list[list[Contract4 | None]],
+    layouts: np.ndarray,
+    vul: str,
+    seat: int,
+    double_when_down: int = 0,
+    ours_only: bool = False,
 ) -> np.ndarray:
     """Scores ``float[candidates, layouts]`` for ``seat``'s side: each distinct (layout, declarer, strain)
     solved double dummy once, in one batch; with ``double_when_down`` an undoubled contract going that many
-    down or more is scored doubled (:func:`doubling_of`)."""
+    down or more is scored doubled (:func:`doubling_of`), with ``ours_only`` only when our side declares."""
     cells: dict[tuple[int, int, int], int] = {}
     for row in contracts:
         for j, c in enumerate(row):
@@ -247,9 +253,10 @@ def contract_scores(
             if c is None:
                 continue
             t = int(tricks[cells[(j, c.declarer, c.strain)]])
-            doubling = doubling_of(c, t, double_when_down)
+            ours = same_side(c.declarer, seat)
+            doubling = doubling_of(c, t, double_when_down if ours or not ours_only else 0)
             score = duplicate_score(c.level, c.strain, doubling, vulnerable(vul, c.declarer), t)
-            out[i, j] = score if same_side(c.declarer, seat) else -score
+            out[i, j] = score if ours else -score
     return out
 
 
@@ -316,7 +323,9 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
         chunk = sample.layouts[used : used + CHUNK]
         hands = [_hands(layout) for layout in chunk]
         contracts = [[rollout(view.auction.apply(c), h, view.vul, view.systems) for h in hands] for c, _ in cands]
-        parts.append(contract_scores(contracts, chunk, view.vul, view.seat, config.double_when_down))
+        parts.append(
+            contract_scores(contracts, chunk, view.vul, view.seat, config.double_when_down, config.double_ours_only)
+        )
         used += len(chunk)
     if used == 0:
         return plain
