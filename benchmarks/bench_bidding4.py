@@ -306,7 +306,7 @@ def search_policy(args: argparse.Namespace):
         search.COMPETITIVE_ONLY if args.search_competitive is None else args.search_competitive,
         search.MIN_IMPS if args.search_min_imps is None else args.search_min_imps,
         search.DOUBLE_WHEN_DOWN if args.search_double_when_down is None else args.search_double_when_down,
-        args.search_double_ours_only,
+        search.DOUBLE_OURS_ONLY if args.search_double_ours_only is None else args.search_double_ours_only,
     )
 
 
@@ -363,12 +363,13 @@ def main() -> None:
         "--search-double-when-down",
         type=int,
         default=None,
-        help="score a rollout's contract doubled when it goes this many down or more (0: never)",
+        help="score a rollout's contract doubled when it goes this many down or more (0: never; default: its own)",
     )
     ap.add_argument(
         "--search-double-ours-only",
-        action="store_true",
-        help="with --search-double-when-down, double only the searching side's contracts",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --search-double-when-down, double only the searching side's contracts (default: its own)",
     )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()

@@ -41,6 +41,7 @@ from tribridge.rules.imps import IMP_STEPS
 __all__ = [
     "COMPETITIVE_ONLY",
     "DOMINANCE",
+    "DOUBLE_OURS_ONLY",
     "DOUBLE_WHEN_DOWN",
     "LAYOUTS",
     "MARGIN",
@@ -70,6 +71,7 @@ MARGIN = 2.0  # standard errors by which a candidate must beat natural4's call
 MIN_IMPS = 2.0  # IMPs a layout by which a candidate must beat natural4's call, as well
 COMPETITIVE_ONLY = True  # search only positions where both sides have bid, among the calls natural4 reads
 DOUBLE_WHEN_DOWN = 0  # a rollout's undoubled contract going this many down or more is scored doubled (0: never)
+DOUBLE_OURS_ONLY = False  # DOUBLE_WHEN_DOWN doubles only the contracts of the side on turn
 PRIOR_DOUBLE = 0.3
 PRIOR_COMPETE = 0.3
 PRIOR_PASS = 0.1
@@ -91,7 +93,7 @@ class SearchConfig:
     competitive_only: bool = COMPETITIVE_ONLY  # see :func:`competitive_candidates`
     min_imps: float = MIN_IMPS
     double_when_down: int = DOUBLE_WHEN_DOWN  # see :func:`contract_scores`
-    double_ours_only: bool = False  # double_when_down doubles only our side's contracts, not the opponents'
+    double_ours_only: bool = DOUBLE_OURS_ONLY  # double_when_down doubles only our side's contracts, not the opponents'
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
