@@ -38,10 +38,11 @@ class SearchPolicy:
     layouts_used: int = 0
     relaxed: int = 0
 
-    def __call__(self, seat, auction, hand, vul):
-        from tribridge.four import natural4, search
+    def search_config(self):
+        """The search's own settings for these."""
+        from tribridge.four import search
 
-        config = search.SearchConfig(
+        return search.SearchConfig(
             self.layouts,
             self.budget,
             self.dominance,
@@ -52,8 +53,12 @@ class SearchPolicy:
             double_when_down=self.double_when_down,
             double_ours_only=self.double_ours_only,
         )
+
+    def __call__(self, seat, auction, hand, vul):
+        from tribridge.four import natural4, search
+
         t0 = time.perf_counter()
-        d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
+        d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), self.search_config())
         self.seconds.append(time.perf_counter() - t0)
         self.searched += d.searched
         self.changed += d.call != d.natural
