@@ -305,6 +305,8 @@ def search_policy(args: argparse.Namespace):
         args.search_plausible,
         search.COMPETITIVE_ONLY if args.search_competitive is None else args.search_competitive,
         search.MIN_IMPS if args.search_min_imps is None else args.search_min_imps,
+        search.DOUBLE_WHEN_DOWN if args.search_double_when_down is None else args.search_double_when_down,
+        search.DOUBLE_OURS_ONLY if args.search_double_ours_only is None else args.search_double_ours_only,
     )
 
 
@@ -357,6 +359,18 @@ def main() -> None:
         help="search only positions where both sides have bid (default: the search's own setting)",
     )
     ap.add_argument("--search-min-imps", type=float, default=None, help="IMPs a layout to beat natural4's call by")
+    ap.add_argument(
+        "--search-double-when-down",
+        type=int,
+        default=None,
+        help="score a rollout's contract doubled when it goes this many down or more (0: never; default: its own)",
+    )
+    ap.add_argument(
+        "--search-double-ours-only",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="with --search-double-when-down, double only the searching side's contracts (default: its own)",
+    )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()
 

@@ -30,16 +30,19 @@ class SearchPolicy:
     plausible_only: bool = False
     competitive_only: bool = False  # a stored config without these two keys is the search of every position
     min_imps: float = 0.0
+    double_when_down: int = 0
+    double_ours_only: bool = False
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
     layouts_used: int = 0
     relaxed: int = 0
 
-    def __call__(self, seat, auction, hand, vul):
-        from tribridge.four import natural4, search
+    def search_config(self):
+        """The search's own settings for these."""
+        from tribridge.four import search
 
-        config = search.SearchConfig(
+        return search.SearchConfig(
             self.layouts,
             self.budget,
             self.dominance,
@@ -47,9 +50,15 @@ class SearchPolicy:
             plausible_only=self.plausible_only,
             competitive_only=self.competitive_only,
             min_imps=self.min_imps,
+            double_when_down=self.double_when_down,
+            double_ours_only=self.double_ours_only,
         )
+
+    def __call__(self, seat, auction, hand, vul):
+        from tribridge.four import natural4, search
+
         t0 = time.perf_counter()
-        d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), config)
+        d = search.decide_call(natural4.Bid4View(seat, auction.dealer, vul, hand, auction), self.search_config())
         self.seconds.append(time.perf_counter() - t0)
         self.searched += d.searched
         self.changed += d.call != d.natural
@@ -71,6 +80,10 @@ class SearchPolicy:
             out["competitive_only"] = True
         if self.min_imps:
             out["min_imps"] = self.min_imps
+        if self.double_when_down:
+            out["double_when_down"] = self.double_when_down
+        if self.double_ours_only:
+            out["double_ours_only"] = True
         return out
 
     def summary(self) -> dict[str, object]:

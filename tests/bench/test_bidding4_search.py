@@ -17,3 +17,14 @@ def test_competitive_only_and_min_imps_are_stored_and_used():
     policy(0, Auction4.from_calls(0, ["1H", "1S", "2H", "2S"]), hand, "None")
     assert policy.searched == 1
     assert "competitive_only" not in SearchPolicy(4, 2.0, 0.0, 1e9).config()  # stored earlier runs searched all
+
+
+def test_double_when_down_is_stored_and_reaches_the_search():
+    policy = SearchPolicy(4, 0.0, 0.0, 1e9, competitive_only=True, double_when_down=2, double_ours_only=True)
+    config = policy.config()
+    assert config["double_when_down"] == 2 and config["double_ours_only"] is True
+    assert SearchPolicy(**config).config() == config
+    plain = SearchPolicy(4, 0.0, 0.0, 1e9, competitive_only=True)
+    assert "double_when_down" not in plain.config() and "double_ours_only" not in plain.config()
+    assert (policy.search_config().double_when_down, policy.search_config().double_ours_only) == (2, True)
+    assert (plain.search_config().double_when_down, plain.search_config().double_ours_only) == (0, False)

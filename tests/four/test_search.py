@@ -6,10 +6,12 @@ import numpy as np
 import pytest
 
 from tribridge.cards import Hand, random_deal
+from tribridge.dd import dd_declarer_tricks
 from tribridge.dealing.streams import random_stream
 from tribridge.four import natural4, search
 from tribridge.four.natural4 import Bid4View
-from tribridge.four.rules import Auction4
+from tribridge.four.rules import Auction4, Contract4
+from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import imps
 
 # the search of every position, natural4's call kept only by the margin (as before the competitive-only default)
@@ -177,3 +179,34 @@ def test_min_imps_keeps_natural4_calls_that_win_by_too_little():
     assert changed > 0
     with pytest.raises(ValueError, match="min_imps"):
         search.SearchConfig(min_imps=-1.0)
+
+
+def test_double_when_down_scores_contracts_going_that_far_down_doubled():
+    four_spades = Contract4(4, 3, 0, 0)
+    assert search.doubling_of(four_spades, 9, 2) == 0  # one down: not doubled
+    assert search.doubling_of(four_spades, 8, 2) == 1  # two down: doubled
+    assert search.doubling_of(four_spades, 3, 0) == 0  # off
+    assert search.doubling_of(Contract4(4, 3, 2, 0), 3, 1) == 2  # a redoubled contract stays redoubled
+    # 7NT by North and by East on one layout: one of them goes far down, and is scored doubled from 3 down
+    layout = random_stream(7).permutation(np.repeat(np.arange(4), 13))
+    grand = [[Contract4(7, 4, 0, 0)], [Contract4(7, 4, 0, 1)]]
+    plain = search.contract_scores(grand, layout[None, :], "None", 0)
+    doubled = search.contract_scores(grand, layout[None, :], "None", 0, double_when_down=3)
+    tricks = dd_declarer_tricks(layout[None, :].repeat(2, axis=0), [0, 1], [4, 4], cache=False, workers=1)
+    for row, declarer, t in zip(range(2), (0, 1), tricks.tolist()):
+        sign = 1 if declarer == 0 else -1
+        assert plain[row, 0] == sign * duplicate_score(7, 4, 0, False, t)
+        assert doubled[row, 0] == sign * duplicate_score(7, 4, 1 if t <= 10 else 0, False, t)
+    assert (plain != doubled).any()
+    ours = search.contract_scores(grand, layout[None, :], "None", 0, double_when_down=3, ours_only=True)
+    assert ours[0, 0] == doubled[0, 0] and ours[1, 0] == plain[1, 0] != doubled[1, 0]  # East declares: undoubled
+    with pytest.raises(ValueError, match="double_when_down"):
+        search.SearchConfig(double_when_down=-1)
+
+
+def test_double_when_down_reaches_the_search_and_is_off_by_default():
+    off = search.SearchConfig(layouts=4, dominance=0.05, **EVERY)
+    assert off == search.SearchConfig(layouts=4, dominance=0.05, double_when_down=0, **EVERY)
+    on = search.SearchConfig(layouts=4, dominance=0.05, double_when_down=1, **EVERY)
+    differ = sum(search.decide_call(v, off).scores != search.decide_call(v, on).scores for v in positions(12, seed=4))
+    assert differ > 0  # some rollout went down undoubled, and costs more scored doubled

@@ -11,7 +11,9 @@ candidate's value on a layout is its mean IMPs against every other candidate's o
 (duplicate style). natural4's call is kept unless the best candidate beats it by more than :data:`MARGIN`
 standard errors of the paired difference and by at least :data:`MIN_IMPS` a layout. By default
 (:data:`COMPETITIVE_ONLY`) only positions where both sides have bid are searched, among natural4's call and
-those of pass, double and the competitive bid that natural4 gives a meaning there. The explanation is
+those of pass, double and the competitive bid that natural4 gives a meaning there. With
+``SearchConfig.double_when_down`` a rollout's undoubled contract that goes that many down or more is scored
+doubled, as an opponent who doubles would make it cost. The explanation is
 natural4's reading of the chosen call, with "chosen by simulation over N layouts" when natural4 would have
 made another call.
 """
@@ -39,6 +41,8 @@ from tribridge.rules.imps import IMP_STEPS
 __all__ = [
     "COMPETITIVE_ONLY",
     "DOMINANCE",
+    "DOUBLE_OURS_ONLY",
+    "DOUBLE_WHEN_DOWN",
     "LAYOUTS",
     "MARGIN",
     "MAX_LAYOUTS",
@@ -50,6 +54,8 @@ __all__ = [
     "search_candidates",
     "competitive",
     "competitive_candidates",
+    "contract_scores",
+    "doubling_of",
     "read_right",
     "decide_call",
     "bid",
@@ -64,6 +70,8 @@ DOMINANCE = 0.25  # a candidate with a prior below this is not worth a search
 MARGIN = 2.0  # standard errors by which a candidate must beat natural4's call
 MIN_IMPS = 2.0  # IMPs a layout by which a candidate must beat natural4's call, as well
 COMPETITIVE_ONLY = True  # search only positions where both sides have bid, among the calls natural4 reads
+DOUBLE_WHEN_DOWN = 0  # a rollout's undoubled contract going this many down or more is scored doubled (0: never)
+DOUBLE_OURS_ONLY = False  # DOUBLE_WHEN_DOWN doubles only the contracts of the side on turn
 PRIOR_DOUBLE = 0.3
 PRIOR_COMPETE = 0.3
 PRIOR_PASS = 0.1
@@ -84,6 +92,8 @@ class SearchConfig:
     plausible_only: bool = False  # search only calls whose natural4 reading the hand nearly fits
     competitive_only: bool = COMPETITIVE_ONLY  # see :func:`competitive_candidates`
     min_imps: float = MIN_IMPS
+    double_when_down: int = DOUBLE_WHEN_DOWN  # see :func:`contract_scores`
+    double_ours_only: bool = DOUBLE_OURS_ONLY  # double_when_down doubles only our side's contracts, not the opponents'
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +103,8 @@ class SearchConfig:
             raise ValueError(f"seconds must be >= 0, got {self.seconds}")
         if not 0 <= self.min_imps <= 24:
             raise ValueError(f"min_imps must be 0..24, got {self.min_imps}")
+        if not 0 <= self.double_when_down <= 13:
+            raise ValueError(f"double_when_down must be 0..13, got {self.double_when_down}")
 
 
 @dataclass(frozen=True)
@@ -206,9 +218,26 @@ def vulnerable(vul: str, seat: int) -> bool:
     return vul == "All" or (vul == "NS" and seat % 2 == 0) or (vul == "EW" and seat % 2 == 1)
 
 
-def contract_scores(contracts: list[list[Contract4 | None]], layouts: np.ndarray, vul: str, seat: int) -> np.ndarray:
+def doubling_of(contract: Contract4, tricks: int, double_when_down: int) -> int:
+    """The doubling a contract is scored at: doubled when undoubled and ``tricks`` leave it at least
+    ``double_when_down`` down (an opponent who would double it), as bid otherwise or when that is 0."""
+    down = contract.level + 6 - tricks
+    if double_when_down and contract.doubling == 0 and down >= double_when_down:
+        return 1
+    return contract.doubling
+
+
+def contract_scores(
+    contracts: list[list[Contract4 | None]],
+    layouts: np.ndarray,
+    vul: str,
+    seat: int,
+    double_when_down: int = 0,
+    ours_only: bool = False,
+) -> np.ndarray:
     """Scores ``float[candidates, layouts]`` for ``seat``'s side: each distinct (layout, declarer, strain)
-    solved double dummy once, in one batch."""
+    solved double dummy once, in one batch; with ``double_when_down`` an undoubled contract going that many
+    down or more is scored doubled (:func:`doubling_of`), with ``ours_only`` only when our side declares."""
     cells: dict[tuple[int, int, int], int] = {}
     for row in contracts:
         for j, c in enumerate(row):
@@ -226,8 +255,10 @@ def contract_scores(contracts: list[list[Contract4 | None]], layouts: np.ndarray
             if c is None:
                 continue
             t = int(tricks[cells[(j, c.declarer, c.strain)]])
-            score = duplicate_score(c.level, c.strain, c.doubling, vulnerable(vul, c.declarer), t)
-            out[i, j] = score if same_side(c.declarer, seat) else -score
+            ours = same_side(c.declarer, seat)
+            doubling = doubling_of(c, t, double_when_down if ours or not ours_only else 0)
+            score = duplicate_score(c.level, c.strain, doubling, vulnerable(vul, c.declarer), t)
+            out[i, j] = score if ours else -score
     return out
 
 
@@ -294,7 +325,9 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
         chunk = sample.layouts[used : used + CHUNK]
         hands = [_hands(layout) for layout in chunk]
         contracts = [[rollout(view.auction.apply(c), h, view.vul, view.systems) for h in hands] for c, _ in cands]
-        parts.append(contract_scores(contracts, chunk, view.vul, view.seat))
+        parts.append(
+            contract_scores(contracts, chunk, view.vul, view.seat, config.double_when_down, config.double_ours_only)
+        )
         used += len(chunk)
     if used == 0:
         return plain
