@@ -32,7 +32,10 @@ process's share of its quota used is reported, and a set-up counts (``counts``) 
 used at least 90 % of its quota and its solver children at most 10 %: then the actions were what the quota
 limited. Once a server is ready its solver processes (the post-deal analyses) move to a subgroup of the least
 weight inside its group, so they run only on quota the server leaves unused, and their share says how much it
-left. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's binaries (``apt-get install
+left; a quota of at most one core keeps the server and its solver processes on one CPU (the groups round the
+CPUs), since weights divide one CPU's time only. Before the measurement each server plays one deal to its end, so
+that its first analysis starts the analyses' solver processes, and the benchmark waits until the solver processes
+have finished starting (``wait_for_quiet_children``): their start-up is not measured. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's binaries (``apt-get install
 postgresql``) in a temporary folder.
 """
 
@@ -180,9 +183,16 @@ async def drive(urls: list[str], table: MadeTable, until: float, out: Samples, a
 
 
 async def play_table(
-    urls: list[str], links: list[KeepAlive], table: MadeTable, until: float, out: Samples, affinity: bool
+    urls: list[str],
+    links: list[KeepAlive],
+    table: MadeTable,
+    until: float,
+    out: Samples,
+    affinity: bool,
+    one_deal: bool = False,
 ) -> None:
-    """``drive``'s table, kept on its owner (``affinity``) or spread over all the processes."""
+    """``drive``'s table, kept on its owner (``affinity``) or spread over all the processes (``one_deal``: only until
+    the first deal is done)."""
     count = len(urls)
     table_id, tokens = table.table_id, [table.token]
     owner = owner_of(table_id, count)
@@ -220,11 +230,24 @@ async def play_table(
             out.actions += 1
             out.per_process[process] = out.per_process.get(process, 0) + 1
             version = answer["version"]
+            if one_deal and answer["phase"] == "done":
+                return
             actor = next_presser(answer) if answer["phase"] == "done" else answer["turn_chair"]
     finally:
         for task in readers:
             task.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
+
+
+async def warm_up(url: str) -> None:
+    """Play one deal to its end on the server at ``url``, so that its post-deal analysis starts the analyses' solver
+    processes before the measurement (the table is left idle)."""
+    link = KeepAlive(url)
+    try:
+        table = await _create([link], 0)
+        await play_table([url], [link], table, time.perf_counter() + 120, Samples(), True, one_deal=True)
+    finally:
+        await link.close()
 
 
 async def run_load(urls: list[str], per_process: int, seconds: float, affinity: bool) -> dict[str, Any]:
@@ -286,6 +309,26 @@ def own_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def children_cpu_seconds(pid: int) -> float:
+    """CPU seconds of the live descendants of ``pid`` (its solver processes), not its own."""
+    return process_tree_cpu_seconds(pid) - own_cpu_seconds(pid)
+
+
+def wait_for_quiet_children(pid: int, every_s: float = 0.5, quiet_s: float = 0.02, most_s: float = 120.0) -> None:
+    """Wait until the solver processes a server started have finished starting (each imports the bidder and the
+    solver for about a second of CPU after the server answers): until they spend under ``quiet_s`` CPU seconds in
+    ``every_s``, at most ``most_s``."""
+    deadline = time.monotonic() + most_s
+    before = children_cpu_seconds(pid)
+    while time.monotonic() < deadline:
+        time.sleep(every_s)
+        now = children_cpu_seconds(pid)
+        if now - before < quiet_s:
+            return
+        before = now
+    print(f"server {pid}: its solver processes still busy after {most_s:g} s; measuring anyway", file=sys.stderr)
+
+
 def bench_setup(
     db: str,
     processes: int,
@@ -315,8 +358,10 @@ def bench_setup(
         start_server(db, extra=extra) for _ in range(processes)
     ]
     try:
-        for _proc, url in procs:
-            wait_until_ready(url)  # the solver processes' start-up is not part of the measurement
+        for proc, url in procs:
+            wait_until_ready(url)
+            asyncio.run(warm_up(url))  # the first analysis starts the analyses' solver processes
+            wait_for_quiet_children(proc.pid)  # the solver processes' start-up is not part of the measurement
         for group in groups:
             group.apply_quota()
         cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]

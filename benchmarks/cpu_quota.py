@@ -52,6 +52,7 @@ class QuotaGroup:
     version: int
     share: float | None  # of one core; None: no quota, only the weight
     period_ms: float = DEFAULT_PERIOD_MS
+    cpu: int | None = None  # the one CPU the server and its solver processes run on (None: any)
 
     def join_command(self) -> list[str]:
         """A prefix that moves the command's process into this group, then runs it (``exec``)."""
@@ -83,11 +84,15 @@ class QuotaGroup:
     def split_off_solvers(self, server_pid: int) -> None:
         """Within the group (so within its quota), the server in a subgroup of full weight and its solver processes in
         one of the least weight: the post-deal analyses then run only on quota the server leaves unused, and their
-        share of the quota says how much the server left (not how the kernel's weights divided a busy period)."""
+        share of the quota says how much the server left (not how the kernel's weights divided a busy period).
+
+        Weights divide the time of one CPU only: solver processes on another CPU would run beside the server and spend
+        its quota while it waits for them. So the server and its solver processes are kept on the group's ``cpu``."""
         server, solvers = self.path / "server", self.path / "solvers"
         for sub in (server, solvers):
             sub.mkdir(exist_ok=True)
         (server / "cgroup.procs").write_text(str(server_pid))
+        self._pin(server_pid)
         self.move_solvers(server_pid)
         if self.version == 2:
             (self.path / "cgroup.subtree_control").write_text("+cpu")  # the group itself holds no process now
@@ -102,6 +107,17 @@ class QuotaGroup:
         for pid in child_pids(server_pid):
             try:
                 (self.path / "solvers" / "cgroup.procs").write_text(str(pid))
+            except (ProcessLookupError, FileNotFoundError):
+                continue
+            self._pin(pid)
+
+    def _pin(self, pid: int) -> None:
+        """Keep every thread of ``pid`` on the group's ``cpu`` (the threads it starts later follow them)."""
+        if self.cpu is None:
+            return
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                os.sched_setaffinity(int(task.name), {self.cpu})
             except (ProcessLookupError, FileNotFoundError):
                 continue
 
@@ -183,8 +199,12 @@ def make_groups(
         return [], "no cgroup CPU controller is mounted (neither cgroup v2's cpu.max nor v1's cpu.cfs_quota_us)"
     groups: list[QuotaGroup] = []
     try:
+        cpus = sorted(os.sched_getaffinity(0))
         for index in range(count):
-            groups.append(_make_one(f"{label}-{os.getpid()}-{index}", share, version, period_ms))
+            group = _make_one(f"{label}-{os.getpid()}-{index}", share, version, period_ms)
+            if share <= 1:  # a quota of at most one core fits one CPU: the processes share it out evenly
+                group.cpu = cpus[index % len(cpus)]
+            groups.append(group)
     except OSError as exc:
         for group in groups:
             group.remove()

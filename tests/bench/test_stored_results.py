@@ -76,6 +76,9 @@ NOT_REPLAYED = {
     "server_scale_quota_010_tables32.json": "the same with 32 tables a process, balanced, 10 ms quota periods, the "
     "solver processes at the least weight, three repeats: timings (python -m benchmarks server_scale --cpu-quota 0.1 "
     "--tables-per-process 32 --repeats 3)",
+    "server_scale_quota_025_tables32.json": "the same at a quarter of a core, each server and its solver processes on "
+    "one CPU, one deal played and the solver processes started before the measurement; no set-up counts: timings "
+    "(python -m benchmarks server_scale --cpu-quota 0.25 --tables-per-process 32 --repeats 3)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "
