@@ -35,8 +35,8 @@ weight inside its group, so they run only on quota the server leaves unused, and
 left; a quota of at most one core keeps the server and its solver processes on one CPU (the groups round the
 CPUs), since weights divide one CPU's time only. Before the measurement each server plays one deal to its end, so
 that its first analysis starts the analyses' solver processes, and the benchmark waits until the solver processes
-have finished starting (``wait_for_quiet_children``): their start-up is not measured. Without ``--db-url`` a throwaway PostgreSQL is started from Debian's binaries (``apt-get install
-postgresql``) in a temporary folder.
+have finished starting (``wait_for_quiet_children``): their start-up is not measured. Without ``--db-url`` a
+throwaway PostgreSQL is started from Debian's binaries (``apt-get install postgresql``) in a temporary folder.
 """
 
 from __future__ import annotations
