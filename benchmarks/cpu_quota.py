@@ -87,7 +87,9 @@ class QuotaGroup:
         share of the quota says how much the server left (not how the kernel's weights divided a busy period).
 
         Weights divide the time of one CPU only: solver processes on another CPU would run beside the server and spend
-        its quota while it waits for them. So the server and its solver processes are kept on the group's ``cpu``."""
+        its quota while it waits for them. So the server and its solver processes are kept on the group's ``cpu``. The
+        solvers' subgroup is also marked idle (``cpu.idle``, where the kernel has it: a waking server thread preempts
+        them at once)."""
         server, solvers = self.path / "server", self.path / "solvers"
         for sub in (server, solvers):
             sub.mkdir(exist_ok=True)
@@ -101,6 +103,9 @@ class QuotaGroup:
         else:
             (server / "cpu.shares").write_text(str(1024 * WEIGHT))
             (solvers / "cpu.shares").write_text("2")
+        idle = solvers / "cpu.idle"
+        if idle.exists():
+            idle.write_text("1")
 
     def move_solvers(self, server_pid: int) -> None:
         """Move every child of the server (a solver process it started since, too) to the least-weight subgroup."""

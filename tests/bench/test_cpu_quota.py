@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 from benchmarks.bench_server_scale import children_cpu_seconds, wait_for_quiet_children
-from benchmarks.cpu_quota import QuotaGroup
+from benchmarks.cpu_quota import QuotaGroup, make_groups
+
+from tribridge.testing import child_pids
 
 THREADED = """
 import sys, threading, time
@@ -69,3 +71,22 @@ def test_the_wait_lasts_until_the_solver_processes_have_finished_starting():
         assert children_cpu_seconds(proc.pid) >= 0.9  # it returned only once the child's second of CPU was spent
     finally:
         _stopped(proc)
+
+
+def test_the_solver_processes_join_a_subgroup_that_runs_only_when_the_server_cannot():
+    groups, why = make_groups(1, 0.5, label="tribridge-test-quota")
+    if not groups:
+        pytest.skip(f"no cgroup here: {why}")
+    group = groups[0]
+    proc = _started(BUSY_CHILD_FOR_ONE_SECOND)
+    try:
+        group.split_off_solvers(proc.pid)
+        solvers = group.path / "solvers"
+        (child,) = child_pids(proc.pid)
+        assert str(child) in (solvers / "cgroup.procs").read_text().split()
+        assert str(proc.pid) in (group.path / "server" / "cgroup.procs").read_text().split()
+        if (solvers / "cpu.idle").exists():  # (kernels since 5.15)
+            assert (solvers / "cpu.idle").read_text().strip() == "1"
+    finally:
+        _stopped(proc)
+        group.remove()

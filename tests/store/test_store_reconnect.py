@@ -15,6 +15,7 @@ import time
 
 import psycopg
 import pytest
+from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, wait_for_setting
 
 from tribridge.server.store import AsyncStore, LoggedAction, StoreUnavailable
 from tribridge.server.store.postgres import PostgresStore
@@ -22,32 +23,6 @@ from tribridge.server.tables.peers import Peers
 from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
 
 pytestmark = pytest.mark.slow
-
-CONFIG = {"chairs": [{"kind": "human"}] * 3}
-MOVE = {"type": "call", "call": "1N"}
-SLOW_ONCE = """
-CREATE SEQUENCE slow_once;
-CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF nextval('slow_once') = 1 THEN PERFORM pg_sleep(60); END IF;
-    RETURN NULL;
-END $$;
-CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON actions DEFERRABLE INITIALLY DEFERRED
-    FOR EACH ROW EXECUTE FUNCTION slow_commit();
-"""
-
-
-def backend_waiting(admin: psycopg.Connection, database: str, wait_event: str, seconds: float = 20.0) -> int:
-    """The pid of the database's backend once it waits on ``wait_event``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        row = admin.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = %s AND wait_event = %s", (database, wait_event)
-        ).fetchone()
-        if row is not None:
-            return int(row[0])
-        time.sleep(0.02)
-    raise AssertionError(f"no backend of {database} waited on {wait_event} within {seconds} s")
 
 
 def in_thread(work) -> tuple[threading.Thread, list[BaseException]]:
@@ -76,17 +51,6 @@ def test_dropped_pooled_connections_are_replaced_before_the_first_statement(pg_s
         assert store.set_token("t", 0, "secret") is True
     finally:
         store.close()
-
-
-def wait_for_setting(store: PostgresStore, name: str, value: str, seconds: float = 20.0) -> None:
-    """Wait until the store's connection has taken in a reloaded setting (backends read it between commands)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with store.transaction() as tx:
-            if tx.execute(f"SHOW {name}").fetchone()[0] == value:
-                return
-        time.sleep(0.02)
-    raise AssertionError(f"{name} is not {value!r} after {seconds} s")
 
 
 def test_a_commit_cut_off_after_it_committed_is_acknowledged_once():

@@ -1,5 +1,5 @@
 """The durable game store: its interface (``interface``), the queries written once (``sql``), the SQLite and
-PostgreSQL backends (``sqlite``, ``postgres``), copying between stores (``copying``), and the one way async code
+PostgreSQL backends (``sqlite``, ``postgres``, whose appends from the event loop are ``postgres_loop``), copying between stores (``copying``), and the one way async code
 reaches a store (``facade.AsyncStore``).
 
 Everything a caller needs is re-exported here: ``from tribridge.server.store import Store, open_store``.
@@ -11,6 +11,7 @@ from tribridge.server.store.interface import (
     Coordination,
     Documents,
     LoggedAction,
+    LoopLog,
     Seats,
     SeqTaken,
     Store,
@@ -35,6 +36,7 @@ __all__ = [
     "Coordination",
     "Documents",
     "LoggedAction",
+    "LoopLog",
     "Seats",
     "SeqTaken",
     "Store",

@@ -1,9 +1,11 @@
-"""``AsyncStore``: the one way async code reaches the game store (every call runs on the store's threads).
+"""``AsyncStore``: the one way async code reaches the game store (its calls run on the store's threads).
 
 The backends are synchronous (sqlite3, psycopg's pool); a call made on the event loop would stop every
 table of the process while it waits for the disk or the database. ``AsyncStore`` runs each ``Store``
-method on a small pool of threads of its own and is awaited, and waits for a lease without sleeping:
-``wait_for_lease`` polls with ``asyncio.sleep`` until a deadline. Code that runs on a thread already
+method on a small pool of threads of its own and is awaited. The one exception is the most frequent call,
+an action's append: where the backend sends it from the loop itself (``TableLog.loop_log``: PostgreSQL's
+asynchronous driver, ``postgres_loop``) it is awaited there, without a thread. It waits for a lease
+without sleeping: ``wait_for_lease`` polls with ``asyncio.sleep`` until a deadline. Code that runs on a thread already
 (the post-deal analysis) uses the synchronous store, ``AsyncStore.sync``.
 """
 
@@ -40,12 +42,14 @@ async def open_async_store(url_or_path: str | Path, threads: int = STORE_THREADS
 
 
 class AsyncStore:
-    """A ``Store`` whose every method is awaited: it runs on the store's threads, never on the event loop."""
+    """A ``Store`` whose every method is awaited: it runs on the store's threads (an append, where the backend can,
+    on the loop's own connections), never blocking the event loop."""
 
     def __init__(self, store: Store, threads: int = STORE_THREADS) -> None:
         self.sync = store
         self.shared = store.shared
         self._threads = ThreadPoolExecutor(threads, thread_name_prefix="tribridge-store")
+        self._loop_log = store.loop_log()
 
     async def call(self, method: Callable[..., T], *args: Any) -> T:
         """Run one synchronous store call on the store's threads and await its result."""
@@ -53,6 +57,8 @@ class AsyncStore:
 
     async def close(self) -> None:
         """Let the calls under way finish, then close the store (on a thread)."""
+        if self._loop_log is not None:
+            await self._loop_log.close()
         await asyncio.to_thread(self._threads.shutdown, True)
         await asyncio.to_thread(self.sync.close)
 
@@ -75,7 +81,11 @@ class AsyncStore:
         return await self.call(self.sync.set_token, table_id, chair, token, name)
 
     async def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
-        """Commit action ``seq`` of a table's log; ``SeqTaken`` if that number exists."""
+        """Commit action ``seq`` of a table's log; ``SeqTaken`` if that number exists (from the loop where the
+        backend can, ``TableLog.loop_log``)."""
+        if self._loop_log is not None and self._loop_log.usable():
+            await self._loop_log.append_action(table_id, seq, chair, action, self.call)
+            return
         await self.call(self.sync.append_action, table_id, seq, chair, action)
 
     async def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zlib
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -35,6 +35,7 @@ __all__ = [
     "Coordination",
     "Documents",
     "LoggedAction",
+    "LoopLog",
     "Seats",
     "SeqTaken",
     "Store",
@@ -131,8 +132,33 @@ class TableActivity:
     last_active: float
 
 
+class LoopLog(Protocol):
+    """A backend's table-log appends sent from the event loop itself (PostgreSQL's asynchronous driver), which
+    ``AsyncStore`` uses instead of its threads where a backend has them (``TableLog.loop_log``)."""
+
+    def usable(self) -> bool:
+        """Whether an append may be sent from the running loop now."""
+
+    async def append_action(
+        self,
+        table_id: str,
+        seq: int,
+        chair: int | None,
+        action: TableAction,
+        on_threads: Callable[..., Awaitable[None]],
+    ) -> None:
+        """``TableLog.append_action`` from the loop; what it cannot decide there it finishes through ``on_threads``
+        (``AsyncStore.call``)."""
+
+    async def close(self) -> None:
+        """Close its connections (on the loop they serve)."""
+
+
 class TableLog(Protocol):
     """The tables and their ordered action logs: configuration, seat tokens, actions, activity."""
+
+    def loop_log(self) -> LoopLog | None:
+        """The appends this backend sends from the event loop itself, or None (``AsyncStore`` runs them on threads)."""
 
     def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""

@@ -42,6 +42,7 @@ from tribridge.server.store import (
     store_label,
     token_hash,
 )
+from tribridge.server.store.postgres_loop import LoopAppends
 from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
     VERSION_TABLE,
@@ -166,7 +167,8 @@ class PostgresStore(SqlStore):
         self, url: str, pool_size: int = 8, connect_timeout: float = 10.0, wait_timeout: float = POOL_WAIT_SECONDS
     ) -> None:
         self.url = url
-        self._unreachable = False  # a transaction waited for a connection in vain: the next ones wait briefly
+        self.wait_timeout = wait_timeout
+        self.unreachable = False  # a transaction waited for a connection in vain: the next ones wait briefly
         self._pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
             url,
             min_size=1,
@@ -193,16 +195,16 @@ class PostgresStore(SqlStore):
         when the database cannot be reached or drops the connection. ``single``: the block runs one statement,
         sent in autocommit (committed when it returns)."""
         try:
-            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self._unreachable else self._pool.timeout, single)
+            tx = _PgTx(self._pool, UNREACHABLE_WAIT_SECONDS if self.unreachable else self._pool.timeout, single)
         except psycopg.OperationalError as exc:  # PoolTimeout: no connection could be had
-            self._unreachable = True
+            self.unreachable = True
             raise _unavailable(exc, None) from exc
-        self._unreachable = False
+        self.unreachable = False
         try:
             yield tx
             tx.commit()
         except psycopg.OperationalError as exc:
-            self._unreachable = isinstance(exc, psycopg_pool.PoolTimeout)  # a dead connection's replacement
+            self.unreachable = isinstance(exc, psycopg_pool.PoolTimeout)  # a dead connection's replacement
             raise _unavailable(exc, tx) from exc
         finally:
             tx.release()
@@ -211,42 +213,66 @@ class PostgresStore(SqlStore):
         """Commit one action as number ``seq`` of the table's log (``SeqTaken`` if that number exists); once more
         after a lost connection, unless the row shows that the lost commit went through."""
         now = time.time()
+        self._write_once_more(
+            lambda: self.log_action(table_id, seq, chair, action, now),
+            lambda: self.has_action(table_id, seq, chair, action, now),
+            None,
+        )
 
-        def committed() -> bool:
-            with self.transaction() as tx:
-                row = tx.execute(
-                    "SELECT chair, action, created FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq)
-                ).fetchone()
-            return row is not None and (row[0], json.loads(row[1]), float(row[2])) == (chair, action, now)
+    def append_action_again(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
+        """After a try elsewhere whose outcome is unknown (the event loop's, ``postgres_loop``): nothing if its row
+        (time ``now``) is in the log, else ``append_action``'s write of it (``SeqTaken`` if another's is there)."""
+        if not self.has_action(table_id, seq, chair, action, now):
+            self._write_once_more(
+                lambda: self.log_action(table_id, seq, chair, action, now),
+                lambda: self.has_action(table_id, seq, chair, action, now),
+                None,
+            )
 
-        self._write_once_more(lambda: self.log_action(table_id, seq, chair, action, now), committed, None)
+    def has_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> bool:
+        """Whether action ``seq`` of the table's log is this one, written at ``now`` (a write's own row)."""
+        with self.transaction() as tx:
+            row = tx.execute(
+                "SELECT chair, action, created FROM actions WHERE table_id = ? AND seq = ?", (table_id, seq)
+            ).fetchone()
+        return row is not None and (row[0], json.loads(row[1]), float(row[2])) == (chair, action, now)
 
     def log_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
-        """SQLite's three statements as one (the row, the table's last activity, the notice): one round trip, in
-        autocommit."""
+        """SQLite's three statements as one (``action_statement``): one round trip, in autocommit."""
         try:
             with self.transaction(single=True) as tx:
-                tx.execute(
-                    "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
-                    " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?)"
-                    " SELECT pg_notify(?, ?)",
-                    (
-                        table_id,
-                        seq,
-                        chair,
-                        action_json(action),
-                        now,
-                        now,
-                        table_id,
-                        now - ACTIVITY_STEP_SECONDS,
-                        notice_channel(table_id, str(seq)),
-                        f"{table_id}:{seq}",
-                    ),
-                )
+                tx.execute(*self.action_statement(table_id, seq, chair, action, now))
         except Exception as exc:
             if self.is_duplicate(exc):
                 raise SeqTaken(table_id, seq) from None
             raise
+
+    @staticmethod
+    def action_statement(
+        table_id: str, seq: int, chair: int | None, action: TableAction, now: float
+    ) -> tuple[str, tuple[Any, ...]]:
+        """The one statement that logs an action: its row, the table's last activity, the notice (``?`` placeholders)."""
+        return (
+            "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
+            " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?)"
+            " SELECT pg_notify(?, ?)",
+            (
+                table_id,
+                seq,
+                chair,
+                action_json(action),
+                now,
+                now,
+                table_id,
+                now - ACTIVITY_STEP_SECONDS,
+                notice_channel(table_id, str(seq)),
+                f"{table_id}:{seq}",
+            ),
+        )
+
+    def loop_log(self) -> LoopAppends:
+        """The appends tried on the event loop itself first (``postgres_loop.LoopAppends``)."""
+        return LoopAppends(self, reconnect_seconds=RECONNECT_SECONDS)
 
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The rows of one read, sent in autocommit; after a lost connection once more, in a transaction."""

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from tribridge.server.store import (
     LoggedAction,
+    LoopLog,
     Seats,
     SeqTaken,
     StoredTable,
@@ -227,6 +228,10 @@ class SqlStore(AccountsSql, RatingsSql):
                 return False
             raise
         return True
+
+    def loop_log(self) -> LoopLog | None:
+        """None: the appends run on ``AsyncStore``'s threads (PostgreSQL sends them from the loop)."""
+        return None
 
     def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit one action as number ``seq`` of the table's log; ``SeqTaken`` if that number exists."""

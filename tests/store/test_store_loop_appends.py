@@ -1,0 +1,160 @@
+"""PostgreSQL's appends sent from the event loop (``store.postgres_loop``): committed without a store thread, and
+finished on the store's threads, once, when the loop's try has an unknown outcome.
+
+The two outcomes of a commit cut off in flight are made real as in ``test_store_reconnect``: a commit that waits
+for a synchronous standby has committed locally when its backend is terminated; a deferred trigger that sleeps
+at commit is aborted with its backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import psycopg
+import pytest
+from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, wait_for_setting
+
+from tribridge.server.store import AsyncStore, LoggedAction, SeqTaken
+from tribridge.server.store.postgres import PostgresStore
+from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
+
+pytestmark = pytest.mark.slow
+
+PASS = {"type": "call", "call": "P"}
+
+
+def store_threads() -> list[str]:
+    """The names of the store's threads alive now."""
+    return [t.name for t in threading.enumerate() if t.name.startswith("tribridge-store")]
+
+
+def test_appends_commit_from_the_loop_without_a_store_thread(pg_server):
+    store = PostgresStore(pg_server.new_database())
+    store.create_table("t", CONFIG)
+    facade = AsyncStore(store)
+
+    async def scenario() -> list[str]:
+        await facade.append_action("t", 1, 0, MOVE)
+        await facade.append_action("t", 2, 1, PASS)
+        with pytest.raises(SeqTaken):
+            await facade.append_action("t", 2, 2, PASS)  # the number is taken: the loop's try says so itself
+        threads = store_threads()
+        await facade.close()
+        return threads
+
+    before = store_threads()
+    assert asyncio.run(scenario()) == before  # no store thread was started for them
+    reread = PostgresStore(store.url)
+    assert reread.load("t").actions == [LoggedAction(1, 0, MOVE), LoggedAction(2, 1, PASS)]
+    reread.close()
+
+
+def test_an_append_after_the_loops_connections_were_cut_commits_once(pg_server):
+    store = PostgresStore(pg_server.new_database())
+    store.create_table("t", CONFIG)
+    facade = AsyncStore(store)
+
+    async def scenario() -> None:
+        await facade.append_action("t", 1, 0, MOVE)  # the loop's pool is open, its connection in it
+        assert await asyncio.to_thread(pg_server.drop_connections, store.url) >= 1
+        await facade.append_action("t", 2, 1, PASS)  # a dead connection: the threads' path writes it
+        await facade.append_action("t", 3, 2, PASS)  # and the loop's pool has a fresh one again
+        await facade.close()
+
+    asyncio.run(scenario())
+    reread = PostgresStore(store.url)
+    assert [a.seq for a in reread.load("t").actions] == [1, 2, 3]
+    assert reread.check_log("t") == []
+    reread.close()
+
+
+def test_a_store_used_on_a_second_loop_appends_on_its_threads(pg_server):
+    store = PostgresStore(pg_server.new_database())
+    store.create_table("t", CONFIG)
+    facade = AsyncStore(store)
+    asyncio.run(facade.append_action("t", 1, 0, MOVE))  # opens the loop's pool on this (then closed) loop
+
+    async def later() -> list[str]:
+        await facade.append_action("t", 2, 1, PASS)
+        return store_threads()
+
+    assert asyncio.run(later()) != []  # the pool's loop is gone: the append ran on a store thread
+    assert [a.seq for a in store.load("t").actions] == [1, 2]
+    store.close()
+
+
+def append_cut_in_commit(url: str, admin: psycopg.Connection, wait_event: str) -> list[BaseException]:
+    """Append action 1 of table ``t`` through ``AsyncStore`` while its backend, once it waits on ``wait_event`` in
+    its commit, is terminated; what the append raised."""
+    store = PostgresStore(url)
+    facade = AsyncStore(store)
+    raised: list[BaseException] = []
+
+    async def scenario() -> None:
+        append = asyncio.get_running_loop().create_task(facade.append_action("t", 1, 0, MOVE))
+        pid = await asyncio.to_thread(backend_waiting, admin, url.rsplit("/", 1)[1], wait_event)
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        try:
+            await asyncio.wait_for(append, 20)
+        except Exception as exc:  # noqa: BLE001 - handed to the test
+            raised.append(exc)
+        await facade.close()
+
+    asyncio.run(scenario())
+    return raised
+
+
+LOOP_FAILED = "an append on the event loop failed"
+
+
+def test_a_loop_commit_cut_off_after_it_committed_is_acknowledged_once(caplog):
+    bin_dir = pg_bin_dir()
+    if bin_dir is None:
+        pytest.skip(MISSING_REASON)
+    server = PgServer(bin_dir).start()  # its own: the standby setting applies to the whole server
+    try:
+        url = server.new_database()
+        setup = PostgresStore(url, pool_size=1)
+        setup.create_table("t", CONFIG)
+        with psycopg.connect(server.url(), autocommit=True) as admin:
+            admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+            admin.execute("SELECT pg_reload_conf()")
+            wait_for_setting(setup, "synchronous_standby_names", "nobody")
+            with psycopg.connect(url, autocommit=True) as admin_here:
+                raised = append_cut_in_commit(url, admin_here, "SyncRep")  # committed, waiting for a standby
+            admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
+            admin.execute("SELECT pg_reload_conf()")
+        assert LOOP_FAILED in caplog.text  # the loop's try was cut off: the threads' path decided
+        assert raised == [], raised  # the row said the commit went through: not written again, not refused
+        assert setup.load("t").actions == [LoggedAction(1, 0, MOVE)]
+        setup.close()
+    finally:
+        server.stop()
+
+
+def test_a_loop_commit_cut_off_before_it_committed_is_written_on_the_threads(pg_server, caplog):
+    url = pg_server.new_database()
+    setup = PostgresStore(url)
+    setup.create_table("t", CONFIG)
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(SLOW_ONCE)
+        raised = append_cut_in_commit(url, admin, "PgSleep")  # in COMMIT, in the deferred trigger
+    assert LOOP_FAILED in caplog.text
+    assert raised == [], raised
+    assert setup.load("t").actions == [LoggedAction(1, 0, MOVE)]
+    assert setup.check_log("t") == []
+    setup.close()
+
+
+def test_append_action_again_writes_only_what_is_not_there(pg_server):
+    store = PostgresStore(pg_server.new_database())
+    try:
+        store.create_table("t", CONFIG)
+        store.append_action_again("t", 1, 0, MOVE, 100.0)  # absent: written
+        store.append_action_again("t", 1, 0, MOVE, 100.0)  # its own row (same time): nothing to do
+        with pytest.raises(SeqTaken):
+            store.append_action_again("t", 1, 1, PASS, 100.0)  # another action holds the number
+        assert store.load("t").actions == [LoggedAction(1, 0, MOVE)]
+    finally:
+        store.close()
