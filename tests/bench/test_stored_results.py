@@ -79,6 +79,12 @@ NOT_REPLAYED = {
     "server_scale_quota_025_tables32.json": "the same at a quarter of a core, each server and its solver processes on "
     "one CPU, one deal played and the solver processes started before the measurement; no set-up counts: timings "
     "(python -m benchmarks server_scale --cpu-quota 0.25 --tables-per-process 32 --repeats 3)",
+    "server_scale_quota_025_tables16.json": "the same at 16 tables a process, with the actions' appends sent from the "
+    "event loop; every affinity set-up counts: timings (python -m benchmarks server_scale --cpu-quota 0.25 "
+    "--tables-per-process 16 --repeats 3)",
+    "server_scale_quota_025_tables16_reads_on_loop.json": "the same, 2 processes only, with the log's catch-up reads "
+    "sent from the event loop too: timings (python -m benchmarks server_scale --cpu-quota 0.25 --processes 2 "
+    "--tables-per-process 16 --repeats 3)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "

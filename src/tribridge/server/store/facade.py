@@ -2,9 +2,10 @@
 
 The backends are synchronous (sqlite3, psycopg's pool); a call made on the event loop would stop every
 table of the process while it waits for the disk or the database. ``AsyncStore`` runs each ``Store``
-method on a small pool of threads of its own and is awaited. The one exception is the most frequent call,
-an action's append: where the backend sends it from the loop itself (``TableLog.loop_log``: PostgreSQL's
-asynchronous driver, ``postgres_loop``) it is awaited there, without a thread. It waits for a lease
+method on a small pool of threads of its own and is awaited. The exceptions are the most frequent calls,
+an action's append, and the catch-up reads of the log: where the backend sends them from the loop itself
+(``TableLog.loop_log``: PostgreSQL's asynchronous driver, ``postgres_loop``) they are awaited there,
+without a thread. It waits for a lease
 without sleeping: ``wait_for_lease`` polls with ``asyncio.sleep`` until a deadline. Code that runs on a thread already
 (the post-deal analysis) uses the synchronous store, ``AsyncStore.sync``.
 """
@@ -89,11 +90,16 @@ class AsyncStore:
         await self.call(self.sync.append_action, table_id, seq, chair, action)
 
     async def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
-        """A table's logged actions numbered above ``seq``, in order."""
+        """A table's logged actions numbered above ``seq``, in order (from the loop where the backend can)."""
+        if self._loop_log is not None and self._loop_log.usable():
+            return await self._loop_log.actions_since(table_id, seq, self.call)
         return await self.call(self.sync.actions_since, table_id, seq)
 
     async def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
-        """Each table's logged actions numbered above ``since[table_id]``, in order."""
+        """Each table's logged actions numbered above ``since[table_id]``, in order (from the loop where the backend
+        can)."""
+        if self._loop_log is not None and self._loop_log.usable():
+            return await self._loop_log.actions_after(since, self.call)
         return await self.call(self.sync.actions_after, since)
 
     async def table_ids(self) -> list[str]:

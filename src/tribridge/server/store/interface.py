@@ -133,11 +133,11 @@ class TableActivity:
 
 
 class LoopLog(Protocol):
-    """A backend's table-log appends sent from the event loop itself (PostgreSQL's asynchronous driver), which
-    ``AsyncStore`` uses instead of its threads where a backend has them (``TableLog.loop_log``)."""
+    """A backend's table-log appends and catch-up reads sent from the event loop itself (PostgreSQL's asynchronous
+    driver), which ``AsyncStore`` uses instead of its threads where a backend has them (``TableLog.loop_log``)."""
 
     def usable(self) -> bool:
-        """Whether an append may be sent from the running loop now."""
+        """Whether an append or a read may be sent from the running loop now."""
 
     async def append_action(
         self,
@@ -150,6 +150,16 @@ class LoopLog(Protocol):
         """``TableLog.append_action`` from the loop; what it cannot decide there it finishes through ``on_threads``
         (``AsyncStore.call``)."""
 
+    async def actions_since(
+        self, table_id: str, seq: int, on_threads: Callable[..., Awaitable[list[LoggedAction]]]
+    ) -> list[LoggedAction]:
+        """``TableLog.actions_since`` from the loop (through ``on_threads`` when it fails there)."""
+
+    async def actions_after(
+        self, since: dict[str, int], on_threads: Callable[..., Awaitable[dict[str, list[LoggedAction]]]]
+    ) -> dict[str, list[LoggedAction]]:
+        """``TableLog.actions_after`` from the loop (through ``on_threads`` when it fails there)."""
+
     async def close(self) -> None:
         """Close its connections (on the loop they serve)."""
 
@@ -158,7 +168,8 @@ class TableLog(Protocol):
     """The tables and their ordered action logs: configuration, seat tokens, actions, activity."""
 
     def loop_log(self) -> LoopLog | None:
-        """The appends this backend sends from the event loop itself, or None (``AsyncStore`` runs them on threads)."""
+        """The appends and log reads this backend sends from the event loop itself, or None (``AsyncStore`` runs
+        them on its threads)."""
 
     def create_table(self, table_id: str, config: TableConfig, creator: str | None = None) -> None:
         """Record a new table with its configuration (chairs, scheme, deal source) and the client creating it."""

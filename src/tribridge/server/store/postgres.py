@@ -42,7 +42,7 @@ from tribridge.server.store import (
     store_label,
     token_hash,
 )
-from tribridge.server.store.postgres_loop import LoopAppends
+from tribridge.server.store.postgres_loop import LoopConnections, Read
 from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
     VERSION_TABLE,
@@ -270,9 +270,9 @@ class PostgresStore(SqlStore):
             ),
         )
 
-    def loop_log(self) -> LoopAppends:
-        """The appends tried on the event loop itself first (``postgres_loop.LoopAppends``)."""
-        return LoopAppends(self, reconnect_seconds=RECONNECT_SECONDS)
+    def loop_log(self) -> LoopConnections:
+        """The appends and log reads tried on the event loop itself first (``postgres_loop.LoopConnections``)."""
+        return LoopConnections(self, reconnect_seconds=RECONNECT_SECONDS)
 
     def _read(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """The rows of one read, sent in autocommit; after a lost connection once more, in a transaction."""
@@ -286,26 +286,37 @@ class PostgresStore(SqlStore):
     def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
         """The table's logged actions numbered above ``seq``, in order (one statement in autocommit; after a lost
         connection once more, in a transaction)."""
-        rows = self._read(
-            "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, seq)
+        read = self.actions_since_read(table_id, seq)
+        return read.parse(self._read(read.sql, read.params))
+
+    @staticmethod
+    def actions_since_read(table_id: str, seq: int) -> Read[list[LoggedAction]]:
+        """The statement of ``actions_since`` (sent from the event loop, too: ``postgres_loop``)."""
+        return Read(
+            "SELECT seq, chair, action FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+            (table_id, seq),
+            lambda rows: [LoggedAction.from_row(*r) for r in rows],
         )
-        return [LoggedAction.from_row(*r) for r in rows]
 
     def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
         """Each table's logged actions numbered above ``since[table_id]``, in order (one statement in autocommit;
         after a lost connection once more, in a transaction)."""
+        read = self.actions_after_read(since)
+        return read.parse(self._read(read.sql, read.params))
+
+    @staticmethod
+    def actions_after_read(since: dict[str, int]) -> Read[dict[str, list[LoggedAction]]]:
+        """The statement of ``actions_after`` (sent from the event loop, too: ``postgres_loop``): an index scan per
+        table, whatever the size of the log."""
         ids = sorted(since)
-        rows = self._read(  # (an index scan per table, whatever the size of the log)
+        return Read(
             "SELECT news.table_id, a.seq, a.chair, a.action"
             " FROM unnest(?::text[], ?::integer[]) AS news(table_id, seq) CROSS JOIN LATERAL"
             " (SELECT seq, chair, action FROM actions WHERE table_id = news.table_id AND seq > news.seq"
             " ORDER BY seq) AS a",
             (ids, [since[t] for t in ids]),
+            _logged_by_table,
         )
-        logged: dict[str, list[LoggedAction]] = {}
-        for t, s, c, a in rows:
-            logged.setdefault(str(t), []).append(LoggedAction.from_row(s, c, a))
-        return logged
 
     def set_token(self, table_id: str, chair: int, token: str, name: str | None = None) -> bool:
         """Store a chair's token hash (False if the chair was taken); once more after a lost connection, unless the
@@ -383,6 +394,14 @@ class PostgresStore(SqlStore):
     def close(self) -> None:
         """Close every pooled connection."""
         self._pool.close()
+
+
+def _logged_by_table(rows: list[tuple[Any, ...]]) -> dict[str, list[LoggedAction]]:
+    """``actions_after``'s rows (table id, number, chair, action) by table, in order."""
+    logged: dict[str, list[LoggedAction]] = {}
+    for t, s, c, a in rows:
+        logged.setdefault(str(t), []).append(LoggedAction.from_row(s, c, a))
+    return logged
 
 
 def notice_channel(table_id: str, what: str) -> str:

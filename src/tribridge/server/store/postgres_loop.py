@@ -1,12 +1,15 @@
-"""The table log's appends sent from the event loop itself: PostgreSQL through psycopg's asynchronous pool.
+"""The table log's appends and catch-up reads sent from the event loop itself: PostgreSQL through psycopg's
+asynchronous pool.
 
-An action's append is the server's most frequent store call (one a card). Run on a store thread, each one
+An action's append is the server's most frequent store call (one a card); a catch-up read of the log comes
+with most actions when a table's sockets are spread over processes. Run on a store thread, each one
 hands the interpreter's lock to that thread and back; under a CPU quota the thread often waits for its turn
 while the loop, with nothing else to do, waits for it (a quarter of a core: the loop idle 12 % of the time it
 had, ``docs/deploy.md``). Sent from the loop, the append is one more socket the loop waits on among the
 others. Only the first try is made here: when the connection is lost, or the database refuses for any
 reason but the number being taken, the store's threads take the append over (``append_action_again``),
-where ``PostgresStore`` decides from the row whether the lost commit went through and tries once more.
+where ``PostgresStore`` decides from the row whether the lost commit went through and tries once more; a
+read that fails here is made again there.
 """
 
 from __future__ import annotations
@@ -15,21 +18,33 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 import psycopg
 import psycopg_pool
 
-from tribridge.server.store.interface import SeqTaken
+from tribridge.server.store.interface import LoggedAction, SeqTaken
 from tribridge.server.tables.wire import TableAction
 
-__all__ = ["LOOP_CONNECTIONS", "LoopAppends", "OnThreads"]
+__all__ = ["LOOP_CONNECTIONS", "LoopConnections", "OnThreads", "Read"]
 
 log = logging.getLogger("tribridge.server.tables")
 
 LOOP_CONNECTIONS = 4  # the loop's own connections at most (beside the store threads' pool and the listener's)
 
-OnThreads = Callable[..., Awaitable[None]]  # ``AsyncStore.call``: a synchronous store call run on the store's threads
+OnThreads = Callable[..., Awaitable[Any]]  # ``AsyncStore.call``: a synchronous store call run on the store's threads
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Read(Generic[T]):
+    """One read statement (``?`` placeholders) and what its rows become."""
+
+    sql: str
+    params: tuple[Any, ...]
+    parse: Callable[[list[tuple[Any, ...]]], T]
 
 
 class _Backend(Protocol):
@@ -47,10 +62,22 @@ class _Backend(Protocol):
     def append_action_again(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
         """The append decided and finished on a store thread after a try whose outcome is unknown."""
 
+    def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
+        """The read of a table's log on a store thread."""
 
-class LoopAppends:
-    """A ``PostgresStore``'s appends tried once on the running event loop, on a pool of its own opened on first
-    use (the loop it was opened on is the only one it serves)."""
+    def actions_since_read(self, table_id: str, seq: int) -> Read[list[LoggedAction]]:
+        """The statement of ``actions_since``."""
+
+    def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
+        """The read of several tables' logs on a store thread."""
+
+    def actions_after_read(self, since: dict[str, int]) -> Read[dict[str, list[LoggedAction]]]:
+        """The statement of ``actions_after``."""
+
+
+class LoopConnections:
+    """A ``PostgresStore``'s appends and log reads tried once on the running event loop, on a pool of its own
+    opened on first use (the loop it was opened on is the only one it serves)."""
 
     def __init__(self, store: _Backend, reconnect_seconds: float, connections: int = LOOP_CONNECTIONS) -> None:
         self.store = store
@@ -61,7 +88,7 @@ class LoopAppends:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def usable(self) -> bool:
-        """Whether an append may be tried here now: on the loop the pool belongs to (or before it is opened), and
+        """Whether an append or a read may be tried here now: on the loop the pool belongs to (or before it is opened), and
         not while the store's own pool finds the database unreachable (its short wait answers sooner)."""
         return not self.store.unreachable and self._loop in (None, asyncio.get_running_loop())
 
@@ -89,8 +116,29 @@ class LoopAppends:
             return False
         return True
 
+    async def actions_since(self, table_id: str, seq: int, on_threads: OnThreads) -> list[LoggedAction]:
+        """The table's logged actions numbered above ``seq``, in order (read again by ``on_threads`` if it fails)."""
+        read = await self._read(self.store.actions_since_read(table_id, seq))
+        return read if read is not None else await on_threads(self.store.actions_since, table_id, seq)
+
+    async def actions_after(self, since: dict[str, int], on_threads: OnThreads) -> dict[str, list[LoggedAction]]:
+        """Each table's logged actions numbered above ``since[table_id]`` (read again by ``on_threads`` if it fails)."""
+        read = await self._read(self.store.actions_after_read(since))
+        return read if read is not None else await on_threads(self.store.actions_after, since)
+
+    async def _read(self, read: Read[T]) -> T | None:
+        """What one read's rows become, or None when it failed (a lost connection, no connection to be had)."""
+        try:
+            pool = await self._opened()
+            async with pool.connection() as conn:
+                rows = await (await conn.execute(read.sql.replace("?", "%s"), read.params)).fetchall()
+        except psycopg.Error as exc:
+            log.warning("a read on the event loop failed (%s); on the store's threads", type(exc).__name__)
+            return None
+        return read.parse(rows)
+
     async def _opened(self) -> psycopg_pool.AsyncConnectionPool[Any]:
-        """The pool, made and opened on the running loop at the first append (its connections come as needed)."""
+        """The pool, made and opened on the running loop at the first call (its connections come as needed)."""
         if self._pool is None:
             self._loop = asyncio.get_running_loop()
             self._pool = psycopg_pool.AsyncConnectionPool(

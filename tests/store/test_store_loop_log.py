@@ -1,5 +1,6 @@
-"""PostgreSQL's appends sent from the event loop (``store.postgres_loop``): committed without a store thread, and
-finished on the store's threads, once, when the loop's try has an unknown outcome.
+"""PostgreSQL's appends and log reads sent from the event loop (``store.postgres_loop``): committed and read
+without a store thread, an append finished on the store's threads, once, when the loop's try has an unknown
+outcome, a read made again there when it fails on the loop.
 
 The two outcomes of a commit cut off in flight are made real as in ``test_store_reconnect``: a commit that waits
 for a synchronous standby has committed locally when its backend is terminated; a deferred trigger that sleeps
@@ -67,6 +68,35 @@ def test_an_append_after_the_loops_connections_were_cut_commits_once(pg_server):
     assert [a.seq for a in reread.load("t").actions] == [1, 2, 3]
     assert reread.check_log("t") == []
     reread.close()
+
+
+def test_log_reads_come_from_the_loop_and_from_the_threads_after_a_cut(pg_server, caplog):
+    store = PostgresStore(pg_server.new_database())
+    for table_id in ("a", "b"):
+        store.create_table(table_id, CONFIG)
+    store.append_action("a", 1, 0, MOVE)
+    store.append_action("a", 2, 1, PASS)
+    store.append_action("b", 1, 2, PASS)
+    facade = AsyncStore(store)
+    expected_a = [LoggedAction(2, 1, PASS)]
+
+    async def scenario() -> tuple[list[str], list[LoggedAction], dict[str, list[LoggedAction]]]:
+        since = await facade.actions_since("a", 1)
+        after = await facade.actions_after({"a": 0, "b": 1})
+        assert since == expected_a
+        assert after == {"a": [LoggedAction(1, 0, MOVE), *expected_a]}  # b has nothing above 1: left out
+        threads = store_threads()
+        assert await asyncio.to_thread(pg_server.drop_connections, store.url) >= 1
+        again = await facade.actions_since("a", 1), await facade.actions_after({"b": 0})  # a dead connection
+        await facade.close()
+        return threads, *again
+
+    before = store_threads()
+    threads, since_after_cut, after_after_cut = asyncio.run(scenario())
+    assert threads == before  # the reads before the cut started no store thread
+    assert "a read on the event loop failed" in caplog.text  # the read after the cut was made again on a thread
+    assert since_after_cut == expected_a
+    assert after_after_cut == {"b": [LoggedAction(1, 2, PASS)]}
 
 
 def test_a_store_used_on_a_second_loop_appends_on_its_threads(pg_server):
