@@ -1,13 +1,18 @@
 """What the tests of a PostgreSQL store whose connections are cut share: a table, a move, a commit that sleeps
-once (a deferred trigger), waiting for a backend in a wait event, waiting for a reloaded setting."""
+once (a deferred trigger), a server whose commits wait for a standby that never comes, waiting for a backend in a
+wait event, waiting for a reloaded setting."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import psycopg
+import pytest
 
 from tribridge.server.store.postgres import PostgresStore
+from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
 
 CONFIG = {"chairs": [{"kind": "human"}] * 3}
 MOVE = {"type": "call", "call": "1N"}
@@ -45,3 +50,30 @@ def wait_for_setting(store: PostgresStore, name: str, value: str, seconds: float
                 return
         time.sleep(0.02)
     raise AssertionError(f"{name} is not {value!r} after {seconds} s")
+
+
+@contextmanager
+def standby_that_never_comes() -> Iterator[tuple[str, PostgresStore, psycopg.Connection]]:
+    """A PostgreSQL server of its own (the setting applies to the whole server) whose commits wait for a synchronous
+    standby that never comes: its database's URL, a store with table ``t`` (one connection, shown the setting) and
+    an admin connection; the setting is reset when the block ends."""
+    bin_dir = pg_bin_dir()
+    if bin_dir is None:
+        pytest.skip(MISSING_REASON)
+    server = PgServer(bin_dir).start()
+    try:
+        url = server.new_database()
+        store = PostgresStore(url, pool_size=1)
+        store.create_table("t", CONFIG)
+        with psycopg.connect(server.url(), autocommit=True) as admin:
+            admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
+            admin.execute("SELECT pg_reload_conf()")
+            wait_for_setting(store, "synchronous_standby_names", "nobody")
+            try:
+                yield url, store, admin
+            finally:
+                admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
+                admin.execute("SELECT pg_reload_conf()")
+        store.close()
+    finally:
+        server.stop()

@@ -14,11 +14,10 @@ import threading
 
 import psycopg
 import pytest
-from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, wait_for_setting
+from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, standby_that_never_comes
 
 from tribridge.server.store import AsyncStore, LoggedAction, SeqTaken
 from tribridge.server.store.postgres import PostgresStore
-from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
 
 pytestmark = pytest.mark.slow
 
@@ -139,28 +138,11 @@ LOOP_FAILED = "an append on the event loop failed"
 
 
 def test_a_loop_commit_cut_off_after_it_committed_is_acknowledged_once(caplog):
-    bin_dir = pg_bin_dir()
-    if bin_dir is None:
-        pytest.skip(MISSING_REASON)
-    server = PgServer(bin_dir).start()  # its own: the standby setting applies to the whole server
-    try:
-        url = server.new_database()
-        setup = PostgresStore(url, pool_size=1)
-        setup.create_table("t", CONFIG)
-        with psycopg.connect(server.url(), autocommit=True) as admin:
-            admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
-            admin.execute("SELECT pg_reload_conf()")
-            wait_for_setting(setup, "synchronous_standby_names", "nobody")
-            with psycopg.connect(url, autocommit=True) as admin_here:
-                raised = append_cut_in_commit(url, admin_here, "SyncRep")  # committed, waiting for a standby
-            admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
-            admin.execute("SELECT pg_reload_conf()")
+    with standby_that_never_comes() as (url, store, _admin), psycopg.connect(url, autocommit=True) as admin_here:
+        raised = append_cut_in_commit(url, admin_here, "SyncRep")  # committed, waiting for a standby
         assert LOOP_FAILED in caplog.text  # the loop's try was cut off: the threads' path decided
         assert raised == [], raised  # the row said the commit went through: not written again, not refused
-        assert setup.load("t").actions == [LoggedAction(1, 0, MOVE)]
-        setup.close()
-    finally:
-        server.stop()
+        assert store.load("t").actions == [LoggedAction(1, 0, MOVE)]
 
 
 def test_a_loop_commit_cut_off_before_it_committed_is_written_on_the_threads(pg_server, caplog):

@@ -15,12 +15,11 @@ import time
 
 import psycopg
 import pytest
-from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, wait_for_setting
+from pg_cuts import CONFIG, MOVE, SLOW_ONCE, backend_waiting, standby_that_never_comes
 
 from tribridge.server.store import AsyncStore, LoggedAction, StoreUnavailable
 from tribridge.server.store.postgres import PostgresStore
 from tribridge.server.tables.peers import Peers
-from tribridge.testing import MISSING_REASON, PgServer, pg_bin_dir
 
 pytestmark = pytest.mark.slow
 
@@ -54,30 +53,14 @@ def test_dropped_pooled_connections_are_replaced_before_the_first_statement(pg_s
 
 
 def test_a_commit_cut_off_after_it_committed_is_acknowledged_once():
-    bin_dir = pg_bin_dir()
-    if bin_dir is None:
-        pytest.skip(MISSING_REASON)
-    server = PgServer(bin_dir).start()  # its own: the standby setting applies to the whole server
-    try:
-        url = server.new_database()
-        store = PostgresStore(url, pool_size=1)  # one connection: the one that is shown the setting below
-        store.create_table("t", CONFIG)
-        with psycopg.connect(server.url(), autocommit=True) as admin:
-            admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'nobody'")
-            admin.execute("SELECT pg_reload_conf()")
-            wait_for_setting(store, "synchronous_standby_names", "nobody")
-            thread, raised = in_thread(lambda: store.append_action("t", 1, 0, MOVE))
-            pid = backend_waiting(admin, url.rsplit("/", 1)[1], "SyncRep")  # committed here, waiting for a standby
-            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
-            thread.join(20)
-            admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
-            admin.execute("SELECT pg_reload_conf()")
+    with standby_that_never_comes() as (url, store, admin):
+        thread, raised = in_thread(lambda: store.append_action("t", 1, 0, MOVE))
+        pid = backend_waiting(admin, url.rsplit("/", 1)[1], "SyncRep")  # committed here, waiting for a standby
+        admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        thread.join(20)
         assert not thread.is_alive(), "the append still waits for the standby"
         assert raised == [], raised
         assert store.load("t").actions == [LoggedAction(1, 0, MOVE)]
-        store.close()
-    finally:
-        server.stop()
 
 
 def test_a_commit_cut_off_before_it_committed_is_written_once_more(pg_server):
