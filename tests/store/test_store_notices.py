@@ -5,7 +5,6 @@ the notice groups of the tables it follows."""
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from typing import Any
 
@@ -20,23 +19,23 @@ pytestmark = pytest.mark.slow
 HUMANS = {"chairs": [{"kind": "human"}] * 3, "take": 0}
 
 
-def counted_reads(manager: TableManager, gate: threading.Event | None = None) -> list[dict[str, int]]:
+def counted_reads(manager: TableManager, gate: asyncio.Event | None = None) -> list[dict[str, int]]:
     """Record the manager's reads of the log from here on (what each asked for: table id -> number read after); with
     ``gate``, each read waits until it is set."""
-    assert manager.store is not None
-    store = manager.store.sync  # (the async facade calls the synchronous store's methods by name)
+    store = manager.store
+    assert store is not None
     reads: list[dict[str, int]] = []
     since_one, since_many = store.actions_since, store.actions_after
 
-    def one(table_id: str, seq: int) -> Any:
+    async def one(table_id: str, seq: int) -> Any:
         reads.append({table_id: seq})
-        return since_one(table_id, seq)
+        return await since_one(table_id, seq)
 
-    def many(since: dict[str, int]) -> Any:
+    async def many(since: dict[str, int]) -> Any:
         reads.append(dict(since))
         if gate is not None:
-            gate.wait(10)
-        return since_many(since)
+            await asyncio.wait_for(gate.wait(), 10)
+        return await since_many(since)
 
     store.actions_since = one  # type: ignore[method-assign]
     store.actions_after = many  # type: ignore[method-assign]
@@ -102,7 +101,7 @@ def test_notices_make_the_other_process_read_and_this_one_not(pg_server):
         try:
             tables = [await seated(first, second) for _ in range(4)]
             await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
-            gate = threading.Event()
+            gate = asyncio.Event()
             gate.set()
             own, others = counted_reads(first), counted_reads(second, gate)
             table, mirror = tables[0]
