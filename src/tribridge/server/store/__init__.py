@@ -1,6 +1,7 @@
 """The durable game store: its interface (``interface``), the queries written once (``sql``), the SQLite and
-PostgreSQL backends (``sqlite``, ``postgres``, whose appends from the event loop are ``postgres_loop``), copying between stores (``copying``), and the one way async code
-reaches a store (``facade.AsyncStore``).
+PostgreSQL backends (``sqlite``, ``postgres``, whose appends and log reads from the event loop are
+``postgres_loop``), copying between stores (``copying``), and the one way async code reaches a store
+(``facade.AsyncStore``).
 
 Everything a caller needs is re-exported here: ``from tribridge.server.store import Store, open_store``.
 """

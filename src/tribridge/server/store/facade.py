@@ -5,9 +5,9 @@ table of the process while it waits for the disk or the database. ``AsyncStore``
 method on a small pool of threads of its own and is awaited. The exceptions are the most frequent calls,
 an action's append, and the catch-up reads of the log: where the backend sends them from the loop itself
 (``TableLog.loop_log``: PostgreSQL's asynchronous driver, ``postgres_loop``) they are awaited there,
-without a thread. It waits for a lease
-without sleeping: ``wait_for_lease`` polls with ``asyncio.sleep`` until a deadline. Code that runs on a thread already
-(the post-deal analysis) uses the synchronous store, ``AsyncStore.sync``.
+without a thread. It waits for a lease without sleeping: ``wait_for_lease`` polls with ``asyncio.sleep``
+until a deadline. Code that runs on a thread already (the post-deal analysis) uses the synchronous store,
+``AsyncStore.sync``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from tribridge.server.store.interface import (
     LoggedAction,
+    LoopLog,
     Seats,
     Store,
     StoredTable,
@@ -43,8 +44,8 @@ async def open_async_store(url_or_path: str | Path, threads: int = STORE_THREADS
 
 
 class AsyncStore:
-    """A ``Store`` whose every method is awaited: it runs on the store's threads (an append, where the backend can,
-    on the loop's own connections), never blocking the event loop."""
+    """A ``Store`` whose every method is awaited: it runs on the store's threads (an append or a log read, where
+    the backend can, on the loop's own connections), never blocking the event loop."""
 
     def __init__(self, store: Store, threads: int = STORE_THREADS) -> None:
         self.sync = store
@@ -55,6 +56,10 @@ class AsyncStore:
     async def call(self, method: Callable[..., T], *args: Any) -> T:
         """Run one synchronous store call on the store's threads and await its result."""
         return await asyncio.get_running_loop().run_in_executor(self._threads, functools.partial(method, *args))
+
+    def _on_loop(self) -> LoopLog | None:
+        """The backend's appends and log reads from the event loop, when it has them and they may be sent now."""
+        return self._loop_log if self._loop_log is not None and self._loop_log.usable() else None
 
     async def close(self) -> None:
         """Let the calls under way finish, then close the store (on a thread)."""
@@ -84,22 +89,22 @@ class AsyncStore:
     async def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit action ``seq`` of a table's log; ``SeqTaken`` if that number exists (from the loop where the
         backend can, ``TableLog.loop_log``)."""
-        if self._loop_log is not None and self._loop_log.usable():
-            await self._loop_log.append_action(table_id, seq, chair, action, self.call)
+        if (on_loop := self._on_loop()) is not None:
+            await on_loop.append_action(table_id, seq, chair, action, self.call)
             return
         await self.call(self.sync.append_action, table_id, seq, chair, action)
 
     async def actions_since(self, table_id: str, seq: int) -> list[LoggedAction]:
         """A table's logged actions numbered above ``seq``, in order (from the loop where the backend can)."""
-        if self._loop_log is not None and self._loop_log.usable():
-            return await self._loop_log.actions_since(table_id, seq, self.call)
+        if (on_loop := self._on_loop()) is not None:
+            return await on_loop.actions_since(table_id, seq, self.call)
         return await self.call(self.sync.actions_since, table_id, seq)
 
     async def actions_after(self, since: dict[str, int]) -> dict[str, list[LoggedAction]]:
         """Each table's logged actions numbered above ``since[table_id]``, in order (from the loop where the backend
         can)."""
-        if self._loop_log is not None and self._loop_log.usable():
-            return await self._loop_log.actions_after(since, self.call)
+        if (on_loop := self._on_loop()) is not None:
+            return await on_loop.actions_after(since, self.call)
         return await self.call(self.sync.actions_after, since)
 
     async def table_ids(self) -> list[str]:

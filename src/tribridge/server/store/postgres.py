@@ -42,7 +42,7 @@ from tribridge.server.store import (
     store_label,
     token_hash,
 )
-from tribridge.server.store.postgres_loop import LoopConnections, Read
+from tribridge.server.store.postgres_loop import LoopConnections, Read, psycopg_sql
 from tribridge.server.store.sql import (
     ACTIVITY_STEP_SECONDS,
     VERSION_TABLE,
@@ -100,7 +100,7 @@ class _PgTx:
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> Cursor:
         """Run one statement (in ``single`` mode it commits as it returns: a lost connection leaves it unknown)."""
-        query, args = sql.replace("?", "%s"), tuple(params)
+        query, args = psycopg_sql(sql), tuple(params)
         if self.single:
             self.committing = True
         spares = 0 if self.started or self.single else self.pool.max_size  # every pooled one may have been dropped
@@ -212,22 +212,21 @@ class PostgresStore(SqlStore):
     def append_action(self, table_id: str, seq: int, chair: int | None, action: TableAction) -> None:
         """Commit one action as number ``seq`` of the table's log (``SeqTaken`` if that number exists); once more
         after a lost connection, unless the row shows that the lost commit went through."""
-        now = time.time()
-        self._write_once_more(
-            lambda: self.log_action(table_id, seq, chair, action, now),
-            lambda: self.has_action(table_id, seq, chair, action, now),
-            None,
-        )
+        self._write_action(table_id, seq, chair, action, time.time())
 
     def append_action_again(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
         """After a try elsewhere whose outcome is unknown (the event loop's, ``postgres_loop``): nothing if its row
         (time ``now``) is in the log, else ``append_action``'s write of it (``SeqTaken`` if another's is there)."""
         if not self.has_action(table_id, seq, chair, action, now):
-            self._write_once_more(
-                lambda: self.log_action(table_id, seq, chair, action, now),
-                lambda: self.has_action(table_id, seq, chair, action, now),
-                None,
-            )
+            self._write_action(table_id, seq, chair, action, now)
+
+    def _write_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> None:
+        """Log the action with the row time ``now``; once more after a lost connection, unless its row is there."""
+        self._write_once_more(
+            lambda: self.log_action(table_id, seq, chair, action, now),
+            lambda: self.has_action(table_id, seq, chair, action, now),
+            None,
+        )
 
     def has_action(self, table_id: str, seq: int, chair: int | None, action: TableAction, now: float) -> bool:
         """Whether action ``seq`` of the table's log is this one, written at ``now`` (a write's own row)."""

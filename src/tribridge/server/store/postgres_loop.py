@@ -6,7 +6,7 @@ with most actions when a table's sockets are spread over processes. Run on a sto
 hands the interpreter's lock to that thread and back; under a CPU quota the thread often waits for its turn
 while the loop, with nothing else to do, waits for it (a quarter of a core: the loop idle 12 % of the time it
 had, ``docs/deploy.md``). Sent from the loop, the append is one more socket the loop waits on among the
-others. Only the first try is made here: when the connection is lost, or the database refuses for any
+others (a read likewise). Only the first try is made here: when the connection is lost, or the database refuses for any
 reason but the number being taken, the store's threads take the append over (``append_action_again``),
 where ``PostgresStore`` decides from the row whether the lost commit went through and tries once more; a
 read that fails here is made again there.
@@ -27,7 +27,7 @@ import psycopg_pool
 from tribridge.server.store.interface import LoggedAction, SeqTaken
 from tribridge.server.tables.wire import TableAction
 
-__all__ = ["LOOP_CONNECTIONS", "LoopConnections", "OnThreads", "Read"]
+__all__ = ["LOOP_CONNECTIONS", "LoopConnections", "OnThreads", "Read", "psycopg_sql"]
 
 log = logging.getLogger("tribridge.server.tables")
 
@@ -36,6 +36,11 @@ LOOP_CONNECTIONS = 4  # the loop's own connections at most (beside the store thr
 OnThreads = Callable[..., Awaitable[Any]]  # ``AsyncStore.call``: a synchronous store call run on the store's threads
 
 T = TypeVar("T")
+
+
+def psycopg_sql(sql: str) -> str:
+    """A statement written with the store's ``?`` placeholders in psycopg's (``%s``)."""
+    return sql.replace("?", "%s")
 
 
 @dataclass(frozen=True)
@@ -48,7 +53,7 @@ class Read(Generic[T]):
 
 
 class _Backend(Protocol):
-    """What the appends need of ``PostgresStore`` (which makes them: ``PostgresStore.loop_log``)."""
+    """What the appends and reads need of ``PostgresStore`` (which makes them: ``PostgresStore.loop_log``)."""
 
     url: str
     wait_timeout: float
@@ -88,8 +93,8 @@ class LoopConnections:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def usable(self) -> bool:
-        """Whether an append or a read may be tried here now: on the loop the pool belongs to (or before it is opened), and
-        not while the store's own pool finds the database unreachable (its short wait answers sooner)."""
+        """Whether an append or a read may be tried here now: on the loop the pool belongs to (or before it is
+        opened), and not while the store's own pool finds the database unreachable (its short wait answers sooner)."""
         return not self.store.unreachable and self._loop in (None, asyncio.get_running_loop())
 
     async def append_action(
@@ -108,7 +113,7 @@ class LoopConnections:
         try:
             pool = await self._opened()
             async with pool.connection() as conn:
-                await conn.execute(sql.replace("?", "%s"), params)  # (autocommit: committed as it returns)
+                await conn.execute(psycopg_sql(sql), params)  # (autocommit: committed as it returns)
         except psycopg.errors.UniqueViolation:
             raise SeqTaken(table_id, seq) from None
         except psycopg.Error as exc:  # a lost connection, a pool without one to give: the threads' path decides
@@ -131,7 +136,7 @@ class LoopConnections:
         try:
             pool = await self._opened()
             async with pool.connection() as conn:
-                rows = await (await conn.execute(read.sql.replace("?", "%s"), read.params)).fetchall()
+                rows = await (await conn.execute(psycopg_sql(read.sql), read.params)).fetchall()
         except psycopg.Error as exc:
             log.warning("a read on the event loop failed (%s); on the store's threads", type(exc).__name__)
             return None
