@@ -18,7 +18,7 @@ from tribridge.server.store import AsyncStore
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
-__all__ = ["RECENT_DEALS", "RatingService", "account_entity", "apply", "apply_many", "rate"]
+__all__ = ["RECENT_DEALS", "RatingService", "account_entity", "apply", "apply_many", "people_at", "rate"]
 
 RECENT_DEALS = 3  # the newest finished deals looked at when a deal ends (each game is applied once anyway)
 log = logging.getLogger("tribridge.server.accounts")
@@ -38,8 +38,9 @@ class RatingService:
         manager.deal_listeners.append(self.deal_done)
 
     def deal_done(self, table: Table) -> None:
-        """A deal of ``table`` is finished: rate its newest deals in a task."""
-        if table.all_bots or self.manager.store is None:
+        """A deal of ``table`` is finished: rate its newest deals in a task (none where not exactly one chair is a
+        person's: only an account against bots is rated here, so a table of people asks the store nothing)."""
+        if people_at(table) != 1 or self.manager.store is None:
             return
         task = asyncio.get_running_loop().create_task(self.rate_table(table, RECENT_DEALS))
         self.tasks.add(task)
@@ -54,7 +55,7 @@ class RatingService:
         applied = 0
         try:
             for account_id, chair in await store.call(store.sync.holders_of, table.table_id):
-                if any(c["kind"] != "bot" for i, c in enumerate(table.chairs) if i != chair):
+                if table.is_bot(chair) or people_at(table) != 1:
                     continue  # rated: an account against bots (people's tables are rated in events)
                 for record in records:
                     for game in bot_table_games(
@@ -64,6 +65,11 @@ class RatingService:
         except Exception:  # noqa: BLE001 - a rating that fails is logged; the table goes on
             log.exception("rating a deal failed", extra={"table_id": table.table_id})
         return applied
+
+
+def people_at(table: Table) -> int:
+    """How many of the table's chairs are people's (not bots)."""
+    return sum(not table.is_bot(chair) for chair in range(3))
 
 
 def rate(game: Game, a: Rating, b: Rating) -> tuple[Rating, Rating]:
