@@ -27,7 +27,11 @@ def test_only_a_table_of_one_person_and_two_bots_asks_the_store_for_its_accounts
         service = RatingService(manager)
         try:
             tables = {}
-            for name, chairs in (("alone", [PERSON, BOT, BOT]), ("two", [PERSON, PERSON, BOT]), ("three", [PERSON] * 3)):
+            for name, chairs in (
+                ("alone", [PERSON, BOT, BOT]),
+                ("two", [PERSON, PERSON, BOT]),
+                ("three", [PERSON] * 3),
+            ):
                 table, _token = await manager.create({"chairs": chairs, "take": 0})
                 tables[name] = table
                 service.deal_done(table)
