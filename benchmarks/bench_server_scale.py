@@ -21,7 +21,9 @@ acknowledgement latency (POST to answer) p50 and p99, and push latency (POST sen
 version arriving on another chair's socket) p50 and p99, split into pushes from the process that took
 the action and pushes from the other process; the processor time of each server (with its solver
 children) per action it acknowledged, and of the load generator, which runs in a process of its own at a
-lower CPU priority (nice 10).
+lower CPU priority (nice 10). The machine's own speed during each run is gauged by ``benchmarks.speed_probe``
+(``probe_ms``), and the CPU per action against one process's is also given with each run measured in its probe's
+pieces of work (``cpu_per_action_at_probe_speed_*``), which takes out a spell in which the whole machine ran slower.
 
 ``--cpu-quota Q`` puts each server process in a cgroup of its own limited to ``Q`` of one core
 (``benchmarks.cpu_quota``; needs root) in every ``--quota-period-ms`` (default 10 ms: a throttled server
@@ -44,6 +46,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing
 import os
 import resource
@@ -70,6 +73,7 @@ from benchmarks.cpu_quota import (
     solvers_kept_apart,
 )
 from benchmarks.raw_http import KeepAlive
+from benchmarks.speed_probe import SpeedProbe
 from tribridge.testing import PgServer, next_presser, pg_bin_dir, ws_token_message
 
 HUMANS = [{"kind": "human"}] * 3
@@ -370,6 +374,7 @@ def bench_setup(
         with (
             solvers_kept_apart(groups, [proc.pid for proc, _url in procs]),
             ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child,
+            SpeedProbe() as probe,
         ):
             folder = None if load_group is None else str(load_group.path)
             summary = child.submit(
@@ -387,6 +392,7 @@ def bench_setup(
         summary["cpu_ms_per_action_per_process"] = [
             round(1000 * u / max(1, n), 2) for u, n in zip(used, summary["actions_per_process"])
         ]
+        summary["probe_ms"] = probe.median_ms  # the machine's speed meanwhile (``benchmarks.speed_probe``)
         if groups:
             summary.update(quota_use(groups, used, own, throttled_before, summary["seconds"]))
         return summary
@@ -403,6 +409,7 @@ RUN_FIGURES = (
     "actions_per_s",
     "ack_p99_ms",
     "server_cpu_ms_per_action",
+    "probe_ms",
     "quota_used_per_process",
     "quota_used_by_solver_children_per_process",
     "counts",
@@ -441,7 +448,16 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
             for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
                 pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
                 out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
+            at_speed = [in_probes(run) / in_probes(base) for run, base in zip(found["runs"], one["runs"])]
+            if all(math.isfinite(r) for r in at_speed):  # CPU per action, each run's measured in its probe pieces
+                out[f"cpu_per_action_at_probe_speed_{key}"] = round(statistics.median(at_speed), 3)
     return out
+
+
+def in_probes(run: dict[str, Any]) -> float:
+    """A run's server CPU per action in pieces of the speed probe's work (``nan`` when it has no probe)."""
+    probe = run.get("probe_ms")
+    return run["server_cpu_ms_per_action"] / probe if probe else math.nan
 
 
 def parse_counts(text: str) -> list[int]:
