@@ -3,7 +3,7 @@
 import time
 
 import pytest
-from benchmarks.bench_server_scale import in_probes, ratios, setup_name
+from benchmarks.scale_results import in_probes, ratios, setup_name
 from benchmarks.speed_probe import SpeedProbe, probe_work
 
 

@@ -85,6 +85,11 @@ NOT_REPLAYED = {
     "server_scale_quota_025_tables16_reads_on_loop.json": "the same, 2 processes only, with the log's catch-up reads "
     "sent from the event loop too: timings (python -m benchmarks server_scale --cpu-quota 0.25 --processes 2 "
     "--tables-per-process 16 --repeats 3)",
+    "server_scale_quota_025_tables16_loop_run1.json": "the same, 1, 2 and 4 processes, with the appends and the "
+    "catch-up reads sent from the event loop and no store call at a finished deal of people, five repeats: timings "
+    "(python -m benchmarks server_scale --cpu-quota 0.25 --tables-per-process 16 --repeats 5)",
+    "server_scale_quota_025_tables16_loop_run2.json": "the same run again, with the speed probe: timings (python -m "
+    "benchmarks server_scale --cpu-quota 0.25 --tables-per-process 16 --repeats 5)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "
