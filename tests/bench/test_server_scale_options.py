@@ -4,7 +4,7 @@ short run with table affinity gives every process the same number of tables, all
 import json
 
 import pytest
-from benchmarks import bench_server_scale
+from benchmarks import bench_server_scale, scale_results
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def test_bad_options_are_refused_before_any_server_starts(argv, field, capsys):
 
 def test_the_median_run_is_reported_with_every_run_beside_it():
     runs = [{"actions_per_s": rate, "counts": rate > 10} for rate in (12.0, 9.0, 30.0)]
-    chosen = bench_server_scale.median_run(runs)
+    chosen = scale_results.median_run(runs)
     assert chosen["actions_per_s"] == 12.0
     assert [run["actions_per_s"] for run in chosen["runs"]] == [12.0, 9.0, 30.0]
     assert [run["counts"] for run in chosen["runs"]] == [True, False, True]
