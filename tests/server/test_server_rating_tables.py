@@ -3,7 +3,7 @@ where two or three people sit costs the store nothing when its deals end."""
 
 import asyncio
 
-from tribridge.server.accounts.rating_service import RatingService, people_at
+from tribridge.server.accounts.rating_service import RatingService
 from tribridge.server.tables.manager import TableManager
 
 BOT = {"kind": "bot", "bot": "pimc"}
@@ -36,7 +36,7 @@ def test_only_a_table_of_one_person_and_two_bots_asks_the_store_for_its_accounts
                 tables[name] = table
                 service.deal_done(table)
             await asyncio.gather(*service.tasks)
-            assert [people_at(tables[n]) for n in ("alone", "two", "three")] == [1, 2, 3]
+            assert [len(tables[n].people) for n in ("alone", "two", "three")] == [1, 2, 3]
             return {name: asked.get(table.table_id, 0) for name, table in tables.items()}
         finally:
             await manager.stop()

@@ -18,7 +18,7 @@ from tribridge.server.store import AsyncStore
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
-__all__ = ["RECENT_DEALS", "RatingService", "account_entity", "apply", "apply_many", "people_at", "rate"]
+__all__ = ["RECENT_DEALS", "RatingService", "account_entity", "apply", "apply_many", "rate"]
 
 RECENT_DEALS = 3  # the newest finished deals looked at when a deal ends (each game is applied once anyway)
 log = logging.getLogger("tribridge.server.accounts")
@@ -40,7 +40,7 @@ class RatingService:
     def deal_done(self, table: Table) -> None:
         """A deal of ``table`` is finished: rate its newest deals in a task (none where not exactly one chair is a
         person's: only an account against bots is rated here, so a table of people asks the store nothing)."""
-        if people_at(table) != 1 or self.manager.store is None:
+        if len(table.people) != 1 or self.manager.store is None:
             return
         task = asyncio.get_running_loop().create_task(self.rate_table(table, RECENT_DEALS))
         self.tasks.add(task)
@@ -49,14 +49,14 @@ class RatingService:
     async def rate_table(self, table: Table, newest: int | None = None) -> int:
         """Apply the games of the table's finished deals (the ``newest`` only, given) for each account at it."""
         store = self.manager.store
-        if store is None:
-            return 0
+        if store is None or len(table.people) != 1:
+            return 0  # only an account against bots is rated here (people's tables are rated in events)
         records = list(table.history if newest is None else table.history[-newest:])
         applied = 0
         try:
             for account_id, chair in await store.call(store.sync.holders_of, table.table_id):
-                if table.is_bot(chair) or people_at(table) != 1:
-                    continue  # rated: an account against bots (people's tables are rated in events)
+                if table.is_bot(chair):
+                    continue  # (the one person's chair is the one rated)
                 for record in records:
                     for game in bot_table_games(
                         table.table_id, record, chair, account_entity(account_id), table.chairs
@@ -65,11 +65,6 @@ class RatingService:
         except Exception:  # noqa: BLE001 - a rating that fails is logged; the table goes on
             log.exception("rating a deal failed", extra={"table_id": table.table_id})
         return applied
-
-
-def people_at(table: Table) -> int:
-    """How many of the table's chairs are people's (not bots)."""
-    return sum(not table.is_bot(chair) for chair in range(3))
 
 
 def rate(game: Game, a: Rating, b: Rating) -> tuple[Rating, Rating]:
