@@ -1,6 +1,7 @@
-"""Action notices on PostgreSQL: a process does not read back its own actions, and another process reads the tables
-with news together, in one query at a time (the notices that come meanwhile make the next one); a process hears only
-the notice groups of the tables it follows."""
+"""Action notices on PostgreSQL: a notice carries its action, so neither the process that logged it nor another one
+reads it back; a notice without it (too long) or after a gap makes the other process read the tables with news
+together, in one query at a time (the notices that come meanwhile make the next one); a process hears only the
+notice groups of the tables it follows."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tribridge.server.store import notice_group, open_store
+from tribridge.server.store import LoggedAction, action_notice, interface, notice_group, open_store, parse_action_notice
+from tribridge.server.store.sql import action_json
 from tribridge.server.tables.manager import TableManager
 from tribridge.server.tables.table import Table
 
@@ -91,7 +95,34 @@ async def opening(manager: TableManager, table: Table, call: str) -> None:
     await manager.act(table, table.chair_of_player(table.current().turn), {"type": "call", "call": call})
 
 
-def test_notices_make_the_other_process_read_and_this_one_not(pg_server):
+def test_the_other_process_installs_the_action_a_notice_carries_without_reading(pg_server):
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            table, mirror = await seated(first, second)
+            await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
+            own, others = counted_reads(first), counted_reads(second)
+            socket = next(iter(second.watchers(mirror.table_id))).websocket
+            for call in ("1N", "P", "P"):
+                pushed = len(socket.sent)
+                await opening(first, table, call)
+                await until(lambda pushed=pushed: mirror.log_len == table.log_len and len(socket.sent) > pushed)
+            await asyncio.sleep(0.2)  # (any late read would have been made by now)
+            assert own == [] and others == []
+            assert mirror.version == table.version and mirror.current().phase == "play"
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
+
+
+def test_notices_without_the_action_make_the_other_process_read_them_together(pg_server, monkeypatch):
+    monkeypatch.setattr(interface, "ACTION_NOTICE_BYTES", 0)  # every action too long to be carried
     url = pg_server.new_database()
 
     async def scenario() -> None:
@@ -231,10 +262,98 @@ def test_a_process_hears_no_notice_of_a_table_it_does_not_follow(pg_server):
             await second.subscribe(mirror, 0, Socket())  # now it follows the table: it listens to its group
             await until(lambda: f"*:{notice_group(table.table_id)}" in heard)  # (its listener has the group now)
             await opening(first, table, "P")
-            await until(lambda: f"{table.table_id}:{table.log_len}" in heard)  # the group's notice of that action
+            await until(lambda: any(n.startswith(f"{table.table_id}:{table.log_len}:") for n in heard))  # that action's
             await until(lambda: mirror.log_len == table.log_len)  # (installed without a request)
         finally:
             await second.stop()
             await first.stop()
 
     asyncio.run(scenario())
+
+
+def test_after_a_missed_notice_the_next_one_makes_the_process_read_the_log(pg_server):
+    """A notice whose action is not the next one the table lacks (one was missed): the table follows the log."""
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            table, mirror = await seated(first, second)
+            await asyncio.sleep(0.3)
+            assert second.peers is not None
+            hear, missed = second.peers.on_change, table.log_len + 1
+
+            async def missing_one(notice: str) -> None:
+                if not notice.startswith(f"{table.table_id}:{missed}:"):
+                    await hear(notice)
+
+            second.peers.on_change = missing_one  # type: ignore[method-assign]
+            reads = counted_reads(second)
+            await opening(first, table, "1N")
+            await asyncio.sleep(0.3)
+            assert mirror.log_len == missed - 1 and reads == []
+            await opening(first, table, "P")
+            await until(lambda: mirror.log_len == table.log_len)
+            assert reads == [{table.table_id: missed - 1}] and mirror.version == table.version
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_group_listened_to_catches_up_its_tables(pg_server):
+    """``*:<group>`` (notices of that group may have been lost before its ``LISTEN``) is not an action's notice: the
+    followed tables of the group read the log."""
+    url = pg_server.new_database()
+
+    async def scenario() -> None:
+        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+        await first.start()
+        await second.start()
+        try:
+            table, mirror = await seated(first, second)
+            await asyncio.sleep(0.3)
+            assert second.peers is not None
+            hear = second.peers.on_change
+
+            async def deaf_to_the_table(notice: str) -> None:
+                if not notice.startswith(f"{table.table_id}:"):
+                    await hear(notice)
+
+            second.peers.on_change = deaf_to_the_table  # type: ignore[method-assign]
+            for call in ("1N", "P"):
+                await opening(first, table, call)
+            await asyncio.sleep(0.3)
+            assert mirror.log_len < table.log_len
+            await second.on_change(f"*:{notice_group(table.table_id)}")
+            assert mirror.log_len == table.log_len and mirror.version == table.version
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(scenario())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    table_id=st.text(st.characters(blacklist_characters=":"), min_size=1, max_size=20),
+    seq=st.integers(1, 10**6),
+    chair=st.one_of(st.none(), st.integers(0, 2)),
+    action=st.dictionaries(st.text(max_size=8), st.one_of(st.text(max_size=30), st.integers(), st.none()), max_size=4),
+)
+def test_an_action_notice_reads_back_as_the_logged_action(table_id, seq, chair, action):
+    text = action_json(action)
+    notice = action_notice(table_id, seq, chair, text)
+    heard_id, _, what = notice.partition(":")
+    assert heard_id == table_id
+    assert parse_action_notice(what) == (seq, LoggedAction(seq, chair, action))
+
+
+def test_a_long_action_is_noticed_by_its_number_only():
+    text = action_json({"type": "say", "text": "é" * interface.ACTION_NOTICE_BYTES})
+    assert action_notice("t", 7, 1, text) == "t:7"
+    assert parse_action_notice("7") == (7, None)
+    assert parse_action_notice("seat") is None and parse_action_notice("analysis:3") is None

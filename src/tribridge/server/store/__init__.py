@@ -8,6 +8,7 @@ Everything a caller needs is re-exported here: ``from tribridge.server.store imp
 
 from tribridge.server.store.facade import AsyncStore, open_async_store
 from tribridge.server.store.interface import (
+    ACTION_NOTICE_BYTES,
     NOTICE_GROUPS,
     Coordination,
     Documents,
@@ -21,10 +22,12 @@ from tribridge.server.store.interface import (
     StoreUnavailable,
     TableActivity,
     TableLog,
+    action_notice,
     is_postgres_url,
     log_problems,
     notice_group,
     open_store,
+    parse_action_notice,
     sqlite_path,
     store_label,
     stored_table,
@@ -32,6 +35,7 @@ from tribridge.server.store.interface import (
 )
 
 __all__ = [
+    "ACTION_NOTICE_BYTES",
     "NOTICE_GROUPS",
     "AsyncStore",
     "Coordination",
@@ -46,11 +50,13 @@ __all__ = [
     "StoredTable",
     "TableActivity",
     "TableLog",
+    "action_notice",
     "is_postgres_url",
     "log_problems",
     "notice_group",
     "open_async_store",
     "open_store",
+    "parse_action_notice",
     "sqlite_path",
     "store_label",
     "stored_table",

@@ -221,11 +221,37 @@ def notice_group(table_id: str) -> int:
     return zlib.crc32(table_id.encode("utf-8")) % NOTICE_GROUPS
 
 
+ACTION_NOTICE_BYTES = 4000
+"""An action's commit notice carries the logged action when its JSON is at most this many bytes (PostgreSQL caps a
+payload at 8000); a longer one carries only its number, and the action is read from the log."""
+
+
+def action_notice(table_id: str, seq: int, chair: int | None, action_text: str) -> str:
+    """The commit notice of action ``seq``: ``<table_id>:<seq>:<chair>:<action JSON>`` (the chair empty for the
+    table's own), or ``<table_id>:<seq>`` when the JSON is longer than ``ACTION_NOTICE_BYTES``."""
+    if len(action_text.encode("utf-8")) > ACTION_NOTICE_BYTES:
+        return f"{table_id}:{seq}"
+    return f"{table_id}:{seq}:{'' if chair is None else chair}:{action_text}"
+
+
+def parse_action_notice(what: str) -> tuple[int, LoggedAction | None] | None:
+    """The number and (when carried) the logged action of an action notice, given its part after the table id;
+    None when ``what`` is another kind of notice."""
+    seq_text, _, carried = what.partition(":")
+    if not seq_text.isdigit():
+        return None
+    if not carried:
+        return int(seq_text), None
+    chair_text, _, action_text = carried.partition(":")
+    return int(seq_text), LoggedAction.from_row(seq_text, chair_text or None, action_text)
+
+
 class Coordination(Protocol):
     """What the server processes on one store share: leases, commit notices, socket counts with heartbeats."""
 
     def listen(self, groups: Callable[[], Collection[int]] | None = None) -> AsyncIterator[str]:
-        """Every process's commits as they happen: ``<table_id>:<what>`` (``*``: anything may have changed), only of
+        """Every process's commits as they happen: ``<table_id>:<what>`` (an action's: ``action_notice``; ``*``:
+        anything may have changed), only of
         the tables in the notice groups ``groups()`` names (asked again every moment; every group when None) and every
         new table (``<table_id>:new``); ``*:<group>`` once a group is heard (what came before is in the log)."""
 

@@ -4,10 +4,12 @@ Each method is one transaction on a pooled connection (committed before it retur
 every action (its log row, and the other processes' catch-up reads) are single statements sent in
 autocommit, one round trip each instead of three (``BEGIN``, the statement, ``COMMIT``). A change
 other processes must hear of also sends ``NOTIFY tribridge_<group>, '<table_id>:<what>'`` (an action's
-number, ``seat``, ``analysis:<deal>``; never a view or a card: payloads are capped and whoever may
-connect may listen) on the channel of the table's notice group (``notice_group``), ``new`` on the channel
-``tribridge``, which PostgreSQL delivers to the processes listening there (``listen``) when it commits:
-a process listens to the groups of the tables it follows, so it does not wake for the others' tables. Migrations run under an advisory lock, so processes starting
+number with the action as logged, ``action_notice``, so that the processes following the table need not
+read it back; ``seat``; ``analysis:<deal>``; never a view, a hand or a token: whoever may connect to the
+database may listen, docs/deploy.md) on the channel of the table's notice group (``notice_group``), ``new``
+on the channel ``tribridge``, which PostgreSQL delivers to the processes listening there (``listen``) when
+it commits: a process listens to the groups of the tables it follows, so it does not wake for the others'
+tables. Migrations run under an advisory lock, so processes starting
 together migrate once. The schema is SQLite's with PostgreSQL's types (``DOUBLE PRECISION`` times).
 
 When the database drops a connection (a restart, a failover, ``pg_terminate_backend``): a transaction
@@ -38,6 +40,7 @@ from tribridge.server.store import (
     LoggedAction,
     SeqTaken,
     StoreUnavailable,
+    action_notice,
     notice_group,
     store_label,
     token_hash,
@@ -250,7 +253,9 @@ class PostgresStore(SqlStore):
     def action_statement(
         table_id: str, seq: int, chair: int | None, action: TableAction, now: float
     ) -> tuple[str, tuple[Any, ...]]:
-        """The one statement that logs an action: its row, the table's last activity, the notice (``?`` placeholders)."""
+        """The one statement that logs an action: its row, the table's last activity, the notice carrying the action
+        (``action_notice``; ``?`` placeholders)."""
+        text = action_json(action)
         return (
             "WITH logged AS (INSERT INTO actions (table_id, seq, chair, action, created) VALUES (?, ?, ?, ?, ?)),"
             " touched AS (UPDATE game_tables SET last_active = ? WHERE table_id = ? AND last_active < ?)"
@@ -259,13 +264,13 @@ class PostgresStore(SqlStore):
                 table_id,
                 seq,
                 chair,
-                action_json(action),
+                text,
                 now,
                 now,
                 table_id,
                 now - ACTIVITY_STEP_SECONDS,
                 notice_channel(table_id, str(seq)),
-                f"{table_id}:{seq}",
+                action_notice(table_id, seq, chair, text),
             ),
         )
 

@@ -1,9 +1,10 @@
 """How a ``TableManager`` keeps its tables caught up with the store's log (its part ``LogFollower``).
 
 On a shared store (PostgreSQL, several processes) a table's truth is its action log: a process
-installs what others logged when their commit notice arrives (``hear_action``; the tables with news
-are read in one query, one at a time, and the notices that come meanwhile make the next one) or when
-its own action finds its number taken. The notice of a commit this process is still waiting for (its
+installs what others logged when their commit notice arrives (``hear_action``: the next action straight from
+the notice, which carries it; after a gap, or for a notice without it, the tables with news are read in one
+query, one at a time, and the notices that come meanwhile make the next one) or when its own action finds its
+number taken. The notice of a commit this process is still waiting for (its
 own, most often) is only noted: when the commit is not installed after all, the table follows the
 log then. Every store
 call on these paths is awaited through ``store.AsyncStore`` (the store's threads), so the event loop
@@ -133,14 +134,25 @@ class LogFollower:
         table.taken_names.update(taken.names)
         return renamed
 
-    def hear_action(self, table: Table, seq: int) -> None:
-        """A notice that action ``seq`` of ``table`` is in the log: the table follows the log unless it holds it."""
+    def hear_action(self, table: Table, seq: int, logged: LoggedAction | None = None) -> None:
+        """A notice that action ``seq`` of ``table`` is in the log (``logged``: the action, when the notice carries
+        it): the table installs it when it is the next, else follows the log, unless it holds it."""
         if seq <= table.log_len:
             return  # installed already
         if self.committing.get(table.table_id) == seq:  # this process's own commit, most often: its act installs it
             self.heard[table.table_id] = max(seq, self.heard.get(table.table_id, 0))
             return
-        self.follow(table)
+        if logged is None or seq != table.log_len + 1 or table.seats_open or table.table_id in self.news:
+            self.follow(table)  # (a gap, chairs still to learn, or a read already due: the log decides)
+            return
+        try:
+            install_logged(table, [logged])
+        except Exception:  # noqa: BLE001 - an action this process cannot install from the notice: the log decides
+            log.exception("installing a notice failed", extra={"table_id": table.table_id, "event": "listen_error"})
+            self.follow(table)
+            return
+        table.last_active = time.monotonic()
+        self.changed(table)
 
     @contextmanager
     def logging_as(self, table: Table, seq: int) -> Iterator[None]:

@@ -32,6 +32,7 @@ from tribridge.errors import InvalidInput
 from tribridge.rules.deal import DealState
 from tribridge.server.errors import Conflict, Forbidden, NotFound, TooMany
 from tribridge.server.store import AsyncStore, SeqTaken, StoredTable, notice_group, open_async_store, token_hash
+from tribridge.server.store.interface import parse_action_notice
 from tribridge.server.tables.analysis_queue import AnalysisQueue, analyse_at_priority, analyse_once
 from tribridge.server.tables.bots import warm_up
 from tribridge.server.tables.config import table_config
@@ -211,13 +212,14 @@ class TableManager:
         return table
 
     async def on_change(self, notice: str) -> None:
-        """A commit notice from any process (``<table_id>:<seq>``, ``:seat``, ``:new``, ``:analysis:<deal>``, ``*``, or
-        ``*:<group>``: the tables of a notice group just listened to)."""
+        """A commit notice from any process (an action's: ``store.action_notice``; ``<table_id>:seat``, ``:new``,
+        ``:analysis:<deal>``, ``*``, or ``*:<group>``: the tables of a notice group just listened to)."""
         assert self.store is not None
         table_id, _, what = notice.partition(":")
-        if what.isdigit() and table_id in self.tables:  # an action: read from the log unless this process has it
-            if self.follows(self.tables[table_id]):
-                self.log_follower().hear_action(self.tables[table_id], int(what))
+        action = None if table_id == "*" else parse_action_notice(what)
+        if action is not None:  # an action: installed from the notice (or the log) unless this process has it
+            if table_id in self.tables and self.follows(self.tables[table_id]):
+                self.log_follower().hear_action(self.tables[table_id], *action)
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
         group = int(what) if table_id == "*" and what.isdigit() else None
         if table_id == "*":  # everything, or the followed tables of a group just listened to
