@@ -47,10 +47,14 @@ import argparse
 import asyncio
 import multiprocessing
 import os
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +69,7 @@ from benchmarks.cpu_quota import (
     solvers_kept_apart,
 )
 from benchmarks.scale_load import niced_load, warm_up
-from benchmarks.scale_results import median_run, ratios, setup_name
+from benchmarks.scale_results import RUN_FIGURES, median_run, ratios, setup_name
 from benchmarks.speed_probe import SpeedProbe
 from tribridge.testing import PgServer, pg_bin_dir
 
@@ -96,56 +100,84 @@ def wait_for_quiet_children(pid: int, every_s: float = 0.5, quiet_s: float = 0.0
     print(f"server {pid}: its solver processes still busy after {most_s:g} s; measuring anyway", file=sys.stderr)
 
 
-def bench_setup(
-    db: str,
-    processes: int,
-    per_process: int,
-    seconds: float,
-    affinity: bool = False,
-    quota: float | None = None,
-    load_group: QuotaGroup | None = None,
-    period_ms: float = DEFAULT_PERIOD_MS,
-) -> dict[str, Any]:
-    """Start ``processes`` servers on ``db`` (each in a cgroup of ``quota`` of a core, if given), drive the tables from
-    a niced process, stop them; the summary with each server's CPU and share of its quota."""
-    extra = (
-        "--max-tables-per-client",
-        "1000",
-        "--max-client-creations-per-minute",
-        "1000",
-        "--max-connections-per-client",
-        "1000",
-    )
-    groups: list[QuotaGroup] = []
-    if quota is not None:
-        groups, why_not = make_groups(processes, quota, period_ms=period_ms)
-        if why_not is not None:
-            raise SystemExit(f"--cpu-quota: {why_not}")
-    procs = [start_server(db, extra=extra, prefix=g.join_command()) for g in groups] or [
-        start_server(db, extra=extra) for _ in range(processes)
-    ]
+SERVER_OPTIONS = (
+    "--max-tables-per-client",
+    "1000",
+    "--max-client-creations-per-minute",
+    "1000",
+    "--max-connections-per-client",
+    "1000",
+)
+BESIDE_START_S = (
+    10.0  # how long after the loads start their timed part begins, so set-ups measured together start alike
+)
+
+
+@dataclass
+class Servers:
+    """The server processes of one set-up on one database (each in its cgroup ``groups[i]``, if any), and whether
+    its load keeps each table on one process (``affinity``)."""
+
+    procs: list[tuple[subprocess.Popen[str], str]]
+    groups: list[QuotaGroup]
+    affinity: bool
+
+    @property
+    def urls(self) -> list[str]:
+        """The servers' addresses."""
+        return [url for _proc, url in self.procs]
+
+
+@contextmanager
+def started_servers(db: str, processes: int, groups: list[QuotaGroup], affinity: bool) -> Iterator[Servers]:
+    """``processes`` servers on ``db`` (one in each group of ``groups`` when given), each warmed up by one deal and
+    its solver processes started; stopped, and their groups removed, on leaving."""
+    procs: list[tuple[subprocess.Popen[str], str]] = []
     try:
+        for index in range(processes):
+            prefix = groups[index].join_command() if groups else ()
+            procs.append(start_server(db, extra=SERVER_OPTIONS, prefix=prefix))
         for proc, url in procs:
             wait_until_ready(url)
             asyncio.run(warm_up(url))  # the first analysis starts the analyses' solver processes
             wait_for_quiet_children(proc.pid)  # the solver processes' start-up is not part of the measurement
+        yield Servers(procs, groups, affinity)
+    finally:
         for group in groups:
-            group.apply_quota()
-        cpu_before = [process_tree_cpu_seconds(proc.pid) for proc, _url in procs]
-        own_before = [own_cpu_seconds(proc.pid) for proc, _url in procs]
-        throttled_before = [g.throttled() for g in groups]
-        with (
-            solvers_kept_apart(groups, [proc.pid for proc, _url in procs]),
-            ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as child,
-            SpeedProbe() as probe,
-        ):
-            folder = None if load_group is None else str(load_group.path)
-            summary = child.submit(
-                niced_load, [url for _p, url in procs], per_process, seconds, affinity, folder
-            ).result()
-        used = [process_tree_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, cpu_before)]
-        own = [own_cpu_seconds(proc.pid) - b for (proc, _url), b in zip(procs, own_before)]
-        summary["affinity"] = affinity
+            group.lift_quota()
+        for proc, _url in procs:
+            stop_server(proc)
+        for group in groups:
+            group.remove()
+
+
+def measure(
+    setups: list[Servers], per_process: int, seconds: float, load_group: QuotaGroup | None = None
+) -> list[dict[str, Any]]:
+    """Drive every set-up of ``setups`` at the same time (a niced load process each, their timed parts starting
+    together when there are several) under their quotas; each one's summary with its servers' CPU and quota use."""
+    groups = [g for setup in setups for g in setup.groups]
+    procs = [proc for setup in setups for proc, _url in setup.procs]
+    for group in groups:
+        group.apply_quota()
+    cpu_before = {proc.pid: process_tree_cpu_seconds(proc.pid) for proc in procs}
+    own_before = {proc.pid: own_cpu_seconds(proc.pid) for proc in procs}
+    throttled_before = {id(g): g.throttled() for g in groups}
+    folder = None if load_group is None else str(load_group.path)
+    start_at = time.time() + BESIDE_START_S if len(setups) > 1 else None
+    with (
+        solvers_kept_apart(groups, [proc.pid for proc in procs]),
+        ProcessPoolExecutor(len(setups), mp_context=multiprocessing.get_context("spawn")) as children,
+        SpeedProbe() as probe,
+    ):
+        loads = [
+            children.submit(niced_load, s.urls, per_process, seconds, s.affinity, folder, start_at) for s in setups
+        ]
+        summaries = [load.result() for load in loads]
+    for setup, summary in zip(setups, summaries):
+        used = [process_tree_cpu_seconds(proc.pid) - cpu_before[proc.pid] for proc, _url in setup.procs]
+        own = [own_cpu_seconds(proc.pid) - own_before[proc.pid] for proc, _url in setup.procs]
+        summary["affinity"] = setup.affinity
         summary["server_process_cpu_s_per_process"] = [round(o, 2) for o in own]  # the rest: its solver children
         summary["server_process_ms_per_action_per_process"] = [
             round(1000 * o / max(1, n), 2) for o, n in zip(own, summary["actions_per_process"])
@@ -156,16 +188,46 @@ def bench_setup(
             round(1000 * u / max(1, n), 2) for u, n in zip(used, summary["actions_per_process"])
         ]
         summary["probe_ms"] = probe.median_ms  # the machine's speed meanwhile (``benchmarks.speed_probe``)
-        if groups:
-            summary.update(quota_use(groups, used, own, throttled_before, summary["seconds"]))
-        return summary
-    finally:
-        for group in groups:
-            group.lift_quota()
-        for proc, _url in procs:
-            stop_server(proc)
-        for group in groups:
-            group.remove()
+        if setup.groups:
+            before = [throttled_before[id(g)] for g in setup.groups]
+            summary.update(quota_use(setup.groups, used, own, before, summary["seconds"]))
+    return summaries
+
+
+def quota_groups(count: int, quota: float | None, period_ms: float) -> list[QuotaGroup]:
+    """``count`` cgroups of ``quota`` of a core each (``cpu_quota.make_groups``), none without a quota."""
+    if quota is None:
+        return []
+    groups, why_not = make_groups(count, quota, period_ms=period_ms)
+    if why_not is not None:
+        raise SystemExit(f"--cpu-quota: {why_not}")
+    return groups
+
+
+def bench_setup(
+    db: str,
+    processes: int,
+    per_process: int,
+    seconds: float,
+    affinity: bool = False,
+    quota: float | None = None,
+    load_group: QuotaGroup | None = None,
+    period_ms: float = DEFAULT_PERIOD_MS,
+    beside_db: str | None = None,
+) -> dict[str, Any]:
+    """Start ``processes`` servers on ``db`` (each in a cgroup of ``quota`` of a core, if given), drive the tables from
+    a niced process, stop them; the summary with each server's CPU and share of its quota. With ``beside_db``, one
+    server on that database is driven at the same time, and its summary's main figures are the run's ``beside``."""
+    groups = quota_groups(processes + (beside_db is not None), quota, period_ms)
+    with started_servers(db, processes, groups[-processes:] if groups else [], affinity) as setup:
+        if beside_db is None:
+            return measure([setup], per_process, seconds, load_group)[0]
+        with started_servers(beside_db, 1, groups[:1], False) as baseline:
+            run, alone = measure([setup, baseline], per_process, seconds, load_group)
+    run["beside"] = {key: alone.get(key) for key in RUN_FIGURES if key != "beside"}
+    if "counts" in run:  # (under quota) the run counts where the process beside it counts too
+        run["counts"] = bool(run["counts"] and alone["counts"])
+    return run
 
 
 def parse_counts(text: str) -> list[int]:
@@ -203,11 +265,18 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the quota's period: a server runs its share of each period (default {DEFAULT_PERIOD_MS:g} ms)",
     )
     parser.add_argument("--no-sqlite", action="store_true", help="skip the SQLite set-up")
+    parser.add_argument(
+        "--baseline-beside",
+        action="store_true",
+        help="run one process on a database of its own beside each multi-process set-up, at the same time",
+    )
     parser.add_argument("--db-url", default=None, help="an empty PostgreSQL database to use (default: a throwaway one)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.tables_per_process < 1 or args.seconds <= 0 or args.repeats < 1:
         parser.error("--tables-per-process, --seconds and --repeats must be positive")
+    if args.baseline_beside and args.db_url is not None:
+        parser.error("--baseline-beside: needs the throwaway PostgreSQL (a second database), not --db-url")
     if not 1 <= args.quota_period_ms <= 1000:
         parser.error(f"--quota-period-ms: expected 1 to 1000 ms, got {args.quota_period_ms:g}")
     results: dict[str, Any] = {"machine": {"cpus": os.cpu_count(), "loadavg_at_start": os.getloadavg()}}
@@ -254,6 +323,7 @@ def main(argv: list[str] | None = None) -> int:
             for processes in args.processes:
                 for affinity in modes if processes > 1 else (False,):
                     url = args.db_url if pg is None else pg.new_database()
+                    beside = pg.new_database() if pg is not None and args.baseline_beside and processes > 1 else None
                     run = bench_setup(
                         url,
                         processes,
@@ -263,6 +333,7 @@ def main(argv: list[str] | None = None) -> int:
                         quota,
                         load_group,
                         args.quota_period_ms,
+                        beside,
                     )
                     runs.setdefault(setup_name(processes, affinity), []).append(run)
     finally:

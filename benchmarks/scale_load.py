@@ -209,11 +209,17 @@ async def warm_up(url: str) -> None:
         await link.close()
 
 
-async def run_load(urls: list[str], per_process: int, seconds: float, affinity: bool) -> dict[str, Any]:
-    """Drive ``per_process`` tables a server on the servers at ``urls`` for ``seconds``; the summary."""
+async def run_load(
+    urls: list[str], per_process: int, seconds: float, affinity: bool, start_at: float | None = None
+) -> dict[str, Any]:
+    """Drive ``per_process`` tables a server on the servers at ``urls`` for ``seconds`` (from the wall-clock time
+    ``start_at`` once the tables are made, if given); the summary."""
     out = Samples()
     made = await make_tables(urls, per_process, affinity)
     tables = len(made)
+    late_s = 0.0 if start_at is None else time.time() - start_at
+    if late_s < 0:
+        await asyncio.sleep(-late_s)
     until = time.perf_counter() + seconds
     started = time.perf_counter()
     await asyncio.gather(*(drive(urls, table, until, out, affinity) for table in made))
@@ -239,6 +245,7 @@ async def run_load(urls: list[str], per_process: int, seconds: float, affinity: 
         "pushes_timed": len(out.push_same) + len(out.push_cross),
         "actions": out.actions,
         "actions_per_process": [out.per_process.get(p, 0) for p in range(len(urls))],
+        "started_late_s": round(max(0.0, late_s), 2),
     }
 
 
@@ -246,16 +253,21 @@ LOAD_NICENESS = 10  # the load generator yields the cores to the servers and the
 
 
 def niced_load(
-    urls: list[str], per_process: int, seconds: float, affinity: bool, group: str | None = None
+    urls: list[str],
+    per_process: int,
+    seconds: float,
+    affinity: bool,
+    group: str | None = None,
+    start_at: float | None = None,
 ) -> dict[str, Any]:
     """(In a child process.) Join the cgroup folder ``group`` if given, else lower this process's CPU priority; drive
-    the tables; the summary and its own CPU."""
+    the tables (``run_load``); the summary and its own CPU."""
     if group is not None:
         Path(group, "cgroup.procs").write_text(str(os.getpid()))
     else:
         os.nice(LOAD_NICENESS)
     before = resource.getrusage(resource.RUSAGE_SELF)
-    summary = asyncio.run(run_load(urls, per_process, seconds, affinity))
+    summary = asyncio.run(run_load(urls, per_process, seconds, affinity, start_at))
     after = resource.getrusage(resource.RUSAGE_SELF)
     used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary["load_generator_cpu_s"] = round(used, 2)

@@ -7,7 +7,7 @@ import math
 import statistics
 from typing import Any
 
-__all__ = ["RUN_FIGURES", "in_probes", "median_run", "ratios", "setup_name"]
+__all__ = ["RUN_FIGURES", "beside_ratios", "in_probes", "median_run", "ratios", "setup_name"]
 
 RUN_FIGURES = (
     "actions_per_s",
@@ -17,6 +17,7 @@ RUN_FIGURES = (
     "quota_used_per_process",
     "quota_used_by_solver_children_per_process",
     "counts",
+    "beside",
 )
 
 
@@ -52,9 +53,22 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
             for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
                 pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
                 out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
+            out.update(beside_ratios(found["runs"], key))
             at_speed = [in_probes(run) / in_probes(base) for run, base in zip(found["runs"], one["runs"])]
             if all(math.isfinite(r) for r in at_speed):  # CPU per action, each run's measured in its probe pieces
                 out[f"cpu_per_action_at_probe_speed_{key}"] = round(statistics.median(at_speed), 3)
+    return out
+
+
+def beside_ratios(runs: list[dict[str, Any]], key: str) -> dict[str, float]:
+    """Where every run of a set-up had one process driven beside it at the same time (``--baseline-beside``): the
+    median over the runs of each run's actions per second and CPU per action against that process's."""
+    if not runs or any(run.get("beside") is None for run in runs):
+        return {}
+    out = {}
+    for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
+        paired = [run[figure] / run["beside"][figure] for run in runs]
+        out[f"{name}_{key}_beside"] = round(statistics.median(paired), 3)
     return out
 
 
