@@ -4,6 +4,7 @@
     .venv/bin/python -m benchmarks server_scale --tables-per-process 12 --seconds 30 --json
     .venv/bin/python -m benchmarks server_scale --cpu-quota 0.1 --processes 1,2,4 --tables-per-process 8 --repeats 3
     .venv/bin/python -m benchmarks server_scale --db-url postgresql://me@localhost/bench   # an existing database
+    .venv/bin/python -m benchmarks server_scale --cpu-quota 0.25 --processes 1,2,4 --baseline-beside --repeats 5
 
 Set-ups (each run ``--repeats`` times, round robin, and reported by its median run with every run's figures
 beside it): one `tribridge serve` on an SQLite file; then, for each count of ``--processes`` (default 1,2),
@@ -24,6 +25,12 @@ children) per action it acknowledged, and of the load generator, which runs in a
 lower CPU priority (nice 10). The machine's own speed during each run is gauged by ``benchmarks.speed_probe``
 (``probe_ms``), and the CPU per action against one process's is also given with each run measured in its probe's
 pieces of work (``cpu_per_action_at_probe_speed_*``), which takes out a spell in which the whole machine ran slower.
+
+``--baseline-beside`` also starts, with each multi-process set-up, one more server on a database of its own and
+drives it at the same time (the two loads' timed parts start together), so every run has a one-process run
+beside it in the same spell of the machine: the ``*_beside`` ratios pair each run with that one (the plain ratios,
+against the one-process set-up run on its own, are kept beside them). The set-up's processes and the one beside
+it then share the machine, so the ratios, not the absolute rates, are what such a run is for.
 
 ``--cpu-quota Q`` puts each server process in a cgroup of its own limited to ``Q`` of one core
 (``benchmarks.cpu_quota``; needs root) in every ``--quota-period-ms`` (default 10 ms: a throttled server
