@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
@@ -44,6 +46,34 @@ def counted_reads(manager: TableManager, gate: asyncio.Event | None = None) -> l
     store.actions_since = one  # type: ignore[method-assign]
     store.actions_after = many  # type: ignore[method-assign]
     return reads
+
+
+@asynccontextmanager
+async def two_processes(url: str) -> AsyncIterator[tuple[TableManager, TableManager]]:
+    """Two server processes' table managers on the database ``url``, started, and stopped on leaving."""
+    first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
+    await first.start()
+    await second.start()
+    try:
+        yield first, second
+    finally:
+        await second.stop()
+        await first.stop()
+
+
+def heard_only(manager: TableManager, keep: Callable[[str], bool], heard: list[str] | None = None) -> None:
+    """From here on ``manager`` handles only the commit notices ``keep`` accepts (each one it hears is added to
+    ``heard``, if given)."""
+    assert manager.peers is not None
+    hear = manager.peers.on_change
+
+    async def filtered(notice: str) -> None:
+        if heard is not None:
+            heard.append(notice)
+        if keep(notice):
+            await hear(notice)
+
+    manager.peers.on_change = filtered  # type: ignore[method-assign]
 
 
 async def until(condition: Any, seconds: float = 10.0) -> None:
@@ -99,10 +129,7 @@ def test_the_other_process_installs_the_action_a_notice_carries_without_reading(
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             table, mirror = await seated(first, second)
             await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
             own, others = counted_reads(first), counted_reads(second)
@@ -114,9 +141,6 @@ def test_the_other_process_installs_the_action_a_notice_carries_without_reading(
             await asyncio.sleep(0.2)  # (any late read would have been made by now)
             assert own == [] and others == []
             assert mirror.version == table.version and mirror.current().phase == "play"
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
@@ -126,10 +150,7 @@ def test_notices_without_the_action_make_the_other_process_read_them_together(pg
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             tables = [await seated(first, second) for _ in range(4)]
             await asyncio.sleep(0.3)  # (the seats' notices, which each process reads the table's seats on, are heard)
             gate = asyncio.Event()
@@ -154,9 +175,6 @@ def test_notices_without_the_action_make_the_other_process_read_them_together(pg
             gate.set()
             await until(lambda: all(m.log_len == t.log_len for t, m in tables))
             assert others == [{tables[1][0].table_id: 0}, {t.table_id: 0 for t, _m in tables[2:]}]
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
@@ -167,10 +185,7 @@ def test_a_process_without_the_tables_sockets_reads_its_log_only_when_asked(pg_s
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             table, mirror = await unwatched(first, second)
             reads = counted_reads(second)
             for call in ("1N", "P", "P"):
@@ -179,9 +194,6 @@ def test_a_process_without_the_tables_sockets_reads_its_log_only_when_asked(pg_s
             assert reads == [] and mirror.log_len < table.log_len
             asked = await second.get(table.table_id)  # a request reaching the second process
             assert asked is mirror and mirror.version == table.version and len(reads) == 1
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
@@ -241,20 +253,11 @@ def test_a_process_hears_no_notice_of_a_table_it_does_not_follow(pg_server):
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             table, mirror = await unwatched(first, second)
-            assert second.peers is not None and notice_group(table.table_id) not in second.followed_groups()
+            assert notice_group(table.table_id) not in second.followed_groups()
             heard: list[str] = []
-            hear = second.peers.on_change
-
-            async def counting(notice: str) -> None:
-                heard.append(notice)
-                await hear(notice)
-
-            second.peers.on_change = counting  # type: ignore[method-assign]
+            heard_only(second, lambda _notice: True, heard)
             for call in ("1N", "P"):
                 await opening(first, table, call)
             await asyncio.sleep(0.5)
@@ -264,9 +267,6 @@ def test_a_process_hears_no_notice_of_a_table_it_does_not_follow(pg_server):
             await opening(first, table, "P")
             await until(lambda: any(n.startswith(f"{table.table_id}:{table.log_len}:") for n in heard))  # that action's
             await until(lambda: mirror.log_len == table.log_len)  # (installed without a request)
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
@@ -276,20 +276,11 @@ def test_after_a_missed_notice_the_next_one_makes_the_process_read_the_log(pg_se
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             table, mirror = await seated(first, second)
             await asyncio.sleep(0.3)
-            assert second.peers is not None
-            hear, missed = second.peers.on_change, table.log_len + 1
-
-            async def missing_one(notice: str) -> None:
-                if not notice.startswith(f"{table.table_id}:{missed}:"):
-                    await hear(notice)
-
-            second.peers.on_change = missing_one  # type: ignore[method-assign]
+            missed = table.log_len + 1
+            heard_only(second, lambda notice: not notice.startswith(f"{table.table_id}:{missed}:"))
             reads = counted_reads(second)
             await opening(first, table, "1N")
             await asyncio.sleep(0.3)
@@ -297,9 +288,6 @@ def test_after_a_missed_notice_the_next_one_makes_the_process_read_the_log(pg_se
             await opening(first, table, "P")
             await until(lambda: mirror.log_len == table.log_len)
             assert reads == [{table.table_id: missed - 1}] and mirror.version == table.version
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
@@ -310,29 +298,16 @@ def test_a_group_listened_to_catches_up_its_tables(pg_server):
     url = pg_server.new_database()
 
     async def scenario() -> None:
-        first, second = TableManager(url, bot_delay=0), TableManager(url, bot_delay=0)
-        await first.start()
-        await second.start()
-        try:
+        async with two_processes(url) as (first, second):
             table, mirror = await seated(first, second)
             await asyncio.sleep(0.3)
-            assert second.peers is not None
-            hear = second.peers.on_change
-
-            async def deaf_to_the_table(notice: str) -> None:
-                if not notice.startswith(f"{table.table_id}:"):
-                    await hear(notice)
-
-            second.peers.on_change = deaf_to_the_table  # type: ignore[method-assign]
+            heard_only(second, lambda notice: not notice.startswith(f"{table.table_id}:"))
             for call in ("1N", "P"):
                 await opening(first, table, call)
             await asyncio.sleep(0.3)
             assert mirror.log_len < table.log_len
             await second.on_change(f"*:{notice_group(table.table_id)}")
             assert mirror.log_len == table.log_len and mirror.version == table.version
-        finally:
-            await second.stop()
-            await first.stop()
 
     asyncio.run(scenario())
 
