@@ -47,13 +47,15 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
     for processes in counts:
         for affinity in (False, True):
             found = results.get(setup_name(processes, affinity))
-            if found is None or one is None or processes == 1:
+            if found is None or processes == 1:
                 continue
             key = f"{processes}_vs_1" + ("_affinity" if affinity else "_spread")
+            out.update(beside_ratios(found["runs"], key))  # (they need no one-process set-up of its own)
+            if one is None:
+                continue
             for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
                 pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
                 out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
-            out.update(beside_ratios(found["runs"], key))
             at_speed = [in_probes(run) / in_probes(base) for run, base in zip(found["runs"], one["runs"])]
             if all(math.isfinite(r) for r in at_speed):  # CPU per action, each run's measured in its probe pieces
                 out[f"cpu_per_action_at_probe_speed_{key}"] = round(statistics.median(at_speed), 3)

@@ -83,3 +83,16 @@ def test_one_process_is_driven_beside_each_set_up_at_the_same_time(capsys, monke
     assert "beside" not in result["postgres_1_process"] or result["postgres_1_process"]["beside"] is None
     beside = result["ratios"]["actions_per_s_2_vs_1_spread_beside"]
     assert beside == round(run["actions_per_s"] / run["runs"][0]["beside"]["actions_per_s"], 3)
+
+
+def test_beside_ratios_need_no_one_process_set_up_of_their_own():
+    run = {
+        "actions_per_s": 330.0,
+        "server_cpu_ms_per_action": 1.5,
+        "beside": {"actions_per_s": 200.0, "server_cpu_ms_per_action": 1.25},
+    }
+    results = {"postgres_2_processes": {"runs": [run]}}
+    assert scale_results.ratios(results, [2]) == {
+        "actions_per_s_2_vs_1_spread_beside": 1.65,
+        "cpu_per_action_2_vs_1_spread_beside": 1.2,
+    }
