@@ -115,9 +115,8 @@ SERVER_OPTIONS = (
     "--max-connections-per-client",
     "1000",
 )
-BESIDE_START_S = (
-    10.0  # how long after the loads start their timed part begins, so set-ups measured together start alike
-)
+# how long after the loads start their timed part begins, so that set-ups measured together start alike
+BESIDE_START_S = 10.0
 
 
 @dataclass

@@ -19,6 +19,8 @@ RUN_FIGURES = (
     "counts",
     "beside",
 )
+PAIRED_FIGURES = (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action"))
+"""The figures each set-up's runs are paired on: (a run's key, the ratio's name)."""
 
 
 def median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -53,7 +55,7 @@ def ratios(results: dict[str, Any], counts: list[int]) -> dict[str, Any]:
             out.update(beside_ratios(found["runs"], key))  # (they need no one-process set-up of its own)
             if one is None:
                 continue
-            for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
+            for figure, name in PAIRED_FIGURES:
                 pairs = zip(found["runs"], one["runs"])  # the same repeat: the same spell of the machine
                 out[f"{name}_{key}"] = round(statistics.median(run[figure] / base[figure] for run, base in pairs), 3)
             at_speed = [in_probes(run) / in_probes(base) for run, base in zip(found["runs"], one["runs"])]
@@ -68,7 +70,7 @@ def beside_ratios(runs: list[dict[str, Any]], key: str) -> dict[str, float]:
     if not runs or any(run.get("beside") is None for run in runs):
         return {}
     out = {}
-    for figure, name in (("actions_per_s", "actions_per_s"), ("server_cpu_ms_per_action", "cpu_per_action")):
+    for figure, name in PAIRED_FIGURES:
         paired = [run[figure] / run["beside"][figure] for run in runs]
         out[f"{name}_{key}_beside"] = round(statistics.median(paired), 3)
     return out

@@ -234,16 +234,17 @@ def action_notice(table_id: str, seq: int, chair: int | None, action_text: str) 
     return f"{table_id}:{seq}:{'' if chair is None else chair}:{action_text}"
 
 
-def parse_action_notice(what: str) -> tuple[int, LoggedAction | None] | None:
-    """The number and (when carried) the logged action of an action notice, given its part after the table id;
-    None when ``what`` is another kind of notice."""
+def parse_action_notice(notice: str) -> tuple[str, int, LoggedAction | None] | None:
+    """The table id, the number and (when carried) the logged action of an action's commit notice; None for any
+    other notice (``seat``, ``new``, ``analysis:<deal>``, and ``*:<group>``, whose number is a notice group's)."""
+    table_id, _, what = notice.partition(":")
     seq_text, _, carried = what.partition(":")
-    if not seq_text.isdigit():
+    if table_id == "*" or not seq_text.isdigit():
         return None
     if not carried:
-        return int(seq_text), None
+        return table_id, int(seq_text), None
     chair_text, _, action_text = carried.partition(":")
-    return int(seq_text), LoggedAction.from_row(seq_text, chair_text or None, action_text)
+    return table_id, int(seq_text), LoggedAction.from_row(seq_text, chair_text or None, action_text)
 
 
 class Coordination(Protocol):

@@ -215,12 +215,14 @@ class TableManager:
         """A commit notice from any process (an action's: ``store.action_notice``; ``<table_id>:seat``, ``:new``,
         ``:analysis:<deal>``, ``*``, or ``*:<group>``: the tables of a notice group just listened to)."""
         assert self.store is not None
-        table_id, _, what = notice.partition(":")
-        action = None if table_id == "*" else parse_action_notice(what)
+        action = parse_action_notice(notice)
         if action is not None:  # an action: installed from the notice (or the log) unless this process has it
-            if table_id in self.tables and self.follows(self.tables[table_id]):
-                self.log_follower().hear_action(self.tables[table_id], *action)
+            table_id, seq, logged = action
+            table = self.tables.get(table_id)
+            if table is not None and self.follows(table):
+                self.log_follower().hear_action(table, seq, logged)
             return  # (a table this process does not follow is caught up when a request reaches it here: ``get``)
+        table_id, _, what = notice.partition(":")
         group = int(what) if table_id == "*" and what.isdigit() else None
         if table_id == "*":  # everything, or the followed tables of a group just listened to
             grouped = (t for t in self.tables.values() if notice_group(t.table_id) == group and self.follows(t))
