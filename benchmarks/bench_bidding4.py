@@ -307,6 +307,7 @@ def search_policy(args: argparse.Namespace):
         search.MIN_IMPS if args.search_min_imps is None else args.search_min_imps,
         search.DOUBLE_WHEN_DOWN if args.search_double_when_down is None else args.search_double_when_down,
         search.DOUBLE_OURS_ONLY if args.search_double_ours_only is None else args.search_double_ours_only,
+        search.REPLAY if args.search_replay is None else args.search_replay,
     )
 
 
@@ -370,6 +371,13 @@ def main() -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="with --search-double-when-down, double only the searching side's contracts (default: its own)",
+    )
+    ap.add_argument(
+        "--search-replay",
+        type=int,
+        default=None,
+        help="draw this many layouts per layout searched and keep those natural4 would have bid the auction with "
+        "(1: off; default: its own)",
     )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
     args = ap.parse_args()

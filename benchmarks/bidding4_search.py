@@ -32,11 +32,13 @@ class SearchPolicy:
     min_imps: float = 0.0
     double_when_down: int = 0
     double_ours_only: bool = False
+    replay: int = 1
     seconds: list[float] = field(default_factory=list)
     searched: int = 0
     changed: int = 0
     layouts_used: int = 0
     relaxed: int = 0
+    unreplayed: int = 0
 
     def search_config(self):
         """The search's own settings for these."""
@@ -52,6 +54,7 @@ class SearchPolicy:
             min_imps=self.min_imps,
             double_when_down=self.double_when_down,
             double_ours_only=self.double_ours_only,
+            replay=self.replay,
         )
 
     def __call__(self, seat, auction, hand, vul):
@@ -64,6 +67,7 @@ class SearchPolicy:
         self.changed += d.call != d.natural
         self.layouts_used += d.layouts
         self.relaxed += d.relaxed
+        self.unreplayed += d.unreplayed
         return d.call
 
     def config(self) -> dict[str, float | bool]:
@@ -84,6 +88,8 @@ class SearchPolicy:
             out["double_when_down"] = self.double_when_down
         if self.double_ours_only:
             out["double_ours_only"] = True
+        if self.replay > 1:
+            out["replay"] = self.replay
         return out
 
     def summary(self) -> dict[str, object]:
@@ -96,6 +102,7 @@ class SearchPolicy:
             "changed_calls": self.changed,
             "layouts_rolled_out": self.layouts_used,
             "relaxed_layouts": self.relaxed,
+            **({"unreplayed_layouts": self.unreplayed} if self.replay > 1 else {}),
             "seconds_per_call": {
                 "median": round(float(np.median(t)), 4),
                 "p99": round(float(np.percentile(t, 99)), 4),

@@ -95,6 +95,9 @@ NOT_REPLAYED = {
     "server_scale_quota_025_tables16_beside.json": "the same with the actions carried in their commit notices, and "
     "one process driven beside every multi-process set-up at the same time, its ratios paired with it: timings "
     "(python -m benchmarks server_scale --cpu-quota 0.25 --tables-per-process 16 --repeats 5 --baseline-beside)",
+    "server_scale_quota_025_tables16_spread_quiet.json": "the same, 2 processes with the sockets spread only, on a "
+    "machine quiet when it started: timings (python -m benchmarks server_scale --cpu-quota 0.25 --processes 2 "
+    "--affinity off --tables-per-process 16 --repeats 5 --no-sqlite --baseline-beside)",
     "server_scale_quota.json": "actions a second and CPU per action of servers under CPU quotas, with and without "
     "table affinity: timings (python -m benchmarks server_scale --cpu-quota)",
     "robot_latency.json": "robot API latencies idle, beside CPU-bound processes and beside busy tables: timings "

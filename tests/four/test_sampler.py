@@ -9,7 +9,14 @@ from tribridge.dealing.streams import random_stream
 from tribridge.four.natural4 import Bid4View, bid
 from tribridge.four.natural4.core import HandInfo
 from tribridge.four.rules import Auction4
-from tribridge.four.sampler import SeatConstraint, auction_constraints, sample_layouts
+from tribridge.four.sampler import (
+    LayoutSample,
+    SeatConstraint,
+    auction_constraints,
+    prefer_replayed,
+    replay_misses,
+    sample_layouts,
+)
 
 
 def meets(hand: HandInfo, c: SeatConstraint) -> bool:
@@ -71,3 +78,40 @@ def test_blackwood_reply_constrains_aces():
     constraints = auction_constraints(auction, "None", [1, 2, 3])
     assert constraints[2].aces == (2,)
     assert constraints[1].aces == (0, 1, 2, 3, 4)
+
+
+def owners(deal) -> np.ndarray:
+    """The deal as a layout: the owner seat of each card."""
+    layout = np.zeros(52, dtype=np.uint8)
+    for seat in range(4):
+        layout[list(deal[seat].cards)] = seat
+    return layout
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.integers(1, 12))
+def test_the_real_layout_replays_natural4s_auction_and_others_are_counted(seed, calls):
+    auction, _, vul = auction_after(seed, calls, False)
+    deal = random_deal(random_stream(seed))
+    seat = auction.turn
+    others = [s for s in range(4) if s != seat]
+    real = owners(deal)
+    drawn = sample_layouts(seat, tuple(deal[seat].cards), {}, 6, random_stream(seed, 2)).layouts
+    misses = replay_misses(np.concatenate([real[None], drawn]), auction, vul, others)
+    assert misses[0] == 0  # natural4 made these very calls with these hands
+    for layout, miss in zip(drawn, misses[1:]):  # recount each layout's calls one by one
+        expected = 0
+        for i, call in enumerate(auction.calls):
+            s = (auction.dealer + i) % 4
+            if s in others:
+                hand = tuple(int(c) for c in np.flatnonzero(layout == s))
+                expected += bid(Bid4View(s, auction.dealer, vul, hand, Auction4(auction.dealer, auction.calls[:i]))) != call
+        assert miss == expected
+
+
+def test_prefer_replayed_keeps_fitting_layouts_with_fewest_misses_first():
+    layouts = np.arange(6, dtype=np.uint8)[:, None].repeat(52, axis=1)  # layouts told apart by their first card
+    sample = LayoutSample(layouts, np.array([False, False, True, False, False, False]), 500)
+    kept, misses = prefer_replayed(sample, np.array([2, 0, 0, 1, 0, 3]), 4)
+    assert kept.layouts[:, 0].tolist() == [1, 4, 3, 0]  # no miss (in drawing order), one, two; the relaxed last
+    assert misses.tolist() == [0, 0, 1, 2] and not kept.relaxed.any() and kept.draws == 500

@@ -6,6 +6,11 @@ drawn by rejection: the 39 unseen cards are shuffled into three hands in batches
 every hidden hand meets every constraint. When too few fit within the draw budget the rest are the drawn
 layouts that miss the constraints by the least (HCP, cards and aces missed, one for a hand not balanced),
 flagged ``relaxed`` and counted. A layout is ``uint8[52]``: the owner seat of each card (as ``tribridge.dd``).
+
+The constraints are natural4's ranges, looser than its rules: a hand can fit them and still not be one natural4
+would have called that way with. :func:`replay_misses` counts, per layout, the hidden seats' calls natural4
+holding the layout's hands would not have made, and :func:`prefer_replayed` keeps the layouts that replay the
+auction best.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from tribridge.four.natural4 import BOTH_SAYC, read_auction
+from tribridge.four import natural4
+from tribridge.four.natural4 import BOTH_SAYC, Bid4View, read_auction
 from tribridge.four.natural4.core import MAX_HCP, CallKind, Shown
 from tribridge.four.rules import Auction4
 
@@ -26,6 +32,8 @@ __all__ = [
     "SeatConstraint",
     "auction_constraints",
     "hand_features",
+    "prefer_replayed",
+    "replay_misses",
     "sample_layouts",
     "violations",
 ]
@@ -150,3 +158,27 @@ def sample_layouts(
         layouts = np.concatenate([layouts, extra])
         relaxed = np.concatenate([relaxed, np.ones(len(extra), dtype=bool)])
     return LayoutSample(layouts, relaxed, drawn)
+
+
+def replay_misses(
+    layouts: np.ndarray, auction: Auction4, vul: str, seats: Sequence[int], systems: tuple[str, str] = BOTH_SAYC
+) -> np.ndarray:
+    """Per layout ``int64[k]``, how many of ``seats``' calls in ``auction`` natural4 would not have made holding
+    that layout's hand of the seat."""
+    hidden = [(i, call) for i, call in enumerate(auction.calls) if (auction.dealer + i) % 4 in seats]
+    prefixes = {i: Auction4(auction.dealer, auction.calls[:i]) for i, _ in hidden}
+    out = np.zeros(len(layouts), dtype=np.int64)
+    for j, layout in enumerate(np.asarray(layouts)):
+        hands = {s: tuple(int(c) for c in np.flatnonzero(layout == s)) for s in seats}
+        for i, call in hidden:
+            seat = (auction.dealer + i) % 4
+            view = Bid4View(seat, auction.dealer, vul, hands[seat], prefixes[i], systems)
+            out[j] += natural4.bid(view) != call
+    return out
+
+
+def prefer_replayed(sample: LayoutSample, misses: np.ndarray, wanted: int) -> tuple[LayoutSample, np.ndarray]:
+    """The ``wanted`` layouts of ``sample`` that miss fewest constraints, then fewest replayed calls
+    (:func:`replay_misses`), best first (in drawing order among equals), with their misses."""
+    order = np.lexsort((np.arange(len(misses)), misses, sample.relaxed))[:wanted]
+    return LayoutSample(sample.layouts[order], sample.relaxed[order], sample.draws), misses[order]

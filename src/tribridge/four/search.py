@@ -13,7 +13,9 @@ standard errors of the paired difference and by at least :data:`MIN_IMPS` a layo
 (:data:`COMPETITIVE_ONLY`) only positions where both sides have bid are searched, among natural4's call and
 those of pass, double and the competitive bid that natural4 gives a meaning there. With
 ``SearchConfig.double_when_down`` a rollout's undoubled contract that goes that many down or more is scored
-doubled, as an opponent who doubles would make it cost. The explanation is
+doubled, as an opponent who doubles would make it cost. With ``SearchConfig.replay`` above 1, that many times
+the layouts are drawn and those whose hidden hands natural4 would have bid the auction with are kept first
+(``sampler.prefer_replayed``): the constraints alone are looser than natural4's rules. The explanation is
 natural4's reading of the chosen call, with "chosen by simulation over N layouts" when natural4 would have
 made another call.
 """
@@ -34,7 +36,7 @@ from tribridge.four import natural4
 from tribridge.four.natural4 import FALLBACK, Bid4View, Decision
 from tribridge.four.natural4.core import HandInfo
 from tribridge.four.rules import DOUBLE, PASS, STRAINS, Auction4, Contract4, is_bid, same_side
-from tribridge.four.sampler import auction_constraints, sample_layouts
+from tribridge.four.sampler import auction_constraints, prefer_replayed, replay_misses, sample_layouts
 from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import IMP_STEPS
 
@@ -48,6 +50,7 @@ __all__ = [
     "MAX_LAYOUTS",
     "MIN_IMPS",
     "NAME",
+    "REPLAY",
     "SearchConfig",
     "SearchDecision",
     "CandidateScore",
@@ -72,6 +75,8 @@ MIN_IMPS = 2.0  # IMPs a layout by which a candidate must beat natural4's call, 
 COMPETITIVE_ONLY = True  # search only positions where both sides have bid, among the calls natural4 reads
 DOUBLE_WHEN_DOWN = 0  # a rollout's undoubled contract going this many down or more is scored doubled (0: never)
 DOUBLE_OURS_ONLY = False  # DOUBLE_WHEN_DOWN doubles only the contracts of the side on turn
+REPLAY = 1  # layouts drawn per layout searched, the best replayed kept (1: no replay check)
+MAX_REPLAY = 8
 PRIOR_DOUBLE = 0.3
 PRIOR_COMPETE = 0.3
 PRIOR_PASS = 0.1
@@ -94,6 +99,7 @@ class SearchConfig:
     min_imps: float = MIN_IMPS
     double_when_down: int = DOUBLE_WHEN_DOWN  # see :func:`contract_scores`
     double_ours_only: bool = DOUBLE_OURS_ONLY  # double_when_down doubles only our side's contracts, not the opponents'
+    replay: int = REPLAY  # see :func:`sampler.prefer_replayed`
     clock: Callable[[], float] = field(default=time.perf_counter, compare=False)
 
     def __post_init__(self) -> None:
@@ -105,6 +111,8 @@ class SearchConfig:
             raise ValueError(f"min_imps must be 0..24, got {self.min_imps}")
         if not 0 <= self.double_when_down <= 13:
             raise ValueError(f"double_when_down must be 0..13, got {self.double_when_down}")
+        if not 1 <= self.replay <= MAX_REPLAY:
+            raise ValueError(f"replay must be 1..{MAX_REPLAY}, got {self.replay}")
 
 
 @dataclass(frozen=True)
@@ -125,6 +133,7 @@ class SearchDecision(Decision):
     searched: bool = False
     layouts: int = 0
     relaxed: int = 0  # layouts that miss some constraint (too few fitted)
+    unreplayed: int = 0  # with a replay check, layouts natural4 would have bid otherwise with (too few replayed)
     scores: tuple[CandidateScore, ...] = ()
 
     @property
@@ -318,7 +327,12 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     start = config.clock()
     others = [s for s in range(4) if s != view.seat]
     constraints = auction_constraints(view.auction, view.vul, others, view.systems)
-    sample = sample_layouts(view.seat, view.hand, constraints, config.layouts, random_stream(_seed(view, config.seed)))
+    rng = random_stream(_seed(view, config.seed))
+    sample = sample_layouts(view.seat, view.hand, constraints, config.layouts * config.replay, rng)
+    misses = np.zeros(len(sample.layouts), dtype=np.int64)
+    if config.replay > 1:
+        misses = replay_misses(sample.layouts, view.auction, view.vul, others, view.systems)
+        sample, misses = prefer_replayed(sample, misses, config.layouts)
     parts: list[np.ndarray] = []
     used = 0
     while used < len(sample.layouts) and (used < MIN_LAYOUTS or config.clock() - start <= config.seconds):
@@ -339,8 +353,8 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
         _, meanings = natural4.read_auction(view.auction.apply(call), view.vul, view.systems)
         meaning = meanings[-1]
     alternatives = tuple(c for c, _ in cands if c != call)
-    relaxed = int(sample.relaxed[:used].sum())
-    return SearchDecision(call, meaning, alternatives, natural.call, True, used, relaxed, scores)
+    relaxed, unreplayed = int(sample.relaxed[:used].sum()), int((misses[:used] > 0).sum())
+    return SearchDecision(call, meaning, alternatives, natural.call, True, used, relaxed, unreplayed, scores)
 
 
 def bid(view: Bid4View, config: SearchConfig = SearchConfig()) -> str:
