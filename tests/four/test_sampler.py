@@ -105,7 +105,9 @@ def test_the_real_layout_replays_natural4s_auction_and_others_are_counted(seed, 
             s = (auction.dealer + i) % 4
             if s in others:
                 hand = tuple(int(c) for c in np.flatnonzero(layout == s))
-                expected += bid(Bid4View(s, auction.dealer, vul, hand, Auction4(auction.dealer, auction.calls[:i]))) != call
+                expected += (
+                    bid(Bid4View(s, auction.dealer, vul, hand, Auction4(auction.dealer, auction.calls[:i]))) != call
+                )
         assert miss == expected
 
 

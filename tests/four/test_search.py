@@ -11,6 +11,7 @@ from tribridge.dealing.streams import random_stream
 from tribridge.four import natural4, search
 from tribridge.four.natural4 import Bid4View
 from tribridge.four.rules import Auction4, Contract4
+from tribridge.four.sampler import auction_constraints, prefer_replayed, replay_misses, sample_layouts
 from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import imps
 
@@ -210,3 +211,32 @@ def test_double_when_down_reaches_the_search_and_is_off_by_default():
     on = search.SearchConfig(layouts=4, dominance=0.05, double_when_down=1, **EVERY)
     differ = sum(search.decide_call(v, off).scores != search.decide_call(v, on).scores for v in positions(12, seed=4))
     assert differ > 0  # some rollout went down undoubled, and costs more scored doubled
+
+
+def test_replay_prefers_layouts_natural4_would_have_bid_the_auction_with():
+    plain = search.SearchConfig(layouts=8, dominance=0.05, **EVERY)
+    replayed = search.SearchConfig(layouts=8, dominance=0.05, replay=6, **EVERY)
+    searched = 0
+    for v in positions(10, seed=5):
+        a, b = search.decide_call(v, plain), search.decide_call(v, replayed)
+        assert b.call in v.auction.legal_calls() and b == search.decide_call(v, replayed)  # legal, deterministic
+        if b.searched:
+            searched += 1
+            assert 0 <= b.unreplayed <= b.layouts and a.unreplayed == 0  # counted only with the check on
+    assert searched > 0
+    with pytest.raises(ValueError, match="replay"):
+        search.SearchConfig(replay=0)
+
+
+def test_replayed_layouts_fit_the_auction_better_than_the_constraints_alone():
+    better = 0
+    for v in positions(10, seed=6):
+        others = [s for s in range(4) if s != v.seat]
+        constraints = auction_constraints(v.auction, v.vul, others)
+        pool = sample_layouts(v.seat, v.hand, constraints, 32, random_stream(1))
+        misses = replay_misses(pool.layouts, v.auction, v.vul, others)
+        kept, kept_misses = prefer_replayed(pool, misses, 8)
+        assert kept_misses.tolist() == sorted(kept_misses.tolist()) or kept.relaxed.any()
+        assert kept_misses.mean() <= misses[:8].mean()  # never worse than the first 8 drawn
+        better += kept_misses.mean() < misses[:8].mean()
+    assert better > 0
