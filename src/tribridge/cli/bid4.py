@@ -65,6 +65,7 @@ def decide(args: argparse.Namespace) -> dict:
             "searched": d.searched,
             "layouts": d.layouts,
             "relaxed_layouts": d.relaxed,
+            "unreplayed_layouts": d.unreplayed,
             "candidates": [{"call": s.call, "imps": round(s.imps, 3), "stderr": round(s.stderr, 3)} for s in d.scores],
         }
         return {"call": d.call, "explanation": d.explanation, "alert": d.alert, "bidder": name, **extra}
