@@ -80,14 +80,6 @@ def test_blackwood_reply_constrains_aces():
     assert constraints[1].aces == (0, 1, 2, 3, 4)
 
 
-def owners(deal) -> np.ndarray:
-    """The deal as a layout: the owner seat of each card."""
-    layout = np.zeros(52, dtype=np.uint8)
-    for seat in range(4):
-        layout[list(deal[seat].cards)] = seat
-    return layout
-
-
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.integers(1, 12))
 def test_the_real_layout_replays_natural4s_auction_and_others_are_counted(seed, calls):
@@ -95,7 +87,7 @@ def test_the_real_layout_replays_natural4s_auction_and_others_are_counted(seed, 
     deal = random_deal(random_stream(seed))
     seat = auction.turn
     others = [s for s in range(4) if s != seat]
-    real = owners(deal)
+    real = deal.to_owners()
     drawn = sample_layouts(seat, tuple(deal[seat].cards), {}, 6, random_stream(seed, 2)).layouts
     misses = replay_misses(np.concatenate([real[None], drawn]), auction, vul, others)
     assert misses[0] == 0  # natural4 made these very calls with these hands

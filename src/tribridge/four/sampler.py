@@ -32,6 +32,7 @@ __all__ = [
     "SeatConstraint",
     "auction_constraints",
     "hand_features",
+    "layout_hands",
     "prefer_replayed",
     "replay_misses",
     "sample_layouts",
@@ -160,6 +161,11 @@ def sample_layouts(
     return LayoutSample(layouts, relaxed, drawn)
 
 
+def layout_hands(layout: np.ndarray) -> list[tuple[int, ...]]:
+    """Each seat's cards in a layout (owner of each card)."""
+    return [tuple(int(c) for c in np.flatnonzero(layout == s)) for s in range(4)]
+
+
 def replay_misses(
     layouts: np.ndarray, auction: Auction4, vul: str, seats: Sequence[int], systems: tuple[str, str] = BOTH_SAYC
 ) -> np.ndarray:
@@ -169,7 +175,7 @@ def replay_misses(
     prefixes = {i: Auction4(auction.dealer, auction.calls[:i]) for i, _ in hidden}
     out = np.zeros(len(layouts), dtype=np.int64)
     for j, layout in enumerate(np.asarray(layouts)):
-        hands = {s: tuple(int(c) for c in np.flatnonzero(layout == s)) for s in seats}
+        hands = layout_hands(layout)
         for i, call in hidden:
             seat = (auction.dealer + i) % 4
             view = Bid4View(seat, auction.dealer, vul, hands[seat], prefixes[i], systems)

@@ -36,7 +36,13 @@ from tribridge.four import natural4
 from tribridge.four.natural4 import FALLBACK, Bid4View, Decision
 from tribridge.four.natural4.core import HandInfo
 from tribridge.four.rules import DOUBLE, PASS, STRAINS, Auction4, Contract4, is_bid, same_side
-from tribridge.four.sampler import auction_constraints, prefer_replayed, replay_misses, sample_layouts
+from tribridge.four.sampler import (
+    auction_constraints,
+    layout_hands,
+    prefer_replayed,
+    replay_misses,
+    sample_layouts,
+)
 from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import IMP_STEPS
 
@@ -203,11 +209,6 @@ def competitive_candidates(view: Bid4View, natural: str, cands: list[tuple[str, 
     return [(c, p) for c, p in cands if c == natural or (c in allowed and read_right(view, c))]
 
 
-def _hands(layout: np.ndarray) -> list[tuple[int, ...]]:
-    """Each seat's cards in a layout (owner of each card)."""
-    return [tuple(int(c) for c in np.flatnonzero(layout == s)) for s in range(4)]
-
-
 def rollout(
     auction: Auction4, hands: Sequence[tuple[int, ...]], vul: str, systems: tuple[str, str] = natural4.BOTH_SAYC
 ) -> Contract4 | None:
@@ -337,7 +338,7 @@ def decide_call(view: Bid4View, config: SearchConfig = SearchConfig()) -> Search
     used = 0
     while used < len(sample.layouts) and (used < MIN_LAYOUTS or config.clock() - start <= config.seconds):
         chunk = sample.layouts[used : used + CHUNK]
-        hands = [_hands(layout) for layout in chunk]
+        hands = [layout_hands(layout) for layout in chunk]
         contracts = [[rollout(view.auction.apply(c), h, view.vul, view.systems) for h in hands] for c, _ in cands]
         parts.append(
             contract_scores(contracts, chunk, view.vul, view.seat, config.double_when_down, config.double_ours_only)
