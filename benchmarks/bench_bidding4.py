@@ -325,6 +325,16 @@ def add_search_results(out: dict, search, deals, tables, boards, loss: dict[str,
     out["swings"] = bs.swings(match, skip, deals)
 
 
+def search_deviations(calls, per_deal: dict[str, np.ndarray], boards, skip: int) -> dict[str, object]:
+    """The search's extra par loss bidding all four seats, by whether the side that deviated first gained."""
+    from benchmarks import bidding4_search as bs
+
+    dealers = [dealer for dealer, _ in boards]
+    return bs.deviation_split(
+        calls["natural4"], calls["natural4-search"], dealers, per_deal["natural4"], per_deal["natural4-search"], skip
+    )
+
+
 def main() -> None:
     """Run the benchmark, print JSON, and save it under benchmarks/results/."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -411,6 +421,7 @@ def main() -> None:
     contracts: dict[str, list[str]] = {}
     kinds: dict[str, list[str]] = {}
     auctions: list[str] = []
+    calls: dict[str, list[tuple[str, ...]]] = {}
     for name, policy in policies.items():
         t0 = time.perf_counter()
         got, shown, kinds[name] = [], [], []
@@ -420,6 +431,7 @@ def main() -> None:
             got.append(imps(score - int(pars[j])))
             kinds[name].append(loss_kind(auction, tables[j], score, int(pars[j])))
             shown.append(contract_shown(auction))
+            calls.setdefault(name, []).append(tuple(auction.calls))
             if name == "natural4":
                 auctions.append(f"{shown[-1]}: {' '.join(auction.calls)}")
         seconds[name] = time.perf_counter() - t0
@@ -450,6 +462,7 @@ def main() -> None:
         out[f"natural4_minus_{base}"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     if search is not None:
         add_search_results(out, search, deals, tables, boards, loss, args.skip)
+        out["search_deviations"] = search_deviations(calls, per_deal, boards, args.skip)
     out["first_contracts"] = contracts
     print(json.dumps(out, indent=1))
     args.results.parent.mkdir(exist_ok=True)

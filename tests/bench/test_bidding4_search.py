@@ -1,6 +1,7 @@
 """The benchmark's natural4-search policy: its stored settings make the same search again."""
 
-from benchmarks.bidding4_search import SearchPolicy
+import numpy as np
+from benchmarks.bidding4_search import SearchPolicy, deviation_split
 
 from tribridge.cards import Hand
 from tribridge.four.rules import Auction4
@@ -28,3 +29,21 @@ def test_double_when_down_is_stored_and_reaches_the_search():
     assert "double_when_down" not in plain.config() and "double_ours_only" not in plain.config()
     assert (policy.search_config().double_when_down, policy.search_config().double_ours_only) == (2, True)
     assert (plain.search_config().double_when_down, plain.search_config().double_ours_only) == (0, False)
+
+
+def test_deviations_are_put_by_the_side_that_first_called_otherwise():
+    natural = [("1H", "P", "2H", "P", "P", "P"), ("1S", "P", "P", "P"), ("P", "P", "P", "P")]
+    searched = [("1H", "X", "2H", "P", "P", "P"), ("1S", "P", "P", "P"), ("P", "1D", "P", "P", "P")]
+    dealers = [0, 1, 3]  # deal 0: East (index 1 from North) doubles; deal 2: North (index 1 from West) opens
+    natural_ns = np.array([-4.0, 0.0, 0.0])  # North-South's IMPs against par
+    searched_ns = np.array([-1.0, 0.0, 2.0])
+    split = deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=0)
+    # deal 0: East-West deviated and lost 3 IMPs, par loss 4 -> 1; deal 2: North-South gained 2, par loss 0 -> 2
+    assert split["deviator lost"] == {"deals": 1, "deviator_imps_per_deal": -1.0, "par_loss_added_per_deal": -1.0}
+    assert split["deviator gained"] == {
+        "deals": 1,
+        "deviator_imps_per_deal": round(2 / 3, 3),
+        "par_loss_added_per_deal": round(2 / 3, 3),
+    }
+    assert split["same score"]["deals"] == 0
+    assert deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=1)["deviator lost"]["deals"] == 0
