@@ -159,28 +159,39 @@ def swings(match: MatchResult, skip: int, deals) -> dict[str, list[dict[str, obj
     return {"for_search": best, "against_search": worst}
 
 
+def call_kind(call: str) -> str:
+    """``pass``, ``double``, ``redouble`` or ``bid``: how the deviation split names a call."""
+    return {"P": "pass", "X": "double", "XX": "redouble"}.get(call, "bid")
+
+
 def deviation_split(natural_calls, search_calls, dealers, natural_ns, search_ns, skip: int) -> dict[str, object]:
     """Where the search's extra loss to par comes from, bidding all four seats: each deal whose auction differs
-    from natural4's is put by the side whose call first differs and whether that side's score rose or fell
-    there (IMPs against par, from its own point of view); per group, the deals, that side's IMPs a deal and
-    the par loss added a deal (both per scored deal, so the groups' par losses add up to the whole change)."""
-    groups: dict[str, list[tuple[float, float]]] = {"deviator gained": [], "deviator lost": [], "same score": []}
+    from natural4's is put by whether the side whose call first differs scored more or less there (IMPs
+    against par, from its own point of view), and by that call and natural4's (``double for pass``); per
+    group, the deals, that side's IMPs a deal and the par loss added a deal (both per scored deal, so a
+    split's groups add up to the whole change)."""
+    outcome: dict[str, list[tuple[float, float]]] = {"deviator gained": [], "deviator lost": [], "same score": []}
+    calls: dict[str, list[tuple[float, float]]] = {}
     for j in range(skip, len(natural_calls)):
         ours, theirs = search_calls[j], natural_calls[j]
         if ours == theirs:
             continue
         first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
         sign = 1.0 if (dealers[j] + first) % 2 == 0 else -1.0  # North-South deviated: their IMPs are NS's
-        gain = sign * float(search_ns[j] - natural_ns[j])
-        added = abs(float(search_ns[j])) - abs(float(natural_ns[j]))
-        group = "deviator gained" if gain > 0 else "deviator lost" if gain < 0 else "same score"
-        groups[group].append((gain, added))
+        row = (sign * float(search_ns[j] - natural_ns[j]), abs(float(search_ns[j])) - abs(float(natural_ns[j])))
+        outcome["deviator gained" if row[0] > 0 else "deviator lost" if row[0] < 0 else "same score"].append(row)
+        if first < min(len(ours), len(theirs)):
+            calls.setdefault(f"{call_kind(ours[first])} for {call_kind(theirs[first])}", []).append(row)
     scored = max(1, len(natural_calls) - skip)
-    return {
-        name: {
-            "deals": len(rows),
-            "deviator_imps_per_deal": round(sum(g for g, _ in rows) / scored, 3),
-            "par_loss_added_per_deal": round(sum(a for _, a in rows) / scored, 3),
+
+    def summed(groups: dict[str, list[tuple[float, float]]]) -> dict[str, dict[str, float]]:
+        return {
+            name: {
+                "deals": len(rows),
+                "deviator_imps_per_deal": round(sum(g for g, _ in rows) / scored, 3),
+                "par_loss_added_per_deal": round(sum(a for _, a in rows) / scored, 3),
+            }
+            for name, rows in sorted(groups.items(), key=lambda kv: -len(kv[1]))
         }
-        for name, rows in groups.items()
-    }
+
+    return {"by_outcome": summed(outcome), "by_call": summed(calls)}

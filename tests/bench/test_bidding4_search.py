@@ -39,11 +39,10 @@ def test_deviations_are_put_by_the_side_that_first_called_otherwise():
     searched_ns = np.array([-1.0, 0.0, 2.0])
     split = deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=0)
     # deal 0: East-West deviated and lost 3 IMPs, par loss 4 -> 1; deal 2: North-South gained 2, par loss 0 -> 2
-    assert split["deviator lost"] == {"deals": 1, "deviator_imps_per_deal": -1.0, "par_loss_added_per_deal": -1.0}
-    assert split["deviator gained"] == {
-        "deals": 1,
-        "deviator_imps_per_deal": round(2 / 3, 3),
-        "par_loss_added_per_deal": round(2 / 3, 3),
-    }
-    assert split["same score"]["deals"] == 0
-    assert deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=1)["deviator lost"]["deals"] == 0
+    by_outcome, by_call = split["by_outcome"], split["by_call"]
+    assert by_outcome["deviator lost"] == {"deals": 1, "deviator_imps_per_deal": -1.0, "par_loss_added_per_deal": -1.0}
+    gained = {"deals": 1, "deviator_imps_per_deal": round(2 / 3, 3), "par_loss_added_per_deal": round(2 / 3, 3)}
+    assert by_outcome["deviator gained"] == gained and by_outcome["same score"]["deals"] == 0
+    assert by_call == {"double for pass": by_outcome["deviator lost"], "bid for pass": gained}
+    later = deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=1)["by_outcome"]
+    assert later["deviator lost"]["deals"] == 0 and later["deviator gained"]["deals"] == 1
