@@ -8,9 +8,10 @@ from tribridge.four import natural4
 from tribridge.four.rules import Auction4, parse_call
 from tribridge.server.app import create_app
 
-# West's 3H, North's double, East's 4H, South's 5D, passed round to East: natural4 passes, the search doubles
-CALLS = ["3H", "X", "4H", "5D", "P", "P"]
-POSITION = {"seat": "E", "dealer": "W", "vul": "NS", "ctx": "3HDb4H5D----", "hand": "AQ96.986.AQ.8753"}
+# South's 1D, North's 1H response, East's 1NT overcall: natural4 passes with South's 11 HCP, the search doubles
+# (by more than 4 IMPs a layout, even when the time budget leaves only 4 layouts)
+CALLS = ["1D", "P", "1H", "1N"]
+POSITION = {"seat": "S", "dealer": "S", "vul": "EW", "ctx": "1D--1H1N", "hand": "Q6.A97.AJT6.JT96"}
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +23,7 @@ def client(module_db_url):
 
 
 def natural_call() -> str:
-    view = natural4.Bid4View(1, 3, "NS", tuple(Hand.from_pbn(POSITION["hand"]).cards), Auction4.from_calls(3, CALLS))
+    view = natural4.Bid4View(2, 2, "EW", tuple(Hand.from_pbn(POSITION["hand"]).cards), Auction4.from_calls(2, CALLS))
     return natural4.bid(view)
 
 
@@ -34,7 +35,7 @@ def test_the_bidder_choice_changes_the_call_and_says_why(client):
     assert plain["bidder"] == "natural4" and searched["bidder"] == "natural4-search"
     assert parse_call(plain["bid"]) == natural_call()
     assert searched["bid"] != plain["bid"]
-    assert Auction4.from_calls(3, CALLS).is_legal(parse_call(searched["bid"]))
+    assert Auction4.from_calls(2, CALLS).is_legal(parse_call(searched["bid"]))
     assert "chosen by simulation over" in searched["explanation"]
     assert "chosen by simulation" not in plain["explanation"]
     ben = client.get("/bid", params={**POSITION, "bidder": "natural4-search", "user": "x"}).json()
