@@ -221,8 +221,8 @@ def replay_paired(name: str) -> tuple[dict, dict]:
 BIDDING4_FILES = [f"bidding4{suffix}.json" for suffix in ("", "_seed18", "_seed19", "_seed20", "_seed21")]
 # natural4-search's runs (replayed without a time budget, which reproduces the replayed deals' contracts; the
 # second searching only plausible calls, the seed 41 one only competitive positions, the seed 43 one also scoring
-# its side's rollouts doubled from one down, the seeds 47 and 53 ones keeping the layouts natural4 would have bid
-# the auction with) and natural4 with both sides on 2/1
+# its side's rollouts doubled from one down, the seeds 47, 53 and 59 ones keeping the layouts natural4 would have
+# bid the auction with) and natural4 with both sides on 2/1
 BIDDING4_FILES += [
     "bidding4_search_seed29.json",
     "bidding4_search_plausible_seed37.json",
@@ -230,6 +230,7 @@ BIDDING4_FILES += [
     "bidding4_search_double_ours_seed43.json",
     "bidding4_search_replay8_seed47.json",
     "bidding4_search_replay8_seed53.json",
+    "bidding4_search_replay8_seed59.json",
     "bidding4_2over1_seed31.json",
 ]
 
