@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tribridge.cards import Hand, random_deal
-from tribridge.four.natural4 import Bid4View, bid, candidates, decide, decide_call, system_for
+from tribridge.four.natural4 import Bid4View, bid, candidates, decide, decide_call, read_auction, system_for
 from tribridge.four.natural4.core import HCP_WEIGHTS, Shown
 from tribridge.four.rules import Auction4
 
@@ -301,3 +301,25 @@ def test_jacoby_two_notrump_and_opener_s_replies():
     assert bid(view("AJ862.K43.Q92.J7", calls)) == "4S"  # a minimum
     # responder does not stop short of game once it has forced
     assert bid(view("KQ74.A52.K83.Q62", calls + ["3C", "P"], seat=2)) == "4S"
+
+
+def placement_read_as_bid(hand_pbn, calls, dealer, vul):
+    """(explanation, reading) of natural4's placement call at the end of ``calls``: what made it, what partner reads."""
+    auction = Auction4.from_calls(dealer, list(calls))
+    made = decide_call(Bid4View(auction.turn, dealer, vul, tuple(Hand.from_pbn(hand_pbn).cards), auction))
+    _, meanings = read_auction(auction.apply(made.call), vul)
+    return made, meanings[-1]
+
+
+def test_a_bid_below_game_over_their_contract_is_read_as_competing():
+    # W has 11 HCP and six hearts after P 1H X 2H 2S: 3H competes (priced against defending 2S); partner must not
+    # read it as a game try (its range would then say 12-19 HCP and invite a raise to game)
+    made, read = placement_read_as_bid("K2.AQJ873.QJ7.J6", ["P", "1H", "X", "2H", "2S"], dealer=2, vul="All")
+    assert made.call == "3H" and made.meaning.label == "competes for the partscore"
+    assert read.text() == made.meaning.text()
+
+
+def test_the_slam_bid_after_a_blackwood_reply_is_read_as_placed_after_blackwood():
+    made, read = placement_read_as_bid("AQJ94.AJT8.A8.KQ", ["P", "1S", "P", "3S", "P", "4N", "P", "5D", "P"], 1, "None")
+    assert made.call == "6S" and made.meaning.label == "to play, after Blackwood"
+    assert read.text() == made.meaning.text()

@@ -99,10 +99,15 @@ def _blackwood_used(ctx: Ctx) -> bool:
     return any(kind in BLACKWOOD_KINDS for who in (ctx.seat, ctx.partner) for kind in ctx.our_kinds(who))
 
 
+def _asked_blackwood(ctx: Ctx) -> bool:
+    """Whether this seat asked for aces with its last call and partner has replied (its next bid places the slam)."""
+    mine, theirs = ctx.our_kinds(ctx.seat), ctx.our_kinds(ctx.partner)
+    return bool(mine and mine[-1] == CallKind.BLACKWOOD and theirs and theirs[-1] == CallKind.BLACKWOOD_REPLY)
+
+
 def _after_blackwood(hand: HandInfo, ctx: Ctx) -> tuple[str, str] | None:
     """The asker's contract once partner has replied to Blackwood."""
-    mine, theirs = ctx.our_kinds(ctx.seat), ctx.our_kinds(ctx.partner)
-    if not (mine and mine[-1] == CallKind.BLACKWOOD and theirs and theirs[-1] == CallKind.BLACKWOOD_REPLY):
+    if not _asked_blackwood(ctx):
         return None
     strain, _ = _strain(hand, ctx)
     strain = N if strain == N else strain
@@ -295,6 +300,21 @@ def _meaning(ctx: Ctx, call: str, why: str, strain: int) -> Meaning:
 REASONS = ("part", "compete", "invite", "game", "slam", "after-bw")
 
 
+def _main_reason(ctx: Ctx, level: int, strain: int) -> str:
+    """The reason ``plan`` most often bids ``level`` in ``strain`` for in this position (how the bid is read):
+    the slam after a Blackwood reply, else by level, a bid below game over the opponents' contract competing
+    (``plan`` prices such a bid against defending, or bids the law of total tricks)."""
+    if _asked_blackwood(ctx):
+        return "after-bw"
+    if level >= 6:
+        return "slam"
+    if level >= GAME[strain]:
+        return "game"
+    if ctx.last_bid is not None and not ctx.ours():
+        return "compete"
+    return "invite" if level == min(GAME[strain] - 1, 3) else "part"
+
+
 def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
     """Every meaning a placement ``call`` can have in this position (for reading it)."""
     if call == "P":
@@ -304,15 +324,7 @@ def placement_meanings(ctx: Ctx, call: str) -> list[Meaning]:
     if call == "XX" or not call[0].isdigit():
         return []
     strain, level = strain_of(call), int(call[0])
-    first = (
-        "slam"
-        if level >= 6
-        else "game"
-        if level >= GAME[strain]
-        else "invite"
-        if level == min(GAME[strain] - 1, 3)
-        else "part"
-    )
+    first = _main_reason(ctx, level, strain)
     out = [_meaning(ctx, call, why, strain) for why in (first,) + tuple(r for r in REASONS if r != first)]
     if call == "4N" and not _blackwood_used(ctx):
         out.insert(0, _meaning(ctx, call, "blackwood", N))
