@@ -43,6 +43,23 @@ from tribridge.rules.imps import imps
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
 DD_CHUNK = 50
+PROGRESS_SECONDS = 60.0  # a line on stderr at most this often while a bidder bids the deals
+
+
+class DealProgress:
+    """``progress(done)`` after each deal: a line on stderr (what, deals done, minutes) once a minute, so an
+    hour's run of the search says how far it is; a bidder done within the minute says nothing."""
+
+    def __init__(self, what: str, total: int) -> None:
+        self.what, self.total = what, total
+        self.started = self.shown = time.perf_counter()
+
+    def __call__(self, done: int) -> None:
+        now = time.perf_counter()
+        if now - self.shown >= PROGRESS_SECONDS or (done == self.total and self.shown > self.started):
+            self.shown = now
+            minutes = (now - self.started) / 60
+            print(f"bidding4: {self.what}, {done}/{self.total} deals, {minutes:.1f} min", file=sys.stderr, flush=True)
 
 
 def vulnerable(vul: str, seat: int) -> bool:
@@ -318,7 +335,17 @@ def add_search_results(out: dict, search, deals, tables, boards, loss: dict[str,
     mean, lo, hi = interval(loss["natural4-search"] - loss["natural4"])
     out["search_minus_natural4_par_loss"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     out["search_all_seats"] = search.summary()
-    match = bs.duplicate_match(search, new_policy, deals, tables, boards, bid_auction, ns_score, contract_shown)
+    match = bs.duplicate_match(
+        search,
+        new_policy,
+        deals,
+        tables,
+        boards,
+        bid_auction,
+        ns_score,
+        contract_shown,
+        DealProgress("match", len(deals)),
+    )
     mean, lo, hi = interval(match.imps[skip:])
     out["match_search_vs_natural4_imps_per_board"] = {"mean": round(mean, 3), "ci95": [round(lo, 3), round(hi, 3)]}
     out["search_all_calls"] = search.summary()
@@ -425,6 +452,7 @@ def main() -> None:
     for name, policy in policies.items():
         t0 = time.perf_counter()
         got, shown, kinds[name] = [], [], []
+        progress = DealProgress(name, len(deals))
         for j, deal in enumerate(deals):
             auction = bid_board(policy, deal, j)
             score = ns_score(auction, tables[j], boards[j][1])
@@ -434,6 +462,7 @@ def main() -> None:
             calls.setdefault(name, []).append(tuple(auction.calls))
             if name == "natural4":
                 auctions.append(f"{shown[-1]}: {' '.join(auction.calls)}")
+            progress(j + 1)
         seconds[name] = time.perf_counter() - t0
         per_deal[name] = np.array(got, dtype=np.float64)
         contracts[name] = shown[:20]

@@ -128,8 +128,19 @@ class MatchResult:
     rooms: list[tuple[str, str]]
 
 
-def duplicate_match(search: Callable, natural: Callable, deals, tables, boards, bid_auction, ns_score, shown):
-    """Each deal bid in both rooms (search North-South in room 1, East-West in room 2); the search's IMPs."""
+def duplicate_match(
+    search: Callable,
+    natural: Callable,
+    deals,
+    tables,
+    boards,
+    bid_auction,
+    ns_score,
+    shown,
+    progress: Callable[[int], None] | None = None,
+):
+    """Each deal bid in both rooms (search North-South in room 1, East-West in room 2); the search's IMPs
+    (``progress(deals done)`` after each deal, if given)."""
     got, rooms = [], []
     for j, deal in enumerate(deals):
         dealer, vul = boards[j]
@@ -137,6 +148,8 @@ def duplicate_match(search: Callable, natural: Callable, deals, tables, boards, 
         room2 = bid_auction(seat_split(natural, search), deal, dealer, vul)
         got.append(imps(ns_score(room1, tables[j], vul) - ns_score(room2, tables[j], vul)))
         rooms.append((f"{shown(room1)}: {' '.join(room1.calls)}", f"{shown(room2)}: {' '.join(room2.calls)}"))
+        if progress is not None:
+            progress(j + 1)
     return MatchResult(np.array(got, dtype=np.float64), rooms)
 
 
