@@ -37,29 +37,13 @@ from pathlib import Path
 
 import numpy as np
 
+from benchmarks.bidding4_runs import DealProgress, paired_with, save_per_deal
 from tribridge.rules.duplicate import duplicate_score
 from tribridge.rules.imps import imps
 
 VUL_CYCLE = ("None", "NS", "EW", "All", "NS", "EW", "All", "None", "EW", "All", "None", "NS", "All", "None", "NS", "EW")
 RESULTS = Path(__file__).parent / "results" / "bidding4.json"
 DD_CHUNK = 50
-PROGRESS_SECONDS = 60.0  # a line on stderr at most this often while a bidder bids the deals
-
-
-class DealProgress:
-    """``progress(done)`` after each deal: a line on stderr (what, deals done, minutes) once a minute, so an
-    hour's run of the search says how far it is; a bidder done within the minute says nothing."""
-
-    def __init__(self, what: str, total: int) -> None:
-        self.what, self.total = what, total
-        self.started = self.shown = time.perf_counter()
-
-    def __call__(self, done: int) -> None:
-        now = time.perf_counter()
-        if now - self.shown >= PROGRESS_SECONDS or (done == self.total and self.shown > self.started):
-            self.shown = now
-            minutes = (now - self.started) / 60
-            print(f"bidding4: {self.what}, {done}/{self.total} deals, {minutes:.1f} min", file=sys.stderr, flush=True)
 
 
 def vulnerable(vul: str, seat: int) -> bool:
@@ -417,6 +401,10 @@ def main() -> None:
         "(1: off; default: its own)",
     )
     ap.add_argument("--results", type=Path, default=RESULTS, help="where the JSON result is saved")
+    ap.add_argument("--per-deal", type=Path, default=None, help="also save each bidder's loss on each deal here")
+    ap.add_argument(
+        "--pair-with", type=Path, default=None, help="pair each bidder with an earlier --per-deal file of these deals"
+    )
     args = ap.parse_args()
 
     from tribridge.cards import Deal
@@ -492,6 +480,12 @@ def main() -> None:
     if search is not None:
         add_search_results(out, search, deals, tables, boards, loss, args.skip)
         out["search_deviations"] = search_deviations(calls, per_deal, boards, args.skip)
+    if args.per_deal is not None:
+        save_per_deal(args.per_deal, args.seed, args.deals, args.skip, {k: -v for k, v in loss.items()})
+    if args.pair_with is not None:
+        out["paired_with_earlier_run"] = paired_with(
+            args.pair_with, args.seed, args.deals, args.skip, {k: -v for k, v in loss.items()}
+        )
     out["first_contracts"] = contracts
     print(json.dumps(out, indent=1))
     args.results.parent.mkdir(exist_ok=True)

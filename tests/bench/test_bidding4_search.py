@@ -1,7 +1,6 @@
 """The benchmark's natural4-search policy: its stored settings make the same search again."""
 
 import numpy as np
-from benchmarks import bench_bidding4
 from benchmarks.bidding4_search import SearchPolicy, deviation_split
 
 from tribridge.cards import Hand
@@ -47,19 +46,3 @@ def test_deviations_are_put_by_the_side_that_first_called_otherwise():
     assert by_call == {"double for pass": by_outcome["deviator lost"], "bid for pass": gained}
     later = deviation_split(natural, searched, dealers, natural_ns, searched_ns, skip=1)["by_outcome"]
     assert later["deviator lost"]["deals"] == 0 and later["deviator gained"]["deals"] == 1
-
-
-def test_deal_progress_reports_a_long_run_and_keeps_a_short_one_quiet(monkeypatch, capsys):
-    quick = bench_bidding4.DealProgress("natural4", 3)
-    for done in (1, 2, 3):
-        quick(done)
-    assert capsys.readouterr().err == ""
-    monkeypatch.setattr(bench_bidding4, "PROGRESS_SECONDS", 0.0)
-    slow = bench_bidding4.DealProgress("natural4-search", 2)
-    slow(1)
-    slow(2)
-    lines = capsys.readouterr().err.splitlines()
-    assert [line.split(" deals")[0] for line in lines] == [
-        "bidding4: natural4-search, 1/2",
-        "bidding4: natural4-search, 2/2",
-    ]
