@@ -480,12 +480,11 @@ def main() -> None:
     if search is not None:
         add_search_results(out, search, deals, tables, boards, loss, args.skip)
         out["search_deviations"] = search_deviations(calls, per_deal, boards, args.skip)
+    lost = {k: -v for k, v in loss.items()}  # (positive: IMPs lost)
     if args.per_deal is not None:
-        save_per_deal(args.per_deal, args.seed, args.deals, args.skip, {k: -v for k, v in loss.items()})
+        save_per_deal(args.per_deal, args.seed, args.deals, args.skip, lost)
     if args.pair_with is not None:
-        out["paired_with_earlier_run"] = paired_with(
-            args.pair_with, args.seed, args.deals, args.skip, {k: -v for k, v in loss.items()}
-        )
+        out["paired_with_earlier_run"] = paired_with(args.pair_with, args.seed, args.deals, args.skip, lost)
     out["first_contracts"] = contracts
     print(json.dumps(out, indent=1))
     args.results.parent.mkdir(exist_ok=True)

@@ -8,12 +8,13 @@ to par kept (``--per-deal``) so that a later run on the same deals is paired wit
 from __future__ import annotations
 
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
+
+from benchmarks import mean_ci95
 
 __all__ = ["PROGRESS_SECONDS", "DealProgress", "paired_with", "save_per_deal"]
 
@@ -60,8 +61,8 @@ def paired_with(path: Path, seed: int, deals: int, skip: int, lost: dict[str, np
     out: dict[str, object] = {}
     for name in [n for n in lost if n in earlier.get("imps_lost", {})]:
         diff = np.asarray(earlier["imps_lost"][name], dtype=np.float64) - lost[name]
-        half = 1.96 * float(diff.std(ddof=1)) / math.sqrt(len(diff)) if len(diff) > 1 else float("nan")
-        mean, changed = float(diff.mean()), int((diff != 0).sum())
+        mean, half = mean_ci95(diff.tolist())
+        changed = int((diff != 0).sum())
         out[name] = {
             "mean": round(mean, 3),
             "ci95": [round(mean - half, 3), round(mean + half, 3)],

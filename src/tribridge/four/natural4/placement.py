@@ -99,6 +99,11 @@ def _blackwood_used(ctx: Ctx) -> bool:
     return any(kind in BLACKWOOD_KINDS for who in (ctx.seat, ctx.partner) for kind in ctx.our_kinds(who))
 
 
+def _they_hold(ctx: Ctx) -> bool:
+    """Whether the highest bid so far is the opponents'."""
+    return ctx.last_bid is not None and not ctx.ours()
+
+
 def _asked_blackwood(ctx: Ctx) -> bool:
     """Whether this seat asked for aces with its last call and partner has replied (its next bid places the slam)."""
     mine, theirs = ctx.our_kinds(ctx.seat), ctx.our_kinds(ctx.partner)
@@ -133,7 +138,7 @@ def plan(hand: HandInfo, ctx: Ctx) -> tuple[str, str, int]:
         return "P", "pass", N  # partner's penalty double stands
     strain, reason = _strain(hand, ctx)
     total = _points(hand, strain, reason) + _partner_estimate(ctx, hand)
-    they_hold = ctx.last_bid is not None and not ctx.ours()
+    they_hold = _they_hold(ctx)
     priced = total >= SCORE_FROM and (they_hold or total >= SLAM_PRICE_FROM)
     scored = _by_score(hand, ctx, strain) if priced else None
     priced_slam = scored is not None and scored[0] >= 6  # a slam scores best over partner's possible hands
@@ -310,7 +315,7 @@ def _main_reason(ctx: Ctx, level: int, strain: int) -> str:
         return "slam"
     if level >= GAME[strain]:
         return "game"
-    if ctx.last_bid is not None and not ctx.ours():
+    if _they_hold(ctx):
         return "compete"
     return "invite" if level == min(GAME[strain] - 1, 3) else "part"
 
